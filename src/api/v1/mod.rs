@@ -1,0 +1,28 @@
+//! `/api/v1`: the product REST API, one file per resource.
+
+pub mod concepts;
+pub mod events;
+pub mod worlds;
+
+use rocket::Route;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::model::pagination::Pagination;
+
+/// Every `/api/v1` route.
+pub fn routes() -> Vec<Route> {
+    let mut routes = events::routes();
+    routes.extend(worlds::routes());
+    routes.extend(concepts::routes());
+    routes
+}
+
+/// A page of a list: the items and the pagination object.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ListBody<T: ToSchema> {
+    /// The items on this page.
+    pub data: Vec<T>,
+    /// Where this page stands.
+    pub pagination: Pagination,
+}

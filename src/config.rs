@@ -1,0 +1,112 @@
+//! Typed configuration, read once from `Rocket.toml` profiles and `ROCKET_*` environment
+//! variables, then handed to the application as managed state.
+
+use rocket::figment::Figment;
+use serde::{Deserialize, Serialize};
+
+/// The deployment environment, as reported to Sentry and used to pick safe defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    /// A developer's machine: insecure cookies allowed, Swagger UI served.
+    #[default]
+    Development,
+    /// A pre-production deployment.
+    Staging,
+    /// The live site.
+    Production,
+}
+
+impl Environment {
+    /// The lowercase name used in logs and error reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Development => "development",
+            Self::Staging => "staging",
+            Self::Production => "production",
+        }
+    }
+}
+
+/// Everything the application reads from configuration.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Config {
+    /// `sqlite://…` (embedded default) or `postgres://…`.
+    #[serde(default = "default_database_url")]
+    pub database_url: String,
+    /// Where the SQLite file, uploaded objects and keys live.
+    #[serde(default = "default_data_dir")]
+    pub data_dir: String,
+    /// Base URL of the account service; empty means this server's own `/account`.
+    #[serde(default)]
+    pub sso_domain: String,
+    /// Base URL of the product API as the browser sees it.
+    #[serde(default = "default_api_base_url")]
+    pub api_base_url: String,
+    /// Public origin of the site, used for canonical and alternate links.
+    #[serde(default = "default_site_url")]
+    pub site_url: String,
+    /// Sentry DSN; error reporting is off when empty.
+    #[serde(default)]
+    pub sentry_dsn: String,
+    /// Deployment environment.
+    #[serde(default)]
+    pub environment: Environment,
+    /// Directory with the Vite build output (`widgets/` and `admin/`).
+    #[serde(default = "default_dist_dir")]
+    pub dist_dir: String,
+    /// Directory served under `/static`.
+    #[serde(default = "default_static_dir")]
+    pub static_dir: String,
+}
+
+fn default_database_url() -> String {
+    "sqlite://data/vmarket.db?mode=rwc".into()
+}
+fn default_data_dir() -> String {
+    "data".into()
+}
+fn default_api_base_url() -> String {
+    "/api/v1".into()
+}
+fn default_site_url() -> String {
+    "http://127.0.0.1:8000".into()
+}
+fn default_dist_dir() -> String {
+    "static/dist".into()
+}
+fn default_static_dir() -> String {
+    "static".into()
+}
+
+impl Config {
+    /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
+    pub fn from_figment(figment: &Figment) -> Result<Self, rocket::figment::Error> {
+        figment.extract()
+    }
+
+    /// The account service base URL, defaulting to this site's own `/account`.
+    pub fn sso_base(&self) -> String {
+        if self.sso_domain.is_empty() {
+            format!("{}/account", self.site_url.trim_end_matches('/'))
+        } else {
+            self.sso_domain.trim_end_matches('/').to_string()
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            database_url: default_database_url(),
+            data_dir: default_data_dir(),
+            sso_domain: String::new(),
+            api_base_url: default_api_base_url(),
+            site_url: default_site_url(),
+            sentry_dsn: String::new(),
+            environment: Environment::default(),
+            dist_dir: default_dist_dir(),
+            static_dir: default_static_dir(),
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! SeaORM entities, one file per table.
+
+pub mod artist;
+pub mod concept;
+pub mod concept_artist;
+pub mod concept_keyword;
+pub mod event;
+pub mod event_phase;
+pub mod keyword;
+pub mod poster;
+pub mod world;
+pub mod world_area;
+pub mod world_artist;
+pub mod world_keyword;

@@ -1,0 +1,22 @@
+//! Link from `world` to `artist`.
+
+use sea_orm::entity::prelude::*;
+
+use crate::model::kinds::WorldArtistCategory;
+
+/// A row of `world_artists`.
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "world_artists")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub world_id: i32,
+    pub artist_id: i32,
+    pub category: WorldArtistCategory,
+}
+
+/// No relations are navigated through SeaORM; queries filter by foreign key.
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,30 @@
+//! Schema migrations, applied in order on start and by `vmarket migrate`.
+
+use sea_orm_migration::prelude::*;
+
+mod m20261121_000001_events_and_worlds;
+
+/// The list of every migration the schema is built from.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261121_000001_events_and_worlds::Migration)]
+    }
+}
+
+/// A foreign key from `table.column` to `target.id`, deleted with its parent.
+pub(crate) fn fk(table: &'static str, column: &'static str, target: &'static str) -> ForeignKeyCreateStatement {
+    ForeignKey::create().from(table, column).to(target, "id").on_delete(ForeignKeyAction::Cascade).take()
+}
+
+/// A plain index over `columns` of `table`, named after them.
+pub(crate) fn index(table: &'static str, columns: &[&'static str]) -> IndexCreateStatement {
+    let mut stmt = Index::create();
+    stmt.name(format!("idx_{table}_{}", columns.join("_"))).table(table);
+    for column in columns {
+        stmt.col(*column);
+    }
+    stmt.take()
+}

@@ -1,0 +1,73 @@
+//! Database connection and schema: SQLite by default, PostgreSQL by URL, one code path.
+
+pub mod entities;
+pub mod migrations;
+
+use std::time::Duration;
+
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseConnection, DbErr, Statement};
+use sea_orm_migration::MigratorTrait;
+
+/// Opens a connection pool for `url`. For SQLite, the parent directory is created, and the
+/// database uses WAL, foreign keys and a busy timeout.
+pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
+    if let Some(path) = sqlite_path(url) {
+        if let Some(dir) = std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| DbErr::Custom(format!("cannot create {}: {e}", dir.display())))?;
+        }
+    }
+    let mut opts = ConnectOptions::new(url);
+    opts.sqlx_logging(false)
+        .connect_timeout(Duration::from_secs(10))
+        .acquire_timeout(Duration::from_secs(10))
+        .map_sqlx_sqlite_opts(|o| {
+            o.journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(5))
+        });
+    if url.starts_with("sqlite") {
+        opts.max_connections(8);
+    }
+    Database::connect(opts).await
+}
+
+/// The file path inside a `sqlite://` URL, if it names a file.
+fn sqlite_path(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split('?').next()?;
+    (!path.is_empty() && path != ":memory:").then_some(path)
+}
+
+/// Applies every pending migration.
+pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
+    migrations::Migrator::up(db, None).await
+}
+
+/// After rows were inserted with explicit ids, moves PostgreSQL's id sequences past them so
+/// later inserts get fresh ids. SQLite needs nothing (`AUTOINCREMENT`-less rowids follow the max).
+///
+/// Backend switch: PostgreSQL only.
+pub async fn reset_sequences(db: &impl ConnectionTrait, tables: &[&str]) -> Result<(), DbErr> {
+    if db.get_database_backend() != DatabaseBackend::Postgres {
+        return Ok(());
+    }
+    for table in tables {
+        let sql = format!(
+            "SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE((SELECT MAX(id) FROM \"{table}\"), 0) + 1, false)"
+        );
+        db.execute_raw(Statement::from_string(DatabaseBackend::Postgres, sql)).await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sqlite_path;
+
+    #[test]
+    fn sqlite_paths() {
+        assert_eq!(sqlite_path("sqlite://data/vmarket.db?mode=rwc"), Some("data/vmarket.db"));
+        assert_eq!(sqlite_path("sqlite::memory:"), None);
+        assert_eq!(sqlite_path("postgres://localhost/x"), None);
+    }
+}

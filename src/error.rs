@@ -1,0 +1,180 @@
+//! The one error type. Every failure a handler can meet becomes an [`Error`] with a stable
+//! snake_case code; it is translated at the edge into the JSON error body of the API or into the
+//! error page, in the request's language. Internal details are logged, never shown.
+
+use std::io::Cursor;
+
+use rocket::http::{ContentType, Header, Status};
+use rocket::request::Request;
+use rocket::response::{self, Responder, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::i18n::{Lang, Messages};
+
+/// One field that failed validation.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct FieldError {
+    /// The input field, snake_case.
+    pub attribute: String,
+    /// What is wrong with it, in the request's language.
+    pub message: String,
+}
+
+/// The JSON error body of every API failure.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Stable machine-readable code, e.g. `unknown_permalink`.
+    pub code: String,
+    /// Human-readable message in the request's language.
+    pub message: String,
+    /// Per-field problems, empty unless validation failed.
+    pub details: Vec<FieldError>,
+}
+
+/// Everything that can go wrong while answering a request.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A resource that does not exist; `code` says which kind (`not_found`, `unknown_permalink`).
+    #[error("not found: {code}")]
+    NotFound {
+        /// The error code.
+        code: &'static str,
+    },
+    /// Input that could not be understood at all.
+    #[error("bad request: {code}")]
+    BadRequest {
+        /// The error code.
+        code: &'static str,
+    },
+    /// Input that was understood but is not acceptable.
+    #[error("validation failed")]
+    Validation(Vec<FieldError>),
+    /// No or an invalid credential.
+    #[error("unauthorized")]
+    Unauthorized,
+    /// A valid credential without the right to do this.
+    #[error("forbidden")]
+    Forbidden,
+    /// A conflict with the current state.
+    #[error("conflict: {code}")]
+    Conflict {
+        /// The error code.
+        code: &'static str,
+    },
+    /// A request body over the limit.
+    #[error("payload too large")]
+    TooLarge,
+    /// Too many requests; retry after this many seconds.
+    #[error("rate limited")]
+    RateLimited {
+        /// Seconds until the next attempt may succeed.
+        retry_after: u64,
+    },
+    /// A feature the server does not provide.
+    #[error("not implemented")]
+    NotImplemented,
+    /// A database failure.
+    #[error("database: {0}")]
+    Db(#[from] sea_orm::DbErr),
+    /// Anything else that is the server's fault.
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+/// Shorthand for handler results.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The `not_found` error.
+    pub fn not_found() -> Self {
+        Self::NotFound { code: "not_found" }
+    }
+
+    /// The error for an event permalink that names no event.
+    pub fn unknown_permalink() -> Self {
+        Self::NotFound { code: "unknown_permalink" }
+    }
+
+    /// A single-field validation error.
+    pub fn invalid(attribute: &str, message: String) -> Self {
+        Self::Validation(vec![FieldError { attribute: attribute.into(), message }])
+    }
+
+    /// The HTTP status this error answers with.
+    pub fn status(&self) -> Status {
+        match self {
+            Self::NotFound { .. } => Status::NotFound,
+            Self::BadRequest { .. } => Status::BadRequest,
+            Self::Validation(_) => Status::UnprocessableEntity,
+            Self::Unauthorized => Status::Unauthorized,
+            Self::Forbidden => Status::Forbidden,
+            Self::Conflict { .. } => Status::Conflict,
+            Self::TooLarge => Status::PayloadTooLarge,
+            Self::RateLimited { .. } => Status::TooManyRequests,
+            Self::NotImplemented => Status::NotImplemented,
+            Self::Db(_) | Self::Internal(_) => Status::InternalServerError,
+        }
+    }
+
+    /// The stable code of this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::NotFound { code } | Self::BadRequest { code } | Self::Conflict { code } => code,
+            Self::Validation(_) => "validation_failed",
+            Self::Unauthorized => "unauthorized",
+            Self::Forbidden => "forbidden",
+            Self::TooLarge => "payload_too_large",
+            Self::RateLimited { .. } => "rate_limited",
+            Self::NotImplemented => "not_implemented",
+            Self::Db(_) | Self::Internal(_) => "internal_error",
+        }
+    }
+
+    /// The JSON body in `lang`.
+    pub fn body(&self, messages: &Messages, lang: Lang) -> ErrorBody {
+        let details = match self {
+            Self::Validation(details) => details.clone(),
+            _ => Vec::new(),
+        };
+        ErrorBody {
+            code: self.code().to_string(),
+            message: messages.t(lang, &format!("errors.{}", self.code())),
+            details,
+        }
+    }
+}
+
+/// The language an API request asked for with `?lang=`, Japanese by default.
+pub fn request_lang(req: &Request<'_>) -> Lang {
+    req.query_value::<&str>("lang").and_then(|r| r.ok()).and_then(Lang::parse).unwrap_or_default()
+}
+
+/// Builds a JSON error response.
+pub fn json_response<'r>(error: &Error, messages: &Messages, lang: Lang) -> Response<'r> {
+    let body = serde_json::to_string(&error.body(messages, lang)).unwrap_or_default();
+    let mut res = Response::build()
+        .status(error.status())
+        .header(ContentType::JSON)
+        .sized_body(body.len(), Cursor::new(body))
+        .finalize();
+    if let Error::RateLimited { retry_after } = error {
+        res.set_header(Header::new("Retry-After", retry_after.to_string()));
+    }
+    res
+}
+
+impl<'r> Responder<'r, 'static> for Error {
+    fn respond_to(self, req: &'r Request<'_>) -> response::Result<'static> {
+        if matches!(self, Self::Db(_) | Self::Internal(_)) {
+            tracing::error!(error = %self, path = %req.uri(), "request failed");
+            sentry::capture_error(&self);
+        }
+        if crate::web::locale::is_page_request(req) {
+            return crate::web::errors::page_response(req, self.status(), self.code());
+        }
+        let messages =
+            req.rocket().state::<crate::web::Site>().map(|s| s.messages.clone()).unwrap_or_else(Messages::bundled);
+        Ok(json_response(&self, &messages, request_lang(req)))
+    }
+}

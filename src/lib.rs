@@ -1,0 +1,17 @@
+//! vmarket: the web platform of a virtual-world event marketplace ("Virtual Market").
+//!
+//! One Rocket application serves the bilingual public pages, the REST API, the staff console
+//! and support endpoints; see `ARCHITECTURE.md` for the map.
+
+pub mod admin;
+pub mod api;
+pub mod app;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod i18n;
+pub mod model;
+pub mod seed;
+pub mod telemetry;
+pub mod web;

@@ -1,0 +1,295 @@
+//! Events: lookups by permalink, the current / active / past events, and the view sent to
+//! clients with phases computed against the clock.
+
+use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::db::entities::{event, event_phase};
+use crate::error::{Error, Result};
+use crate::i18n::Lang;
+use crate::model::phase::{self, DisplayLabel, PhaseStatus, PhaseType};
+
+/// An event together with its timeline, oldest phase first.
+#[derive(Debug, Clone)]
+pub struct EventWithPhases {
+    /// The event row.
+    pub event: event::Model,
+    /// Its phases, sorted by time.
+    pub phases: Vec<event_phase::Model>,
+}
+
+impl event::Model {
+    /// Finds an event by an API or page key: its permalink, or its numeric id. Private events
+    /// are unknown to the public.
+    pub async fn resolve(db: &impl ConnectionTrait, key: &str) -> Result<Self> {
+        let by_permalink = event::Entity::find()
+            .filter(event::Column::Permalink.eq(key))
+            .filter(event::Column::IsPublic.eq(true))
+            .one(db)
+            .await?;
+        if let Some(found) = by_permalink {
+            return Ok(found);
+        }
+        if let Ok(id) = key.parse::<i32>() {
+            if let Some(found) = event::Entity::find_by_id(id).filter(event::Column::IsPublic.eq(true)).one(db).await? {
+                return Ok(found);
+            }
+        }
+        Err(Error::unknown_permalink())
+    }
+
+    /// The event's phases, oldest first.
+    pub async fn phases(&self, db: &impl ConnectionTrait) -> Result<Vec<event_phase::Model>> {
+        Ok(event_phase::Entity::find()
+            .filter(event_phase::Column::EventId.eq(self.id))
+            .order_by_asc(event_phase::Column::PhaseTimestamp)
+            .order_by_asc(event_phase::Column::Id)
+            .all(db)
+            .await?)
+    }
+}
+
+impl EventWithPhases {
+    /// Loads the phases of `event`.
+    pub async fn load(db: &impl ConnectionTrait, event: event::Model) -> Result<Self> {
+        let phases = event.phases(db).await?;
+        Ok(Self { event, phases })
+    }
+
+    /// Every public event with its phases, newest version first.
+    pub async fn all_public(db: &impl ConnectionTrait) -> Result<Vec<Self>> {
+        let events = event::Entity::find()
+            .filter(event::Column::IsPublic.eq(true))
+            .order_by_desc(event::Column::Version)
+            .all(db)
+            .await?;
+        let ids: Vec<i32> = events.iter().map(|e| e.id).collect();
+        let mut phases = event_phase::Entity::find()
+            .filter(event_phase::Column::EventId.is_in(ids))
+            .order_by_asc(event_phase::Column::PhaseTimestamp)
+            .order_by_asc(event_phase::Column::Id)
+            .all(db)
+            .await?;
+        Ok(events
+            .into_iter()
+            .map(|event| {
+                let (mine, rest) = phases.drain(..).partition(|p| p.event_id == event.id);
+                phases = rest;
+                Self { event, phases: mine }
+            })
+            .collect())
+    }
+
+    /// When the phase of type `kind` happens, if the event has one.
+    pub fn at(&self, kind: PhaseType) -> Option<DateTime<Utc>> {
+        self.phases.iter().find(|p| p.phase_type == kind).map(|p| p.phase_timestamp)
+    }
+
+    /// Whether the phase of type `kind` has been reached at `now`.
+    pub fn reached(&self, kind: PhaseType, now: DateTime<Utc>) -> bool {
+        self.at(kind).is_some_and(|t| t <= now)
+    }
+
+    /// Whether the event is still running or ahead at `now` (its close is in the future).
+    pub fn is_active(&self, now: DateTime<Utc>) -> bool {
+        !self.reached(PhaseType::EventClose, now)
+    }
+
+    /// The timestamps of all phases, in order.
+    fn timeline(&self) -> Vec<DateTime<Utc>> {
+        self.phases.iter().map(|p| p.phase_timestamp).collect()
+    }
+}
+
+/// Picks the event the site is about at `now`: the latest one whose entry has started, or
+/// failing that the next one to start, among `events`.
+pub fn pick_current(events: Vec<EventWithPhases>, now: DateTime<Utc>) -> Option<EventWithPhases> {
+    let start = |e: &EventWithPhases| e.at(PhaseType::EntryStart).unwrap_or(e.event.created_at);
+    let (started, upcoming): (Vec<_>, Vec<_>) = events.into_iter().partition(|e| start(e) <= now);
+    started.into_iter().max_by_key(start).or_else(|| upcoming.into_iter().min_by_key(start))
+}
+
+/// The current event at `now` (see [`pick_current`]).
+pub async fn current(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Option<EventWithPhases>> {
+    Ok(pick_current(EventWithPhases::all_public(db).await?, now))
+}
+
+/// A phase as clients see it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PhaseView {
+    /// Row id.
+    pub id: i32,
+    /// The phase type.
+    pub phase_type: PhaseType,
+    /// Its numeric code (spec §3).
+    pub phase_code: i32,
+    /// When it happens (UTC, RFC 3339).
+    pub phase_timestamp: DateTime<Utc>,
+    /// Past, present or future against the server clock.
+    pub phase_status: PhaseStatus,
+    /// Display label for `display_*` phases.
+    pub display_label: Option<DisplayLabel>,
+    /// Hidden from the public timeline.
+    pub is_private: bool,
+    /// Shown on timelines.
+    pub is_displayable: bool,
+}
+
+/// An event as clients see it (spec §3 Event).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct EventView {
+    /// Event id.
+    pub id: i32,
+    /// URL key, e.g. `2025Summer`.
+    pub permalink: String,
+    /// Edition number.
+    pub version: i32,
+    /// Name in the requested language.
+    pub name: String,
+    /// Japanese name.
+    pub name_ja: String,
+    /// English name.
+    pub name_en: String,
+    /// Key visual.
+    pub image: Option<String>,
+    /// Logo.
+    pub logo: Option<String>,
+    /// Icon.
+    pub icon: Option<String>,
+    /// First-view (hero) image.
+    pub first_view_image: Option<String>,
+    /// Theme in the requested language.
+    pub theme: String,
+    /// Japanese theme.
+    pub theme_ja: String,
+    /// English theme.
+    pub theme_en: String,
+    /// Theme description in the requested language.
+    pub theme_description: String,
+    /// Japanese theme description.
+    pub theme_description_ja: String,
+    /// English theme description.
+    pub theme_description_en: String,
+    /// Entry is closed.
+    pub is_entry_closed: bool,
+    /// Visible to the public.
+    pub is_public: bool,
+    /// Exhibition terms.
+    pub exhibition_term_url: Option<String>,
+    /// Exhibition guideline.
+    pub exhibition_guideline_url: Option<String>,
+    /// Submission rules.
+    pub submission_rule_url: Option<String>,
+    /// Public phases, oldest first.
+    pub event_phases: Vec<PhaseView>,
+}
+
+impl EventView {
+    /// The view of `e` in `lang`, with phase statuses at `now`. Private phases are left out.
+    pub fn new(e: &EventWithPhases, lang: Lang, now: DateTime<Utc>) -> Self {
+        let timeline = e.timeline();
+        let ev = &e.event;
+        Self {
+            id: ev.id,
+            permalink: ev.permalink.clone(),
+            version: ev.version,
+            name: lang.pick(&ev.name_ja, &ev.name_en).to_string(),
+            name_ja: ev.name_ja.clone(),
+            name_en: ev.name_en.clone(),
+            image: ev.image.clone(),
+            logo: ev.logo.clone(),
+            icon: ev.icon.clone(),
+            first_view_image: ev.first_view_image.clone(),
+            theme: lang.pick(&ev.theme_ja, &ev.theme_en).to_string(),
+            theme_ja: ev.theme_ja.clone(),
+            theme_en: ev.theme_en.clone(),
+            theme_description: lang.pick(&ev.theme_description_ja, &ev.theme_description_en).to_string(),
+            theme_description_ja: ev.theme_description_ja.clone(),
+            theme_description_en: ev.theme_description_en.clone(),
+            is_entry_closed: ev.is_entry_closed,
+            is_public: ev.is_public,
+            exhibition_term_url: ev.exhibition_term_url.clone(),
+            exhibition_guideline_url: ev.exhibition_guideline_url.clone(),
+            submission_rule_url: ev.submission_rule_url.clone(),
+            event_phases: e
+                .phases
+                .iter()
+                .filter(|p| !p.is_private)
+                .map(|p| PhaseView {
+                    id: p.id,
+                    phase_type: p.phase_type,
+                    phase_code: p.phase_type.code(),
+                    phase_timestamp: p.phase_timestamp,
+                    phase_status: phase::status_of(p.phase_timestamp, &timeline, now),
+                    display_label: p.phase_type.display_label(),
+                    is_private: p.is_private,
+                    is_displayable: p.is_displayable,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A stretch of the timeline during which something is open to users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// Entries are accepted.
+    Entry,
+    /// The first lottery is drawn.
+    FirstLottery,
+    /// First-lottery winners pay.
+    FirstPayment,
+    /// The second lottery is drawn.
+    SecondLottery,
+    /// Second-lottery winners pay.
+    SecondPayment,
+    /// Booths are submitted.
+    Submission,
+    /// Staff inspect booths.
+    Inspection,
+    /// The event is open to visitors.
+    Event,
+}
+
+impl Window {
+    const ALL: [(Window, PhaseType, PhaseType); 8] = [
+        (Window::Entry, PhaseType::EntryStart, PhaseType::EntryEnd),
+        (Window::FirstLottery, PhaseType::FirstLotteryStart, PhaseType::FirstLotteryEnd),
+        (Window::FirstPayment, PhaseType::FirstPaymentStart, PhaseType::FirstPaymentEnd),
+        (Window::SecondLottery, PhaseType::SecondLotteryStart, PhaseType::SecondLotteryEnd),
+        (Window::SecondPayment, PhaseType::SecondPaymentStart, PhaseType::SecondPaymentEnd),
+        (Window::Submission, PhaseType::SubmissionStart, PhaseType::SubmissionEnd),
+        (Window::Inspection, PhaseType::InspectionStart, PhaseType::InspectionEnd),
+        (Window::Event, PhaseType::EventOpen, PhaseType::EventClose),
+    ];
+
+    /// The snake_case name, used in message keys.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Entry => "entry",
+            Self::FirstLottery => "first_lottery",
+            Self::FirstPayment => "first_payment",
+            Self::SecondLottery => "second_lottery",
+            Self::SecondPayment => "second_payment",
+            Self::Submission => "submission",
+            Self::Inspection => "inspection",
+            Self::Event => "event",
+        }
+    }
+}
+
+impl EventWithPhases {
+    /// The windows open at `now`, each with the instant it closes.
+    pub fn open_windows(&self, now: DateTime<Utc>) -> Vec<(Window, DateTime<Utc>)> {
+        Window::ALL
+            .iter()
+            .filter_map(|(window, start, end)| {
+                let (start, end) = (self.at(*start)?, self.at(*end)?);
+                (start <= now && now < end).then_some((*window, end))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,10 @@
+//! The domain model: vocabularies, phase rules, pagination, and the queries and client views
+//! that each entity owns.
+
+pub mod concept;
+pub mod event;
+pub mod kinds;
+pub mod pagination;
+pub mod people;
+pub mod phase;
+pub mod world;

@@ -1,0 +1,156 @@
+//! Error pages and catchers. Pages get the error layout in the request's language (spec §2
+//! "Error page"); crawlers get the bare status with `noindex`; API paths get the JSON body.
+
+use std::io::Cursor;
+
+use rocket::http::{ContentType, Status};
+use rocket::request::Request;
+use rocket::response::{self, Responder, Response};
+use rocket::{Catcher, catch, catchers};
+use serde_json::json;
+
+use crate::clock::Clock;
+use crate::error::{Error, json_response, request_lang};
+use crate::i18n::Lang;
+use crate::web::Site;
+use crate::web::locale::{self, split_prefix};
+use crate::web::page::base_context;
+
+/// Substrings of user agents that belong to crawlers.
+const CRAWLER_MARKERS: &[&str] =
+    &["bot", "crawl", "spider", "slurp", "facebookexternalhit", "mediapartners", "embedly", "lighthouse"];
+
+/// Whether the user agent looks like a crawler.
+pub fn is_crawler(user_agent: Option<&str>) -> bool {
+    let Some(ua) = user_agent else { return false };
+    let ua = ua.to_ascii_lowercase();
+    CRAWLER_MARKERS.iter().any(|m| ua.contains(m))
+}
+
+/// The error page (or the crawler's bare answer) for `status`; `code` picks the detail line.
+pub fn page_response<'r>(req: &'r Request<'_>, status: Status, code: &str) -> response::Result<'static> {
+    if is_crawler(req.headers().get_one("User-Agent")) {
+        let body = format!(
+            "<!doctype html><html><head><meta name=\"robots\" content=\"noindex\"><title>{}</title></head><body></body></html>",
+            status.code
+        );
+        return Response::build()
+            .status(status)
+            .header(ContentType::HTML)
+            .raw_header("X-Robots-Tag", "noindex")
+            .sized_body(body.len(), Cursor::new(body))
+            .ok();
+    }
+    let Some(site) = req.rocket().state::<Site>() else {
+        return Err(Status::InternalServerError);
+    };
+    let now = req.rocket().state::<Clock>().map(Clock::now).unwrap_or_else(chrono::Utc::now);
+    // The language follows the path (spec §2: English when the path starts with /en).
+    let original =
+        locale::locale_info(req).map(|i| i.original_path.clone()).unwrap_or_else(|| req.uri().path().to_string());
+    let (prefix, path) = split_prefix(&original);
+    let lang =
+        locale::locale_info(req).map(|i| i.lang).unwrap_or(if prefix == Some(Lang::En) { Lang::En } else { Lang::Ja });
+    let detail_key = match code {
+        "invalid_parameter" => Some("errors.page.invalid_parameter"),
+        "route_not_found" => Some("errors.page.route_not_found"),
+        "not_found" | "unknown_permalink" => Some("errors.page.not_found"),
+        _ => None,
+    };
+    let detail = detail_key.map(|k| site.messages.tf(lang, k, &[("path", &original)]));
+    let title = format!("{} ERROR", status.code);
+    let mut ctx = base_context(site, lang, &path, &title, now);
+    ctx.insert("status".into(), json!(status.code));
+    ctx.insert("detail".into(), json!(detail));
+    ctx.insert("noindex".into(), json!(true));
+    let mut res =
+        rocket_dyn_templates::Template::render("errors/error", serde_json::Value::Object(ctx)).respond_to(req)?;
+    res.set_status(status);
+    Ok(res)
+}
+
+/// A responder that renders the error page for a status from a catcher.
+struct ErrorPage {
+    status: Status,
+    code: &'static str,
+}
+
+impl<'r> Responder<'r, 'static> for ErrorPage {
+    fn respond_to(self, req: &'r Request<'_>) -> response::Result<'static> {
+        page_response(req, self.status, self.code)
+    }
+}
+
+/// An unknown route.
+#[catch(404)]
+fn not_found() -> ErrorPage {
+    ErrorPage { status: Status::NotFound, code: "route_not_found" }
+}
+
+/// A route matched but a parameter failed its check (Rocket forwards with 422).
+#[catch(422)]
+fn invalid_parameter() -> ErrorPage {
+    ErrorPage { status: Status::NotFound, code: "invalid_parameter" }
+}
+
+/// Any other error status.
+#[catch(default)]
+fn other(status: Status, _req: &Request<'_>) -> ErrorPage {
+    ErrorPage { status, code: "other" }
+}
+
+/// JSON answers for API paths.
+struct ApiError(Error);
+
+impl<'r> Responder<'r, 'static> for ApiError {
+    fn respond_to(self, req: &'r Request<'_>) -> response::Result<'static> {
+        let Some(site) = req.rocket().state::<Site>() else { return Err(Status::InternalServerError) };
+        Ok(json_response(&self.0, &site.messages, request_lang(req)))
+    }
+}
+
+#[catch(404)]
+fn api_not_found() -> ApiError {
+    ApiError(Error::not_found())
+}
+
+#[catch(422)]
+fn api_invalid_parameter() -> ApiError {
+    ApiError(Error::NotFound { code: "not_found" })
+}
+
+#[catch(default)]
+fn api_other(status: Status, _req: &Request<'_>) -> ApiError {
+    ApiError(match status.code {
+        400 => Error::BadRequest { code: "bad_request" },
+        401 => Error::Unauthorized,
+        403 => Error::Forbidden,
+        413 => Error::TooLarge,
+        501 => Error::NotImplemented,
+        _ => Error::Internal(format!("status {status}")),
+    })
+}
+
+/// Page catchers, registered at `/`.
+pub fn page_catchers() -> Vec<Catcher> {
+    catchers![not_found, invalid_parameter, other]
+}
+
+/// JSON catchers, registered at each API base.
+pub fn api_catchers() -> Vec<Catcher> {
+    catchers![api_not_found, api_invalid_parameter, api_other]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_crawler;
+
+    #[test]
+    fn crawlers_are_recognised() {
+        assert!(is_crawler(Some("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")));
+        assert!(is_crawler(Some("Mozilla/5.0 (compatible; bingbot/2.0)")));
+        assert!(is_crawler(Some("facebookexternalhit/1.1")));
+        assert!(!is_crawler(Some("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36")));
+        assert!(!is_crawler(None));
+    }
+}

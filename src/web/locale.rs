@@ -1,0 +1,216 @@
+//! Locale routing (spec §2 "Locale routing").
+//!
+//! A fairing runs before routing on every page request:
+//! 1. the `VUEI18N_MANUAL_LOCALE` cookie, when set to `ja` or `en`, decides the language;
+//! 2. otherwise a path under `/en` means English and anything else Japanese;
+//! 3. Japanese on an `/en` path redirects to the path without the prefix;
+//! 4. English on an unprefixed (or `/ja`) path redirects to the `/en` path.
+//!
+//! Otherwise the `/ja` or `/en` prefix is stripped, so each page route is declared once and
+//! answers at `/path`, `/ja/path` and `/en/path`. The `i18n_redirected` cookie records the
+//! language for 365 days.
+
+use rocket::fairing::{Fairing, Info, Kind};
+use rocket::http::uri::Origin;
+use rocket::http::{Cookie, Method, SameSite};
+use rocket::request::{FromRequest, Outcome};
+use rocket::response::Redirect;
+use rocket::time::Duration;
+use rocket::{Data, Request, Response, get};
+
+use crate::i18n::Lang;
+
+/// The manual-locale cookie that overrides the path.
+pub const MANUAL_LOCALE_COOKIE: &str = "VUEI18N_MANUAL_LOCALE";
+/// The cookie that remembers the language the visitor was sent to.
+pub const REDIRECTED_COOKIE: &str = "i18n_redirected";
+/// The internal route a locale redirect is answered by.
+const REDIRECT_ROUTE: &str = "/__locale_redirect";
+
+/// Path prefixes that are not pages (API, assets, services); the locale rules skip them.
+const NOT_PAGES: &[&str] = &[
+    "/api",
+    "/static",
+    "/_i18n",
+    "/builds",
+    "/admin",
+    "/account",
+    "/uploader",
+    "/ingame",
+    "/api-docs",
+    "/swagger",
+    "/_ah",
+    "/favicon.ico",
+    "/robots.txt",
+    "/__",
+];
+
+/// What the locale fairing decided for a page request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocaleInfo {
+    /// The active language.
+    pub lang: Lang,
+    /// The path as requested, with its prefix.
+    pub original_path: String,
+    /// The path without a language prefix (`/` for the top page).
+    pub path: String,
+    /// The query string, if any.
+    pub query: Option<String>,
+    /// Where to redirect instead of answering, if the rules say so.
+    pub redirect: Option<String>,
+}
+
+/// The per-request cache slot of [`LocaleInfo`]; empty for requests that are not pages.
+#[derive(Debug, Clone, Default)]
+pub struct PageSlot(pub Option<LocaleInfo>);
+
+/// Whether the request is for a page (as opposed to the API, assets or services).
+pub fn is_page_request(req: &Request<'_>) -> bool {
+    req.local_cache(PageSlot::default).0.is_some()
+}
+
+/// The locale decision for the request, if it is a page.
+pub fn locale_info<'r>(req: &'r Request<'_>) -> Option<&'r LocaleInfo> {
+    req.local_cache(PageSlot::default).0.as_ref()
+}
+
+/// Whether `path` is a page path the locale rules apply to.
+pub fn is_page_path(path: &str) -> bool {
+    !NOT_PAGES
+        .iter()
+        .any(|p| path == *p || path.starts_with(&format!("{p}/")) || (p.ends_with("__") && path.starts_with(p)))
+}
+
+/// Splits a language prefix off `path`: `/en/worlds` → (`Some(En)`, `/worlds`).
+pub fn split_prefix(path: &str) -> (Option<Lang>, String) {
+    for lang in Lang::ALL {
+        let prefix = format!("/{}", lang.code());
+        if path == prefix {
+            return (Some(lang), "/".into());
+        }
+        if let Some(rest) = path.strip_prefix(&prefix).filter(|r| r.starts_with('/')) {
+            return (Some(lang), rest.to_string());
+        }
+    }
+    (None, path.to_string())
+}
+
+/// The path of `path` (unprefixed) in `lang`: `/worlds` → `/en/worlds`, `/` → `/en`.
+pub fn localized_path(lang: Lang, path: &str) -> String {
+    match (lang, path) {
+        (Lang::Ja, _) => path.to_string(),
+        (Lang::En, "/") => "/en".to_string(),
+        (Lang::En, _) => format!("/en{path}"),
+    }
+}
+
+/// Applies the rules to a request path, given the manual-locale cookie.
+pub fn decide(path: &str, query: Option<&str>, manual: Option<Lang>, may_redirect: bool) -> LocaleInfo {
+    let (prefix, rest) = split_prefix(path);
+    let lang = manual.unwrap_or(if prefix == Some(Lang::En) { Lang::En } else { Lang::Ja });
+    let with_query = |p: String| match query {
+        Some(q) if !q.is_empty() => format!("{p}?{q}"),
+        _ => p,
+    };
+    let redirect = match (lang, prefix) {
+        (Lang::Ja, Some(Lang::En)) | (Lang::En, None) | (Lang::En, Some(Lang::Ja)) if may_redirect => {
+            Some(with_query(localized_path(lang, &rest)))
+        }
+        _ => None,
+    };
+    LocaleInfo { lang, original_path: path.to_string(), path: rest, query: query.map(str::to_string), redirect }
+}
+
+/// The fairing that applies the locale rules.
+pub struct LocaleRouting;
+
+#[rocket::async_trait]
+impl Fairing for LocaleRouting {
+    fn info(&self) -> Info {
+        Info { name: "locale routing", kind: Kind::Request | Kind::Response }
+    }
+
+    async fn on_request(&self, req: &mut Request<'_>, _: &mut Data<'_>) {
+        let path = req.uri().path().as_str().to_string();
+        if !is_page_path(&path) {
+            return;
+        }
+        let manual = req.cookies().get(MANUAL_LOCALE_COOKIE).and_then(|c| Lang::parse(c.value()));
+        let query = req.uri().query().map(|q| q.as_str().to_string());
+        let may_redirect = matches!(req.method(), Method::Get | Method::Head);
+        let info = decide(&path, query.as_deref(), manual, may_redirect);
+        let target = if info.redirect.is_some() {
+            Some(REDIRECT_ROUTE.to_string())
+        } else if info.path != path {
+            Some(match &info.query {
+                Some(q) => format!("{}?{q}", info.path),
+                None => info.path.clone(),
+            })
+        } else {
+            None
+        };
+        req.local_cache(|| PageSlot(Some(info)));
+        if let Some(target) = target {
+            if let Ok(uri) = Origin::parse_owned(target) {
+                req.set_uri(uri);
+            }
+        }
+    }
+
+    async fn on_response<'r>(&self, req: &'r Request<'_>, _res: &mut Response<'r>) {
+        let Some(info) = locale_info(req) else { return };
+        let current = req.cookies().get(REDIRECTED_COOKIE).map(|c| c.value().to_string());
+        if current.as_deref() != Some(info.lang.code()) {
+            let cookie = Cookie::build((REDIRECTED_COOKIE, info.lang.code()))
+                .path("/")
+                .max_age(Duration::days(365))
+                .same_site(SameSite::Lax);
+            req.cookies().add(cookie);
+        }
+    }
+}
+
+/// The redirect target the locale rules chose for this request.
+pub struct LocaleRedirect(String);
+
+#[rocket::async_trait]
+impl<'r> FromRequest<'r> for LocaleRedirect {
+    type Error = ();
+
+    async fn from_request(req: &'r Request<'_>) -> Outcome<Self, ()> {
+        match locale_info(req).and_then(|i| i.redirect.clone()) {
+            Some(target) => Outcome::Success(Self(target)),
+            None => Outcome::Forward(rocket::http::Status::NotFound),
+        }
+    }
+}
+
+/// Answers a request the locale rules redirected.
+#[get("/__locale_redirect")]
+pub fn locale_redirect(target: LocaleRedirect) -> Redirect {
+    Redirect::to(target.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_split() {
+        assert_eq!(split_prefix("/en"), (Some(Lang::En), "/".into()));
+        assert_eq!(split_prefix("/en/worlds"), (Some(Lang::En), "/worlds".into()));
+        assert_eq!(split_prefix("/ja/world/3"), (Some(Lang::Ja), "/world/3".into()));
+        assert_eq!(split_prefix("/english"), (None, "/english".into()));
+        assert_eq!(split_prefix("/"), (None, "/".into()));
+    }
+
+    #[test]
+    fn page_paths() {
+        assert!(is_page_path("/"));
+        assert!(is_page_path("/en/worlds"));
+        assert!(is_page_path("/apiary"));
+        assert!(!is_page_path("/api/v1/events"));
+        assert!(!is_page_path("/static/dist/x.js"));
+        assert!(!is_page_path("/__locale_redirect"));
+    }
+}

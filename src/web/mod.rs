@@ -1,0 +1,24 @@
+//! Server-rendered pages: locale routing, parameter rules, Tera helpers, the Vite manifest,
+//! error pages and the page handlers per route module.
+
+pub mod errors;
+pub mod locale;
+pub mod page;
+pub mod pages;
+pub mod params;
+pub mod tera;
+pub mod vite;
+
+use crate::config::Config;
+use crate::i18n::Messages;
+use vite::ViteAssets;
+
+/// Site-wide state shared by pages and the API, managed by Rocket.
+pub struct Site {
+    /// The configuration.
+    pub config: Config,
+    /// The message catalogues.
+    pub messages: Messages,
+    /// The front-end build.
+    pub assets: ViteAssets,
+}

@@ -1,0 +1,116 @@
+//! The `Page` request guard: language, clock, database and site state for a page handler, and
+//! the base template context every layout reads (titles, alternates, canonical, assets).
+
+use chrono::{DateTime, Utc};
+use rocket::State;
+use rocket::http::Status;
+use rocket::request::{FromRequest, Outcome, Request};
+use rocket_dyn_templates::Template;
+use sea_orm::DatabaseConnection;
+use serde_json::{Map, Value, json};
+
+use crate::clock::Clock;
+use crate::i18n::Lang;
+use crate::web::Site;
+use crate::web::locale::{self, localized_path};
+use crate::web::vite::COMMON_ENTRY;
+
+/// What a page handler needs to answer in the visitor's language.
+pub struct Page<'r> {
+    /// Site-wide state.
+    pub site: &'r Site,
+    /// The database.
+    pub db: &'r DatabaseConnection,
+    /// The active language.
+    pub lang: Lang,
+    /// The path without language prefix.
+    pub path: String,
+    /// "Now", from the application clock.
+    pub now: DateTime<Utc>,
+}
+
+#[rocket::async_trait]
+impl<'r> FromRequest<'r> for Page<'r> {
+    type Error = ();
+
+    async fn from_request(req: &'r Request<'_>) -> Outcome<Self, ()> {
+        let (Some(site), Some(db), Some(clock)) =
+            (req.rocket().state::<Site>(), req.rocket().state::<DatabaseConnection>(), req.rocket().state::<Clock>())
+        else {
+            return Outcome::Error((Status::InternalServerError, ()));
+        };
+        let (lang, path) = match locale::locale_info(req) {
+            Some(info) => (info.lang, info.path.clone()),
+            None => (Lang::Ja, req.uri().path().to_string()),
+        };
+        Outcome::Success(Page { site, db, lang, path, now: clock.now() })
+    }
+}
+
+impl Page<'_> {
+    /// A message in the page's language.
+    pub fn t(&self, key: &str) -> String {
+        self.site.messages.t(self.lang, key)
+    }
+
+    /// The href of an unprefixed site path in the page's language.
+    pub fn href(&self, path: &str) -> String {
+        localized_path(self.lang, path)
+    }
+
+    /// Renders `template` with the base context plus `ctx` (an object).
+    pub fn render(&self, template: &'static str, title: &str, ctx: Value) -> Template {
+        let mut base = base_context(self.site, self.lang, &self.path, title, self.now);
+        if let Value::Object(extra) = ctx {
+            base.extend(extra);
+        }
+        Template::render(template, Value::Object(base))
+    }
+}
+
+/// The context every layout reads.
+pub fn base_context(site: &Site, lang: Lang, path: &str, title: &str, now: DateTime<Utc>) -> Map<String, Value> {
+    let site_name = site.messages.t(lang, "site.name");
+    let full_title =
+        if title.is_empty() || title == site_name { site_name.clone() } else { format!("{title} | {site_name}") };
+    let origin = site.config.site_url.trim_end_matches('/');
+    let url_in = |l: Lang| format!("{origin}{}", localized_path(l, path));
+    let other = match lang {
+        Lang::Ja => Lang::En,
+        Lang::En => Lang::Ja,
+    };
+    let Value::Object(map) = json!({
+        "lang": lang.code(),
+        "prefix": lang.prefix(),
+        "home": localized_path(lang, "/"),
+        "path": path,
+        "site_name": site_name,
+        "title": title,
+        "full_title": full_title,
+        "canonical": url_in(lang),
+        "alternates": [
+            {"hreflang": "ja", "href": url_in(Lang::Ja)},
+            {"hreflang": "en", "href": url_in(Lang::En)},
+            {"hreflang": "x-default", "href": url_in(Lang::Ja)},
+        ],
+        "switch_lang": {
+            "code": other.code(),
+            "href": format!("/__locale?lang={}&path={}", other.code(), url_encode(path)),
+        },
+        "assets": site.assets.tags(&[COMMON_ENTRY]),
+        "build_id": site.assets.build_id,
+        "now": now.to_rfc3339(),
+        "environment": site.config.environment.as_str(),
+    }) else {
+        unreachable!("a json! object literal is an object")
+    };
+    map
+}
+
+/// Percent-encodes a path for use inside a query value.
+fn url_encode(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+/// A guard for handlers that only need the managed state by reference.
+pub type SiteState<'r> = &'r State<Site>;

@@ -1,0 +1,34 @@
+//! The event history page: past events, newest first.
+
+use rocket::{Route, get, routes};
+use rocket_dyn_templates::Template;
+use serde_json::json;
+
+use crate::error::Result;
+use crate::model::event::{EventView, EventWithPhases};
+use crate::model::phase::PhaseType;
+use crate::web::page::Page;
+
+/// Events whose close has passed.
+#[get("/event_history")]
+pub async fn index(page: Page<'_>) -> Result<Template> {
+    let events: Vec<_> = EventWithPhases::all_public(page.db)
+        .await?
+        .into_iter()
+        .filter(|e| e.reached(PhaseType::EventClose, page.now))
+        .map(|e| {
+            json!({
+                "event": EventView::new(&e, page.lang, page.now),
+                "open_at": e.at(PhaseType::EventOpen),
+                "close_at": e.at(PhaseType::EventClose),
+                "worlds_href": page.href(&format!("/{}/worlds", e.event.permalink)),
+            })
+        })
+        .collect();
+    Ok(page.render("history/index", &page.t("history.title"), json!({ "events": events })))
+}
+
+/// Routes of this module.
+pub fn routes() -> Vec<Route> {
+    routes![index]
+}

@@ -1,0 +1,106 @@
+//! The top page: the current event's name, theme and key visual, its phase timeline with a live
+//! countdown island, what is open now, and its concepts.
+
+use rocket::{Route, get, routes};
+use rocket_dyn_templates::Template;
+use serde_json::json;
+
+use crate::db::entities::concept;
+use crate::error::Result;
+use crate::model::concept::ConceptView;
+use crate::model::event::{self, EventView, EventWithPhases};
+use crate::web::page::Page;
+use crate::web::tera::format_jst;
+
+/// The top page of the current event.
+#[get("/")]
+pub async fn index(page: Page<'_>) -> Result<Template> {
+    let Some(current) = event::current(page.db, page.now).await? else {
+        return Ok(page.render("home/empty", &page.t("site.name"), json!({})));
+    };
+    let view = EventView::new(&current, page.lang, page.now);
+    let concepts =
+        ConceptView::load(page.db, concept::Model::of_event(page.db, current.event.id).await?, page.lang).await?;
+    let title = view.name.clone();
+    Ok(page.render(
+        "home/index",
+        &title,
+        json!({
+            "event": view,
+            "timeline": timeline(&page, &view),
+            "open_now": open_now(&page, &current),
+            "countdown_props": countdown_props(&page, &view).to_string(),
+            "next_phase": next_phase(&page, &view),
+            "concepts": concepts,
+            "world_count": concepts.iter().map(|c| c.worlds.len()).sum::<usize>(),
+        }),
+    ))
+}
+
+/// The display phases (entry / lottery / payment / submission) as timeline rows.
+fn timeline(page: &Page<'_>, view: &EventView) -> Vec<serde_json::Value> {
+    view.event_phases
+        .iter()
+        .filter(|p| p.is_displayable)
+        .filter_map(|p| {
+            let label = p.display_label?;
+            Some(json!({
+                "label": page.t(&format!("phase_labels.{}", label.as_str())),
+                "label_key": label.as_str(),
+                "name": page.t(&format!("phases.{}", p.phase_type.as_str())),
+                "at": p.phase_timestamp,
+                "status": p.phase_status,
+            }))
+        })
+        .collect()
+}
+
+/// The windows open now, with their closing time.
+fn open_now(page: &Page<'_>, event: &EventWithPhases) -> Vec<serde_json::Value> {
+    event
+        .open_windows(page.now)
+        .into_iter()
+        .map(|(window, until)| {
+            json!({
+                "key": window.as_str(),
+                "label": page.t(&format!("open_now.{}", window.as_str())),
+                "until": page.site.messages.tf(page.lang, "open_now.until", &[("at", &format_jst(until, true))]),
+            })
+        })
+        .collect()
+}
+
+/// Public, displayable, non-display phases still ahead, for the countdown island.
+fn upcoming<'a>(view: &'a EventView, page: &Page<'_>) -> impl Iterator<Item = &'a crate::model::event::PhaseView> {
+    let now = page.now;
+    view.event_phases.iter().filter(move |p| p.is_displayable && p.display_label.is_none() && p.phase_timestamp > now)
+}
+
+/// The next phase ahead, for the no-JavaScript fallback of the countdown.
+fn next_phase(page: &Page<'_>, view: &EventView) -> Option<serde_json::Value> {
+    upcoming(view, page).next().map(|p| {
+        json!({
+            "name": page.t(&format!("phases.{}", p.phase_type.as_str())),
+            "at": p.phase_timestamp,
+        })
+    })
+}
+
+/// Props of the `phase-countdown` island.
+fn countdown_props(page: &Page<'_>, view: &EventView) -> serde_json::Value {
+    let phases: Vec<_> = upcoming(view, page)
+        .map(|p| {
+            json!({
+                "type": p.phase_type,
+                "label": page.t(&format!("phases.{}", p.phase_type.as_str())),
+                "at": p.phase_timestamp,
+            })
+        })
+        .collect();
+    json!({ "lang": page.lang.code(), "now": page.now, "phases": phases })
+}
+
+/// Routes of this module.
+pub fn routes() -> Vec<Route> {
+    routes![index]
+}

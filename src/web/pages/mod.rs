@@ -1,0 +1,19 @@
+//! Page handlers, one module per route group.
+
+pub mod history;
+pub mod home;
+pub mod support;
+pub mod worlds;
+
+use rocket::Route;
+
+/// Every page route, declared once and reached at `/…`, `/ja/…` and `/en/…` through the locale
+/// fairing.
+pub fn routes() -> Vec<Route> {
+    let mut routes = Vec::new();
+    routes.extend(home::routes());
+    routes.extend(worlds::routes());
+    routes.extend(history::routes());
+    routes.extend(support::routes());
+    routes
+}
