@@ -97,9 +97,10 @@ impl EventWithPhases {
         !self.reached(PhaseType::EventClose, now)
     }
 
-    /// The timestamps of all phases, in order.
-    fn timeline(&self) -> Vec<DateTime<Utc>> {
-        self.phases.iter().map(|p| p.phase_timestamp).collect()
+    /// The timestamps of the public phases, in order: statuses are computed over what clients
+    /// see, so a private phase never makes a public one "past" behind the scenes.
+    fn public_timeline(&self) -> Vec<DateTime<Utc>> {
+        self.phases.iter().filter(|p| !p.is_private).map(|p| p.phase_timestamp).collect()
     }
 }
 
@@ -189,7 +190,7 @@ pub struct EventView {
 impl EventView {
     /// The view of `e` in `lang`, with phase statuses at `now`. Private phases are left out.
     pub fn new(e: &EventWithPhases, lang: Lang, now: DateTime<Utc>) -> Self {
-        let timeline = e.timeline();
+        let timeline = e.public_timeline();
         let ev = &e.event;
         Self {
             id: ev.id,

@@ -165,6 +165,7 @@ pub fn status_of(at: DateTime<Utc>, timeline: &[DateTime<Utc>], now: DateTime<Ut
 mod tests {
     use super::*;
     use chrono::TimeZone;
+    use sea_orm::Iterable;
 
     fn day(d: u32) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, d, 3, 0, 0).unwrap()

@@ -157,15 +157,17 @@ impl Fairing for LocaleRouting {
         }
     }
 
-    async fn on_response<'r>(&self, req: &'r Request<'_>, _res: &mut Response<'r>) {
+    async fn on_response<'r>(&self, req: &'r Request<'_>, res: &mut Response<'r>) {
         let Some(info) = locale_info(req) else { return };
         let current = req.cookies().get(REDIRECTED_COOKIE).map(|c| c.value().to_string());
         if current.as_deref() != Some(info.lang.code()) {
             let cookie = Cookie::build((REDIRECTED_COOKIE, info.lang.code()))
                 .path("/")
                 .max_age(Duration::days(365))
-                .same_site(SameSite::Lax);
-            req.cookies().add(cookie);
+                .same_site(SameSite::Lax)
+                .build();
+            // The jar's changes are already in the response by now; add the header directly.
+            res.adjoin_header(cookie);
         }
     }
 }

@@ -1,1 +1,11 @@
+//! The integration test binary: every test runs the whole application in process against a
+//! fresh database (SQLite, or PostgreSQL when `VMARKET_TEST_DATABASE_URL` is set).
 
+mod api;
+mod errors;
+mod locale;
+mod pages;
+mod params;
+mod phases;
+mod seed;
+mod support;

@@ -1,0 +1,70 @@
+//! The error page (spec §2): status followed by ERROR, two messages and the way back to the top,
+//! in the page's language; crawlers get only the status and `noindex`.
+
+use crate::support::TestApp;
+use crate::support::html::Doc;
+
+#[rocket::async_test]
+async fn unknown_routes_show_the_error_page_in_english() {
+    let app = TestApp::new().await;
+    let (status, body) = app.page("/en/no/such/page").await;
+    assert_eq!(status, 404);
+    let doc = Doc::parse(&body);
+    assert_eq!(doc.attr("html", "lang"), "en");
+    assert_eq!(doc.text("title"), "404 ERROR | Virtual Market");
+    assert_eq!(doc.text("main h1"), "404 ERROR");
+    assert_eq!(doc.text(".error-box__message"), "Oops! It looks like an error has occurred.");
+    assert_eq!(doc.text(".error-box__hint"), "Please reaccess from the Top page and try again.");
+    assert_eq!(doc.text("[data-testid=error-detail]"), "Page not found: /en/no/such/page");
+    assert_eq!(doc.text(".error-box a.button"), "Return to TOP");
+    assert_eq!(doc.attr(".error-box a.button", "href"), "/en");
+    assert_eq!(doc.attr("meta[name=robots]", "content"), "noindex");
+}
+
+#[rocket::async_test]
+async fn unknown_routes_show_the_error_page_in_japanese() {
+    let app = TestApp::new().await;
+    let (status, body) = app.page("/no/such/page").await;
+    assert_eq!(status, 404);
+    let doc = Doc::parse(&body);
+    assert_eq!(doc.attr("html", "lang"), "ja");
+    assert_eq!(doc.text("title"), "404 ERROR | バーチャルマーケット");
+    assert_eq!(doc.text(".error-box__message"), "申し訳ありません。エラーが発生しました。");
+    assert_eq!(doc.text(".error-box__hint"), "お手数ですが、トップページからもう一度アクセスしてください。");
+    assert_eq!(doc.text("[data-testid=error-detail]"), "お探しのページは見つかりませんでした: /no/such/page");
+    assert_eq!(doc.text(".error-box a.button"), "トップページへ戻る");
+    assert_eq!(doc.attr(".error-box a.button", "href"), "/");
+}
+
+#[rocket::async_test]
+async fn crawlers_never_see_the_error_page() {
+    let app = TestApp::new().await;
+    for path in ["/no/such/page", "/en/no/such/page", "/world/abc", "/NoSuchEvent/worlds"] {
+        let res = app.get_as_crawler(path).await;
+        assert_eq!(res.status().code, 404, "{path}");
+        assert_eq!(res.headers().get_one("X-Robots-Tag"), Some("noindex"));
+        let body = res.into_string().await.unwrap_or_default();
+        assert!(body.contains(r#"<meta name="robots" content="noindex">"#), "{path}");
+        assert!(
+            !body.contains("ERROR") && !body.contains("Return to TOP") && !body.contains("トップページへ戻る"),
+            "{path}: {body}"
+        );
+    }
+    // Crawlers still get real pages.
+    let res = app.get_as_crawler("/en/worlds").await;
+    assert_eq!(res.status().code, 200);
+    assert!(res.into_string().await.unwrap_or_default().contains("<h1>Worlds</h1>"));
+}
+
+#[rocket::async_test]
+async fn api_errors_are_json_in_the_requested_language() {
+    let app = TestApp::new().await;
+    let (status, body) = app.get_json("/api/v1/no_such_resource/at/all").await;
+    assert_eq!(status, 404);
+    assert_eq!(body["code"], "not_found");
+    assert_eq!(body["details"], serde_json::json!([]));
+    let (_, body) = app.get_json("/api/v1/no_such_resource/at/all?lang=en").await;
+    assert_eq!(body["message"], "Not found.");
+    let (status, body) = app.get_json("/_i18n/fr/messages.json").await;
+    assert_eq!((status, body["code"].as_str()), (404, Some("not_found")));
+}

@@ -1,0 +1,196 @@
+//! The `TestApp` builder: an in-process Rocket client over a fresh database per test (SQLite in
+//! a temp dir, or a new PostgreSQL database when `VMARKET_TEST_DATABASE_URL` is set), seeded
+//! with the demo data and driven by a manual clock.
+
+pub mod html;
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use rocket::figment::Figment;
+use rocket::http::{Cookie, Header};
+use rocket::local::asynchronous::{Client, LocalResponse};
+use sea_orm::{ConnectionTrait, DatabaseConnection};
+use serde_json::Value;
+use vmarket::app::{self, AppParts};
+use vmarket::clock::Clock;
+use vmarket::config::Config;
+use vmarket::db;
+
+/// The instant tests run at unless they say otherwise: 2026-11-21 12:00 JST, during the
+/// submission phase of the demo's current event (2026Winter).
+pub fn default_now() -> DateTime<Utc> {
+    at("2026-11-21T03:00:00Z")
+}
+
+/// Parses an RFC 3339 instant.
+pub fn at(text: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(text).expect("valid RFC 3339 in a test").to_utc()
+}
+
+/// Builds a [`TestApp`].
+pub struct TestAppBuilder {
+    now: DateTime<Utc>,
+    seed: bool,
+    dist_dir: Option<PathBuf>,
+}
+
+impl TestAppBuilder {
+    /// Runs the app with its clock at `now`.
+    pub fn at(mut self, now: DateTime<Utc>) -> Self {
+        self.now = now;
+        self
+    }
+
+    /// Starts with an empty (migrated) database instead of the demo data.
+    pub fn empty(mut self) -> Self {
+        self.seed = false;
+        self
+    }
+
+    /// Uses `dir` as the Vite build directory.
+    pub fn dist_dir(mut self, dir: PathBuf) -> Self {
+        self.dist_dir = Some(dir);
+        self
+    }
+
+    /// Creates the database, seeds it and starts the client.
+    pub async fn build(self) -> TestApp {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let (url, pg) = match std::env::var("VMARKET_TEST_DATABASE_URL") {
+            Ok(admin_url) if !admin_url.is_empty() => {
+                let pg = PgDatabase::create(&admin_url).await;
+                (pg.url.clone(), Some(pg))
+            }
+            _ => (format!("sqlite://{}?mode=rwc", tmp.path().join("test.db").display()), None),
+        };
+        let conn = db::connect(&url).await.expect("connect to the test database");
+        db::migrate(&conn).await.expect("migrations apply");
+        if self.seed {
+            vmarket::seed::demo(&conn, self.now).await.expect("demo seed");
+        }
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let dist = self.dist_dir.unwrap_or_else(|| tmp.path().join("no-dist"));
+        let config = Config {
+            database_url: url,
+            data_dir: tmp.path().join("data").display().to_string(),
+            dist_dir: dist.display().to_string(),
+            static_dir: root.join("static").display().to_string(),
+            site_url: "https://vmarket.test".into(),
+            ..Config::default()
+        };
+        let figment = Figment::from(rocket::Config::debug_default())
+            .merge(("log_level", "off"))
+            .merge(("template_dir", root.join("templates")))
+            .merge(("secret_key", vec![7u8; 64]));
+        let clock = Clock::manual(self.now);
+        let rocket = app::build(AppParts { figment, config, db: conn.clone(), clock: clock.clone() });
+        let client = Client::tracked(rocket).await.expect("valid rocket instance");
+        TestApp { client, clock, db: conn, _tmp: tmp, _pg: pg }
+    }
+}
+
+/// A running application for one test.
+pub struct TestApp {
+    /// The in-process HTTP client.
+    pub client: Client,
+    /// The application clock; tests move it to change phases.
+    pub clock: Clock,
+    /// The database the app uses.
+    pub db: DatabaseConnection,
+    _tmp: tempfile::TempDir,
+    _pg: Option<PgDatabase>,
+}
+
+impl TestApp {
+    /// A builder with the demo data at [`default_now`].
+    pub fn builder() -> TestAppBuilder {
+        TestAppBuilder { now: default_now(), seed: true, dist_dir: None }
+    }
+
+    /// The demo app at [`default_now`].
+    pub async fn new() -> Self {
+        Self::builder().build().await
+    }
+
+    /// GETs `path`.
+    pub async fn get(&self, path: &str) -> LocalResponse<'_> {
+        self.client.get(path.to_string()).dispatch().await
+    }
+
+    /// GETs `path` with the manual-locale cookie set to `lang`.
+    pub async fn get_with_locale(&self, path: &str, lang: &str) -> LocalResponse<'_> {
+        self.client
+            .get(path.to_string())
+            .cookie(Cookie::new("VUEI18N_MANUAL_LOCALE", lang.to_string()))
+            .dispatch()
+            .await
+    }
+
+    /// GETs `path` as a crawler would.
+    pub async fn get_as_crawler(&self, path: &str) -> LocalResponse<'_> {
+        self.client
+            .get(path.to_string())
+            .header(Header::new(
+                "User-Agent",
+                "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            ))
+            .dispatch()
+            .await
+    }
+
+    /// GETs `path` and parses the JSON body, returning the status code too.
+    pub async fn get_json(&self, path: &str) -> (u16, Value) {
+        let res = self.get(path).await;
+        let status = res.status().code;
+        let body = res.into_string().await.unwrap_or_default();
+        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path} is not JSON ({e}): {body}")))
+    }
+
+    /// GETs a page and returns its status and HTML.
+    pub async fn page(&self, path: &str) -> (u16, String) {
+        let res = self.get(path).await;
+        (res.status().code, res.into_string().await.unwrap_or_default())
+    }
+}
+
+/// A throwaway PostgreSQL database, dropped when the test ends.
+struct PgDatabase {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl PgDatabase {
+    async fn create(admin_url: &str) -> Self {
+        let name = format!("vmarket_test_{}_{}", std::process::id(), rand_suffix());
+        let admin = db::connect(admin_url).await.expect("connect to VMARKET_TEST_DATABASE_URL");
+        admin.execute_unprepared(&format!("CREATE DATABASE \"{name}\"")).await.expect("create test database");
+        admin.close().await.ok();
+        let mut url = url::Url::parse(admin_url).expect("VMARKET_TEST_DATABASE_URL is a URL");
+        url.set_path(&format!("/{name}"));
+        Self { admin_url: admin_url.to_string(), name, url: url.to_string() }
+    }
+}
+
+fn rand_suffix() -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    format!("{nanos:x}")
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        let (admin_url, name) = (self.admin_url.clone(), self.name.clone());
+        // Drop runs inside the test's runtime; use a fresh one on a plain thread.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+            rt.block_on(async {
+                let admin = db::connect(&admin_url).await.ok()?;
+                admin.execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).await.ok()?;
+                admin.close().await.ok()
+            })
+        })
+        .join();
+    }
+}
