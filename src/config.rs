@@ -81,8 +81,8 @@ fn default_static_dir() -> String {
 
 impl Config {
     /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
-    pub fn from_figment(figment: &Figment) -> Result<Self, rocket::figment::Error> {
-        figment.extract()
+    pub fn from_figment(figment: &Figment) -> Result<Self, Box<rocket::figment::Error>> {
+        figment.extract().map_err(Box::new)
     }
 
     /// The account service base URL, defaulting to this site's own `/account`.

@@ -3,6 +3,8 @@
 //! One Rocket application serves the bilingual public pages, the REST API, the staff console
 //! and support endpoints; see `ARCHITECTURE.md` for the map.
 
+#![warn(missing_docs)]
+
 pub mod admin;
 pub mod api;
 pub mod app;

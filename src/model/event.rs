@@ -32,10 +32,10 @@ impl event::Model {
         if let Some(found) = by_permalink {
             return Ok(found);
         }
-        if let Ok(id) = key.parse::<i32>() {
-            if let Some(found) = event::Entity::find_by_id(id).filter(event::Column::IsPublic.eq(true)).one(db).await? {
-                return Ok(found);
-            }
+        if let Ok(id) = key.parse::<i32>()
+            && let Some(found) = event::Entity::find_by_id(id).filter(event::Column::IsPublic.eq(true)).one(db).await?
+        {
+            return Ok(found);
         }
         Err(Error::unknown_permalink())
     }

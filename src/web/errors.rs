@@ -28,7 +28,7 @@ pub fn is_crawler(user_agent: Option<&str>) -> bool {
 }
 
 /// The error page (or the crawler's bare answer) for `status`; `code` picks the detail line.
-pub fn page_response<'r>(req: &'r Request<'_>, status: Status, code: &str) -> response::Result<'static> {
+pub fn page_response(req: &Request<'_>, status: Status, code: &str) -> response::Result<'static> {
     if is_crawler(req.headers().get_one("User-Agent")) {
         let body = format!(
             "<!doctype html><html><head><meta name=\"robots\" content=\"noindex\"><title>{}</title></head><body></body></html>",

@@ -150,10 +150,10 @@ impl Fairing for LocaleRouting {
             None
         };
         req.local_cache(|| PageSlot(Some(info)));
-        if let Some(target) = target {
-            if let Ok(uri) = Origin::parse_owned(target) {
-                req.set_uri(uri);
-            }
+        if let Some(target) = target
+            && let Ok(uri) = Origin::parse_owned(target)
+        {
+            req.set_uri(uri);
         }
     }
 

@@ -89,11 +89,11 @@ impl ViteAssets {
             }
         }
         for import in &chunk.imports {
-            if let Some(dep) = self.manifest.get(import) {
-                if seen.insert(dep.file.clone()) {
-                    tags.preloads.push(format!("{WIDGETS_BASE}{}", dep.file));
-                    self.collect(dep, tags, seen);
-                }
+            if let Some(dep) = self.manifest.get(import)
+                && seen.insert(dep.file.clone())
+            {
+                tags.preloads.push(format!("{WIDGETS_BASE}{}", dep.file));
+                self.collect(dep, tags, seen);
             }
         }
     }
