@@ -1,0 +1,41 @@
+# vmarket: `make run` serves the demo site; `make test` runs every test (installs what it needs).
+.PHONY: run test deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean
+
+NEXTEST := $(shell cargo nextest --version >/dev/null 2>&1 && echo "cargo nextest run" || echo "cargo test")
+
+## Fresh clone → running site with demo data on http://127.0.0.1:8000 (SQLite).
+run:
+	@[ -d node_modules ] || npm ci --no-audit --no-fund
+	npm run build
+	cargo run --bin vmarket -- seed demo
+	cargo run --bin vmarket -- serve
+
+## Every test: lints, Rust on SQLite and PostgreSQL, front-end unit tests, browser e2e.
+test: deps frontend lint test-frontend test-sqlite test-postgres test-e2e
+
+deps:
+	scripts/install-test-deps
+
+frontend:
+	npm run build
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets --quiet -- -D warnings
+	npm run --silent typecheck
+
+test-frontend:
+	npm test
+
+test-sqlite:
+	$(NEXTEST)
+
+test-postgres:
+	VMARKET_TEST_DATABASE_URL="$$(scripts/pg-test-server)" $(NEXTEST)
+
+test-e2e:
+	scripts/e2e
+
+clean:
+	scripts/pg-test-server stop
+	rm -rf static/dist target/e2e-screenshots

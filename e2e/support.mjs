@@ -1,0 +1,90 @@
+/**
+ * Shared helpers for the Playwright smoke tests (`node --test e2e/`, files `e2e/*.test.mjs`).
+ * They drive Debian's chromium through playwright-core against a running, demo-seeded server:
+ * VMARKET_E2E_BASE_URL (default http://127.0.0.1:8000); screenshots go to
+ * VMARKET_E2E_SCREENSHOTS (default target/e2e-screenshots).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = (process.env.VMARKET_E2E_BASE_URL || 'http://127.0.0.1:8000').replace(/\/+$/, '');
+export const SCREENSHOT_DIR = process.env.VMARKET_E2E_SCREENSHOTS || 'target/e2e-screenshots';
+
+/** Exactly these launch options (no Playwright-downloaded browser exists on these machines). */
+export const LAUNCH_OPTIONS = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+};
+
+/** Per-test time limit for node:test, generous enough for a cold server. */
+export const TEST_TIMEOUT_MS = 90_000;
+
+/** Japanese kana or kanji (also half-width katakana). */
+export const JAPANESE_RE = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]/;
+
+/** An absolute URL for a server path. @param {string} path */
+export function url(path) {
+  return BASE_URL + path;
+}
+
+/** Fails fast, with a useful message, when no server answers at BASE_URL. */
+export async function assertServerUp() {
+  try {
+    await fetch(url('/'), { signal: AbortSignal.timeout(10_000), redirect: 'manual' });
+  } catch (err) {
+    throw new Error(
+      `no vmarket server answers at ${BASE_URL} (${err instanceof Error ? err.message : String(err)}); ` +
+        'start it seeded with demo data, or set VMARKET_E2E_BASE_URL',
+    );
+  }
+}
+
+/** Checks the server, creates the screenshot folder and launches chromium. */
+export async function launchBrowser() {
+  await assertServerUp();
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return chromium.launch(LAUNCH_OPTIONS);
+}
+
+/**
+ * A fresh page (own context: no cookies or storage from other tests) that records uncaught
+ * page errors into `errors`.
+ * @param {import('playwright-core').Browser} browser
+ */
+export async function newPage(browser) {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    timezoneId: 'Asia/Tokyo',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return { page, errors, close: () => context.close() };
+}
+
+/**
+ * Saves a screenshot as SCREENSHOT_DIR/name.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ * @param {boolean} [fullPage]
+ */
+export async function screenshot(page, name, fullPage = true) {
+  await page.screenshot({ path: join(SCREENSHOT_DIR, name), fullPage });
+}
+
+/** The `lang` attribute of `<html>`. @param {import('playwright-core').Page} page */
+export function htmlLang(page) {
+  return page.locator('html').getAttribute('lang');
+}

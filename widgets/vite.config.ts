@@ -1,0 +1,32 @@
+/**
+ * Widgets build: every `src/entries/*.ts` is an entry; output goes to `static/dist/widgets/`
+ * with a manifest (`.vite/manifest.json`) that the server reads to emit script tags.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const entries = Object.fromEntries(
+  readdirSync(`${root}src/entries`)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => [f.replace(/\.ts$/, ''), `${root}src/entries/${f}`]),
+);
+
+export default defineConfig({
+  root,
+  base: '/static/dist/widgets/',
+  plugins: [react()],
+  build: {
+    outDir: '../static/dist/widgets',
+    emptyOutDir: true,
+    manifest: true,
+    rollupOptions: { input: entries },
+  },
+  test: {
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+  },
+});
