@@ -39,6 +39,17 @@ describe('mountIslands', () => {
     expect(getTranslate).toHaveBeenCalledOnce();
   });
 
+  it('mounts the profile-form island, which loads the user in the language of its props', async () => {
+    const user = { id: 1, name: 'Hanako', name_ja: '花子', name_en: 'Hanako', icon: null, external_links: [] };
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify(user), { status: 200 }));
+    document.body.innerHTML = `<div data-island="profile-form" data-props='{"lang":"en"}'><p class="fallback">no JS</p></div>`;
+    await mountIslands(document, async () => t);
+    const el = document.querySelector<HTMLElement>('[data-island]');
+    await vi.waitFor(() => expect(el?.querySelector<HTMLInputElement>('[data-testid="profile-name-en"]')?.value).toBe('Hanako'));
+    expect(el?.querySelector('.fallback')).toBeNull();
+    expect(fetchMock).toHaveBeenCalledWith('/api/v1/user/me?lang=en', expect.anything());
+  });
+
   it('loads no messages on pages without islands', async () => {
     const getTranslate = vi.fn(async () => t);
     await mountIslands(document, getTranslate);

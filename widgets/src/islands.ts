@@ -18,6 +18,7 @@ export type IslandRegistry = Readonly<Record<string, IslandLoader>>;
 /** Island name → lazy component. */
 export const ISLANDS: IslandRegistry = {
   'phase-countdown': () => import('./islands/phase-countdown/PhaseCountdown'),
+  'profile-form': () => import('./islands/profile-form/ProfileForm'),
 };
 
 export interface MountOptions {

@@ -28,4 +28,15 @@ describe.each(['ja', 'en'])('locales/%s.json', (lang) => {
       expect(lookup(messages, key)).toContain(placeholder);
     }
   });
+
+  it.skipIf(!existsSync(file))('keeps the placeholders of every widget message', () => {
+    const messages = JSON.parse(readFileSync(file, 'utf8')) as Messages;
+    const placeholders = (text: string | undefined): string[] => (text?.match(/\{\w+\}/g) ?? []).sort();
+    const wrong = WIDGET_KEYS.filter((key) => {
+      const expected = placeholders(lookup(EN, key));
+      const found = placeholders(lookup(messages, key));
+      return expected.some((p) => !found.includes(p)) || found.some((p) => !expected.includes(p));
+    });
+    expect(wrong).toEqual([]);
+  });
 });

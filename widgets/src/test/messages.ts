@@ -1,6 +1,90 @@
 /** Test fixture: the widget messages as proposed for locales/en.json and locales/ja.json. */
 import type { Messages } from '../i18n';
 
+/** `profile_form.*`: the profile-form island (same text as the locale files). */
+const PROFILE_FORM_EN: Messages = {
+  loading: 'Loading your profile…',
+  load_failed: 'Your profile could not be loaded.',
+  retry: 'Try again',
+  name_ja: 'Display name (Japanese)',
+  name_en: 'Display name (English)',
+  name_hint: 'Up to {max} characters',
+  external_links: 'External links',
+  external_links_hint: 'Up to {max} URLs starting with http:// or https://.',
+  no_links: 'No external links yet.',
+  link_label: 'External link {n}',
+  add_link: 'Add link',
+  remove_link: 'Remove',
+  remove_link_label: 'Remove external link {n}',
+  icon: 'Icon',
+  icon_hint: 'PNG, JPEG, WebP or GIF, up to {max} MB',
+  icon_preview: 'Icon preview',
+  no_icon: 'No icon',
+  submit: 'Save',
+  saving: 'Saving…',
+  saved: 'Profile saved',
+  save_failed: 'Your profile could not be updated.',
+  has_errors: 'Some values are not valid. Check the messages beside each field.',
+  csrf_failed: 'This page has expired. Reload it and try again.',
+  network_error: 'Could not reach the server. Check your connection and try again.',
+  auth_error: 'Your session has expired. Please sign in again.',
+  sign_in: 'Sign in',
+  reload: 'Reload the page',
+  errors: {
+    name_ja_required: 'Enter a Japanese display name.',
+    name_ja_too_long: 'The Japanese display name must be at most {max} characters.',
+    name_en_required: 'Enter an English display name.',
+    name_en_too_long: 'The English display name must be at most {max} characters.',
+    link_invalid: 'Enter a URL starting with http:// or https://.',
+    link_too_long: 'URLs must be at most {max} characters.',
+    too_many_links: 'You can add up to {max} external links.',
+    icon_type: 'Choose a PNG, JPEG, WebP or GIF image.',
+    icon_too_large: 'The icon must be {max} MB or smaller.',
+  },
+};
+
+const PROFILE_FORM_JA: Messages = {
+  loading: 'プロフィールを読み込んでいます…',
+  load_failed: 'プロフィールを読み込めませんでした。',
+  retry: 'もう一度読み込む',
+  name_ja: '表示名（日本語）',
+  name_en: '表示名（英語）',
+  name_hint: '{max}文字以内',
+  external_links: '外部リンク',
+  external_links_hint: 'http:// または https:// で始まるURLを{max}件まで登録できます。',
+  no_links: '外部リンクは登録されていません。',
+  link_label: '外部リンク{n}',
+  add_link: 'リンクを追加',
+  remove_link: '削除',
+  remove_link_label: '外部リンク{n}を削除',
+  icon: 'アイコン画像',
+  icon_hint: 'PNG・JPEG・WebP・GIF形式、{max}MBまで',
+  icon_preview: 'アイコン画像のプレビュー',
+  no_icon: '未設定',
+  submit: '保存する',
+  saving: '保存中…',
+  saved: '保存しました',
+  save_failed: 'プロフィールを更新できませんでした。',
+  has_errors: '入力内容に誤りがあります。各項目のメッセージを確認してください。',
+  csrf_failed: 'ページの有効期限が切れました。再読み込みしてからもう一度お試しください。',
+  network_error: 'サーバーに接続できませんでした。通信環境を確認してもう一度お試しください。',
+  auth_error: 'ログインの有効期限が切れました。もう一度ログインしてください。',
+  sign_in: 'ログイン',
+  reload: 'ページを再読み込み',
+  errors: {
+    name_ja_required: '表示名（日本語）を入力してください。',
+    name_ja_too_long: '表示名（日本語）は{max}文字以内で入力してください。',
+    name_en_required: '表示名（英語）を入力してください。',
+    name_en_too_long: '表示名（英語）は{max}文字以内で入力してください。',
+    link_invalid: 'http:// または https:// で始まるURLを入力してください。',
+    link_too_long: 'URLは{max}文字以内で入力してください。',
+    too_many_links: '外部リンクは{max}件まで登録できます。',
+    icon_type: 'アイコン画像はPNG・JPEG・WebP・GIF形式のファイルを選んでください。',
+    icon_too_large: 'アイコン画像は{max}MB以下のファイルを選んでください。',
+  },
+};
+
+
 export const EN: Messages = {
   build: { new_version: 'A new version is available.', reload: 'Reload' },
   countdown: {
@@ -11,6 +95,7 @@ export const EN: Messages = {
     seconds: '{n}s',
     none: 'No upcoming phases.',
   },
+  profile_form: PROFILE_FORM_EN,
 };
 
 export const JA: Messages = {
@@ -23,4 +108,5 @@ export const JA: Messages = {
     seconds: '{n}秒',
     none: '今後の予定はありません。',
   },
+  profile_form: PROFILE_FORM_JA,
 };
