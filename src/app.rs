@@ -8,12 +8,15 @@ use rocket::{Build, Rocket};
 use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 
+use crate::account::AccountLimiter;
+use crate::auth::Sso;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::i18n::Messages;
+use crate::storage::{self, Storage};
 use crate::web::vite::ViteAssets;
 use crate::web::{Site, errors, locale};
-use crate::{admin, api, web};
+use crate::{account, admin, api, auth, web};
 
 /// Everything the application is built from.
 pub struct AppParts {
@@ -28,19 +31,26 @@ pub struct AppParts {
 }
 
 /// Assembles the application.
-pub fn build(parts: AppParts) -> Rocket<Build> {
+pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let AppParts { figment, config, db, clock } = parts;
+    let storage = Storage::from_config(&config)?;
+    let sso = Sso::new(&config);
+    let limiter = AccountLimiter::new(config.sign_in_per_minute);
+    let builtin_sso = config.builtin_sso();
     let messages = Messages::bundled();
     let assets = ViteAssets::load(Path::new(&config.dist_dir));
     let static_dir = config.static_dir.clone();
     let tera_messages = messages.clone();
     let site = Site { config, messages, assets };
 
-    let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin"];
+    let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
     let mut rocket = rocket::custom(figment)
         .manage(site)
         .manage(db)
         .manage(clock)
+        .manage(storage)
+        .manage(sso)
+        .manage(limiter)
         .attach(locale::LocaleRouting)
         .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())
@@ -50,10 +60,15 @@ pub fn build(parts: AppParts) -> Rocket<Build> {
         .mount("/builds", api::support::build_routes())
         .mount("/api-docs", api::docs::routes())
         .mount("/admin", admin::routes())
+        .mount("/auth", auth::routes::routes())
+        .mount("/media", storage::routes())
         .mount("/static", FileServer::from(static_dir).rank(20))
         .register("/", errors::page_catchers());
+    if builtin_sso {
+        rocket = rocket.mount("/account", account::routes());
+    }
     for base in api_bases {
         rocket = rocket.register(base, errors::api_catchers());
     }
-    rocket
+    Ok(rocket)
 }

@@ -52,6 +52,16 @@ pub struct Config {
     /// Deployment environment.
     #[serde(default)]
     pub environment: Environment,
+    /// Origins besides `site_url` that the account service may redirect back to.
+    #[serde(default)]
+    pub sso_allowed_origins: Vec<String>,
+    /// Sign-in and sign-up attempts allowed per client IP and minute.
+    #[serde(default = "default_sign_in_per_minute")]
+    pub sign_in_per_minute: u32,
+    /// Where uploaded files go: empty for `{data_dir}/objects`, or an `s3://bucket/prefix` URL
+    /// (credentials from the usual `AWS_*` environment variables).
+    #[serde(default)]
+    pub object_store_url: String,
     /// Directory with the Vite build output (`widgets/` and `admin/`).
     #[serde(default = "default_dist_dir")]
     pub dist_dir: String,
@@ -72,6 +82,9 @@ fn default_api_base_url() -> String {
 fn default_site_url() -> String {
     "http://127.0.0.1:8000".into()
 }
+fn default_sign_in_per_minute() -> u32 {
+    10
+}
 fn default_dist_dir() -> String {
     "static/dist".into()
 }
@@ -83,6 +96,20 @@ impl Config {
     /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
     pub fn from_figment(figment: &Figment) -> Result<Self, Box<rocket::figment::Error>> {
         figment.extract().map_err(Box::new)
+    }
+
+    /// Whether the built-in account service answers at `/account` (no external `sso_domain`).
+    pub fn builtin_sso(&self) -> bool {
+        self.sso_domain.is_empty() || self.sso_domain.trim_end_matches('/') == self.own_sso_base()
+    }
+
+    fn own_sso_base(&self) -> String {
+        format!("{}/account", self.site_url.trim_end_matches('/'))
+    }
+
+    /// Whether cookies need the `Secure` flag (everywhere but development).
+    pub fn secure_cookies(&self) -> bool {
+        self.environment != Environment::Development
     }
 
     /// The account service base URL, defaulting to this site's own `/account`.
@@ -105,6 +132,9 @@ impl Default for Config {
             site_url: default_site_url(),
             sentry_dsn: String::new(),
             environment: Environment::default(),
+            sso_allowed_origins: Vec::new(),
+            sign_in_per_minute: default_sign_in_per_minute(),
+            object_store_url: String::new(),
             dist_dir: default_dist_dir(),
             static_dir: default_static_dir(),
         }

@@ -56,6 +56,9 @@ pub enum Error {
     /// A valid credential without the right to do this.
     #[error("forbidden")]
     Forbidden,
+    /// An unsafe cookie-authenticated request without a valid CSRF token.
+    #[error("csrf token missing or wrong")]
+    CsrfFailed,
     /// A conflict with the current state.
     #[error("conflict: {code}")]
     Conflict {
@@ -108,7 +111,7 @@ impl Error {
             Self::BadRequest { .. } => Status::BadRequest,
             Self::Validation(_) => Status::UnprocessableEntity,
             Self::Unauthorized => Status::Unauthorized,
-            Self::Forbidden => Status::Forbidden,
+            Self::Forbidden | Self::CsrfFailed => Status::Forbidden,
             Self::Conflict { .. } => Status::Conflict,
             Self::TooLarge => Status::PayloadTooLarge,
             Self::RateLimited { .. } => Status::TooManyRequests,
@@ -124,6 +127,7 @@ impl Error {
             Self::Validation(_) => "validation_failed",
             Self::Unauthorized => "unauthorized",
             Self::Forbidden => "forbidden",
+            Self::CsrfFailed => "csrf_failed",
             Self::TooLarge => "payload_too_large",
             Self::RateLimited { .. } => "rate_limited",
             Self::NotImplemented => "not_implemented",
@@ -147,7 +151,12 @@ impl Error {
 
 /// The language an API request asked for with `?lang=`, Japanese by default.
 pub fn request_lang(req: &Request<'_>) -> Lang {
-    req.query_value::<&str>("lang").and_then(|r| r.ok()).and_then(Lang::parse).unwrap_or_default()
+    request_lang_of(req.query_value::<&str>("lang").and_then(|r| r.ok()))
+}
+
+/// The language of a raw `lang` value, Japanese by default.
+pub fn request_lang_of(raw: Option<&str>) -> Lang {
+    raw.and_then(Lang::parse).unwrap_or_default()
 }
 
 /// Builds a JSON error response.

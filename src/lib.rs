@@ -5,9 +5,12 @@
 
 #![warn(missing_docs)]
 
+pub mod account;
 pub mod admin;
 pub mod api;
 pub mod app;
+pub mod auth;
+pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod db;
@@ -15,5 +18,6 @@ pub mod error;
 pub mod i18n;
 pub mod model;
 pub mod seed;
+pub mod storage;
 pub mod telemetry;
 pub mod web;

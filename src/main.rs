@@ -1,12 +1,12 @@
-//! The `vmarket` command: serve the site (default), migrate the database, seed demo data.
+//! The `vmarket` command: serve the site (default), migrate, seed demo data, manage users and
+//! signing keys.
 
 use clap::{Parser, Subcommand};
-use rocket::figment::Figment;
 
 use vmarket::app::{self, AppParts};
 use vmarket::clock::Clock;
 use vmarket::config::Config;
-use vmarket::{db, seed, telemetry};
+use vmarket::{cli, db, seed, telemetry};
 
 /// Virtual Market: the web platform of a virtual-world event marketplace.
 #[derive(Parser)]
@@ -27,16 +27,19 @@ enum Command {
         #[command(subcommand)]
         set: SeedSet,
     },
+    /// Manage accounts and staff roles (built-in account service).
+    User {
+        #[command(subcommand)]
+        action: cli::UserAction,
+    },
+    /// Rotate the token signing key: the old key keeps verifying until its tokens expire.
+    Keygen,
 }
 
 #[derive(Subcommand)]
 enum SeedSet {
     /// A believable marketplace: four events with phases, concepts and worlds. Idempotent.
     Demo,
-}
-
-fn figment() -> Figment {
-    rocket::Config::figment()
 }
 
 #[rocket::main]
@@ -53,36 +56,32 @@ async fn main() -> std::process::ExitCode {
 }
 
 async fn run(cli: Cli) -> Result<(), String> {
-    let figment = figment();
+    let figment = rocket::Config::figment();
     let config = Config::from_figment(&figment).map_err(|e| format!("configuration: {e}"))?;
     let _sentry = telemetry::init_sentry(&config);
     let conn = db::connect(&config.database_url).await.map_err(|e| format!("database: {e}"))?;
     db::migrate(&conn).await.map_err(|e| format!("migration: {e}"))?;
+    let now = chrono::Utc::now();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Migrate => {
-            println!("migrations applied to {}", redact(&config.database_url));
+            println!("migrations applied to {}", cli::redact(&config.database_url));
             Ok(())
         }
         Command::Seed { set: SeedSet::Demo } => {
-            let report = seed::demo(&conn, chrono::Utc::now()).await.map_err(|e| format!("seed: {e}"))?;
+            let report = seed::demo(&conn, now).await.map_err(|e| format!("seed: {e}"))?;
             println!("demo data: created {:?}, already present {:?}", report.created, report.skipped);
             Ok(())
         }
+        Command::User { action } => cli::user(&conn, &config, action, now).await,
+        Command::Keygen => {
+            let key = vmarket::account::keys::rotate(&conn, now).await.map_err(|e| format!("keygen: {e}"))?;
+            println!("new signing key {}; the previous key verifies until its tokens expire", key.kid);
+            Ok(())
+        }
         Command::Serve => {
-            let clock = Clock::system();
-            let rocket = app::build(AppParts { figment, config, db: conn, clock });
+            let rocket = app::build(AppParts { figment, config, db: conn, clock: Clock::system() })
+                .map_err(|e| format!("startup: {e}"))?;
             rocket.launch().await.map(|_| ()).map_err(|e| format!("server: {e}"))
         }
-    }
-}
-
-/// A database URL without its password, for messages.
-fn redact(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut u) if u.password().is_some() => {
-            let _ = u.set_password(Some("***"));
-            u.to_string()
-        }
-        _ => url.to_string(),
     }
 }

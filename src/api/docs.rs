@@ -2,8 +2,10 @@
 
 use rocket::serde::json::Json;
 use rocket::{Route, get, routes};
-use utoipa::OpenApi;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
 
+use crate::account;
 use crate::api::{support, v1};
 
 /// The API description.
@@ -14,11 +16,27 @@ use crate::api::{support, v1};
         v1::events::list, v1::events::show, v1::events::active,
         v1::worlds::list,
         v1::concepts::list, v1::concepts::show,
+        v1::user::me, v1::user::update,
         support::messages, support::latest_build,
+        account::api::me, account::api::token, account::api::exchange, account::api::discovery_keys,
     ),
-    tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "support"))
+    modifiers(&BearerAuth),
+    tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"), (name = "support"))
 )]
 pub struct ApiDoc;
+
+/// Declares the `bearer` security scheme (an account-service JWT).
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+    }
+}
 
 /// The OpenAPI document.
 #[get("/openapi.json")]

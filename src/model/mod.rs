@@ -7,4 +7,5 @@ pub mod kinds;
 pub mod pagination;
 pub mod people;
 pub mod phase;
+pub mod user;
 pub mod world;

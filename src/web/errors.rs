@@ -87,6 +87,16 @@ fn not_found() -> ErrorPage {
     ErrorPage { status: Status::NotFound, code: "route_not_found" }
 }
 
+/// A page that needs sign-in: off to the account service, and back here afterwards.
+#[catch(401)]
+fn sign_in_required(req: &Request<'_>) -> rocket::response::Redirect {
+    let path = locale::locale_info(req).map(|i| match &i.query {
+        Some(q) => format!("{}?{q}", i.original_path),
+        None => i.original_path.clone(),
+    });
+    rocket::response::Redirect::to(crate::auth::routes::login_href(&path.unwrap_or_else(|| "/".into())))
+}
+
 /// A route matched but a parameter failed its check (Rocket forwards with 422).
 #[catch(422)]
 fn invalid_parameter() -> ErrorPage {
@@ -120,7 +130,10 @@ fn api_invalid_parameter() -> ApiError {
 }
 
 #[catch(default)]
-fn api_other(status: Status, _req: &Request<'_>) -> ApiError {
+fn api_other(status: Status, req: &Request<'_>) -> ApiError {
+    if let Some(error) = crate::auth::guards::recorded_failure(req) {
+        return ApiError(error);
+    }
     ApiError(match status.code {
         400 => Error::BadRequest { code: "bad_request" },
         401 => Error::Unauthorized,
@@ -133,7 +146,7 @@ fn api_other(status: Status, _req: &Request<'_>) -> ApiError {
 
 /// Page catchers, registered at `/`.
 pub fn page_catchers() -> Vec<Catcher> {
-    catchers![not_found, invalid_parameter, other]
+    catchers![not_found, sign_in_required, invalid_parameter, other]
 }
 
 /// JSON catchers, registered at each API base.

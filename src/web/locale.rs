@@ -35,6 +35,8 @@ const NOT_PAGES: &[&str] = &[
     "/builds",
     "/admin",
     "/account",
+    "/auth",
+    "/media",
     "/uploader",
     "/ingame",
     "/api-docs",

@@ -9,11 +9,18 @@ use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 use serde_json::{Map, Value, json};
 
+use crate::auth::csrf;
+use crate::auth::guards::OptionalUser;
+use crate::auth::routes::login_href;
 use crate::clock::Clock;
+use crate::db::entities::user;
 use crate::i18n::Lang;
 use crate::web::Site;
 use crate::web::locale::{self, localized_path};
 use crate::web::vite::COMMON_ENTRY;
+
+/// The icon shown for users without one.
+pub const PLACEHOLDER_ICON: &str = "/static/img/user.svg";
 
 /// What a page handler needs to answer in the visitor's language.
 pub struct Page<'r> {
@@ -27,6 +34,10 @@ pub struct Page<'r> {
     pub path: String,
     /// "Now", from the application clock.
     pub now: DateTime<Utc>,
+    /// The signed-in user, if any.
+    pub user: Option<user::Model>,
+    /// The CSRF token scripts send back (signed-in pages only).
+    pub csrf_token: Option<String>,
 }
 
 #[rocket::async_trait]
@@ -43,7 +54,12 @@ impl<'r> FromRequest<'r> for Page<'r> {
             Some(info) => (info.lang, info.path.clone()),
             None => (Lang::Ja, req.uri().path().to_string()),
         };
-        Outcome::Success(Page { site, db, lang, path, now: clock.now() })
+        let user = match OptionalUser::from_request(req).await {
+            Outcome::Success(OptionalUser(user)) => user,
+            _ => None,
+        };
+        let csrf_token = user.as_ref().map(|_| csrf::token(req.cookies(), site.config.secure_cookies()));
+        Outcome::Success(Page { site, db, lang, path, now: clock.now(), user, csrf_token })
     }
 }
 
@@ -61,6 +77,14 @@ impl Page<'_> {
     /// Renders `template` with the base context plus `ctx` (an object).
     pub fn render(&self, template: &'static str, title: &str, ctx: Value) -> Template {
         let mut base = base_context(self.site, self.lang, &self.path, title, self.now);
+        if let Some(user) = &self.user {
+            let icon = user.icon().small.unwrap_or_else(|| PLACEHOLDER_ICON.to_string());
+            base.insert(
+                "user".into(),
+                json!({ "name": user.name(self.lang), "icon": icon, "vmarket_id": user.vmarket_id }),
+            );
+            base.insert("csrf_token".into(), json!(self.csrf_token));
+        }
         if let Value::Object(extra) = ctx {
             base.extend(extra);
         }
@@ -97,6 +121,8 @@ pub fn base_context(site: &Site, lang: Lang, path: &str, title: &str, now: DateT
             "code": other.code(),
             "href": format!("/__locale?lang={}&path={}", other.code(), url_encode(path)),
         },
+        "login_href": login_href(&localized_path(lang, path)),
+        "logout_href": format!("/auth/logout?next={}", url_encode(&localized_path(lang, "/"))),
         "assets": site.assets.tags(&[COMMON_ENTRY]),
         "build_id": site.assets.build_id,
         "now": now.to_rfc3339(),

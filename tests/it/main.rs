@@ -2,6 +2,7 @@
 //! fresh database (SQLite, or PostgreSQL when `VMARKET_TEST_DATABASE_URL` is set).
 
 mod api;
+mod auth;
 mod errors;
 mod locale;
 mod pages;
@@ -9,3 +10,4 @@ mod params;
 mod phases;
 mod seed;
 mod support;
+mod tokens;

@@ -2,6 +2,7 @@
 
 pub mod concepts;
 pub mod events;
+pub mod user;
 pub mod worlds;
 
 use rocket::Route;
@@ -15,6 +16,7 @@ pub fn routes() -> Vec<Route> {
     let mut routes = events::routes();
     routes.extend(worlds::routes());
     routes.extend(concepts::routes());
+    routes.extend(user::routes());
     routes
 }
 

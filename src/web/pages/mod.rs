@@ -2,6 +2,7 @@
 
 pub mod history;
 pub mod home;
+pub mod mypage;
 pub mod support;
 pub mod worlds;
 
@@ -14,6 +15,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(home::routes());
     routes.extend(worlds::routes());
     routes.extend(history::routes());
+    routes.extend(mypage::routes());
     routes.extend(support::routes());
     routes
 }

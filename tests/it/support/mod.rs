@@ -2,6 +2,7 @@
 //! a temp dir, or a new PostgreSQL database when `VMARKET_TEST_DATABASE_URL` is set), seeded
 //! with the demo data and driven by a manual clock.
 
+pub mod auth;
 pub mod html;
 
 use std::path::PathBuf;
@@ -28,11 +29,16 @@ pub fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text).expect("valid RFC 3339 in a test").to_utc()
 }
 
+/// A change to the test configuration.
+type ConfigHook = Box<dyn FnOnce(&mut Config)>;
+
 /// Builds a [`TestApp`].
 pub struct TestAppBuilder {
     now: DateTime<Utc>,
     seed: bool,
     dist_dir: Option<PathBuf>,
+    live: bool,
+    hooks: Vec<ConfigHook>,
 }
 
 impl TestAppBuilder {
@@ -54,6 +60,19 @@ impl TestAppBuilder {
         self
     }
 
+    /// Also serves the app over real HTTP on a free loopback port, and points the product's
+    /// account-service calls (code exchange, JWKS) at it — as in production, over the wire.
+    pub fn live(mut self) -> Self {
+        self.live = true;
+        self
+    }
+
+    /// Changes the configuration before the app starts.
+    pub fn config(mut self, hook: impl FnOnce(&mut Config) + 'static) -> Self {
+        self.hooks.push(Box::new(hook));
+        self
+    }
+
     /// Creates the database, seeds it and starts the client.
     pub async fn build(self) -> TestApp {
         let tmp = tempfile::tempdir().expect("temp dir");
@@ -71,22 +90,38 @@ impl TestAppBuilder {
         }
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let dist = self.dist_dir.unwrap_or_else(|| tmp.path().join("no-dist"));
-        let config = Config {
+        let port = if self.live { free_port() } else { 0 };
+        let mut config = Config {
             database_url: url,
             data_dir: tmp.path().join("data").display().to_string(),
             dist_dir: dist.display().to_string(),
             static_dir: root.join("static").display().to_string(),
-            site_url: "https://vmarket.test".into(),
+            site_url: if self.live { format!("http://127.0.0.1:{port}") } else { "https://vmarket.test".into() },
             ..Config::default()
         };
+        for hook in self.hooks {
+            hook(&mut config);
+        }
         let figment = Figment::from(rocket::Config::debug_default())
             .merge(("log_level", "off"))
             .merge(("template_dir", root.join("templates")))
-            .merge(("secret_key", vec![7u8; 64]));
+            .merge(("secret_key", vec![7u8; 64]))
+            .merge(("address", "127.0.0.1"))
+            .merge(("port", port));
         let clock = Clock::manual(self.now);
-        let rocket = app::build(AppParts { figment, config, db: conn.clone(), clock: clock.clone() });
-        let client = Client::tracked(rocket).await.expect("valid rocket instance");
-        TestApp { client, clock, db: conn, _tmp: tmp, _pg: pg }
+        let parts =
+            || AppParts { figment: figment.clone(), config: config.clone(), db: conn.clone(), clock: clock.clone() };
+        let shutdown = if self.live {
+            let server = app::build(parts()).expect("app builds").ignite().await.expect("app ignites");
+            let shutdown = server.shutdown();
+            rocket::tokio::spawn(server.launch());
+            wait_for_port(port).await;
+            Some(shutdown)
+        } else {
+            None
+        };
+        let client = Client::tracked(app::build(parts()).expect("app builds")).await.expect("valid rocket instance");
+        TestApp { client, clock, db: conn, origin: config.site_url.clone(), shutdown, _tmp: tmp, _pg: pg }
     }
 }
 
@@ -98,6 +133,9 @@ pub struct TestApp {
     pub clock: Clock,
     /// The database the app uses.
     pub db: DatabaseConnection,
+    /// The site origin (`http://127.0.0.1:<port>` for live apps).
+    pub origin: String,
+    shutdown: Option<rocket::Shutdown>,
     _tmp: tempfile::TempDir,
     _pg: Option<PgDatabase>,
 }
@@ -105,7 +143,7 @@ pub struct TestApp {
 impl TestApp {
     /// A builder with the demo data at [`default_now`].
     pub fn builder() -> TestAppBuilder {
-        TestAppBuilder { now: default_now(), seed: true, dist_dir: None }
+        TestAppBuilder { now: default_now(), seed: true, dist_dir: None, live: false, hooks: Vec::new() }
     }
 
     /// The demo app at [`default_now`].
@@ -152,6 +190,28 @@ impl TestApp {
         let res = self.get(path).await;
         (res.status().code, res.into_string().await.unwrap_or_default())
     }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            shutdown.notify();
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+async fn wait_for_port(port: u16) {
+    for _ in 0..200 {
+        if rocket::tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            return;
+        }
+        rocket::tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("the live test server did not start on port {port}");
 }
 
 /// A throwaway PostgreSQL database, dropped when the test ends.

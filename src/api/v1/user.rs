@@ -1,0 +1,194 @@
+//! The signed-in user's profile: `GET /api/v1/user/me` and `PUT /api/v1/user/me` (multipart:
+//! `name_ja`, `name_en`, `external_links` as a JSON list, `icon`). Icons are decoded, resized to
+//! 64 / 128 / 256 px PNGs and stored through `object_store`.
+
+use std::io::Cursor;
+
+use rocket::data::ToByteUnit;
+use rocket::form::{Errors, Form, FromForm};
+use rocket::fs::TempFile;
+use rocket::serde::json::Json;
+use rocket::tokio::io::AsyncReadExt;
+use rocket::{Route, State, get, put, routes};
+
+use crate::api::Api;
+use crate::auth::guards::CurrentUser;
+use crate::error::{Error, FieldError, Result};
+use crate::model::user::{ICON_SIZES, ProfileUpdate, UserView, icon_key};
+use crate::storage::Storage;
+
+/// The largest icon upload accepted.
+pub const MAX_ICON_BYTES: u64 = 5 * 1024 * 1024;
+/// The largest icon side accepted before resizing.
+const MAX_ICON_SIDE: u32 = 4096;
+/// How many external links a profile may show.
+pub const MAX_LINKS: usize = 5;
+
+/// The signed-in user's profile.
+#[utoipa::path(get, path = "/api/v1/user/me", tag = "user", security(("bearer" = [])),
+    params(("lang" = Option<String>, Query)),
+    responses((status = 200, body = UserView), (status = 401, body = crate::error::ErrorBody)))]
+#[get("/user/me")]
+pub async fn me(api: Api<'_>, current: CurrentUser) -> Result<Json<UserView>> {
+    Ok(Json(UserView::load(api.db, &current.user, api.lang).await?))
+}
+
+/// The multipart profile form; absent fields stay as they are.
+#[derive(FromForm)]
+pub struct ProfileForm<'r> {
+    name_ja: Option<String>,
+    name_en: Option<String>,
+    external_links: Option<String>,
+    icon: Option<TempFile<'r>>,
+}
+
+/// Updates names, links and icon. Cookie-authenticated calls need `X-CSRF-Token`.
+#[utoipa::path(put, path = "/api/v1/user/me", tag = "user", security(("bearer" = [])),
+    request_body(content_type = "multipart/form-data",
+        description = "name_ja (≤64), name_en (≤128), external_links (JSON list of http(s) URLs, ≤5), icon (PNG/JPEG/WebP/GIF ≤5 MiB)"),
+    responses((status = 200, body = UserView), (status = 401, body = crate::error::ErrorBody),
+              (status = 403, body = crate::error::ErrorBody, description = "csrf_failed"),
+              (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+#[put("/user/me", data = "<form>")]
+pub async fn update(
+    api: Api<'_>,
+    current: CurrentUser,
+    storage: &State<Storage>,
+    form: std::result::Result<Form<ProfileForm<'_>>, Errors<'_>>,
+) -> Result<Json<UserView>> {
+    let form = form.map_err(|errors| {
+        let too_large = errors.iter().any(|e| matches!(e.kind, rocket::form::error::ErrorKind::InvalidLength { .. }));
+        if too_large { Error::TooLarge } else { Error::BadRequest { code: "malformed_form" } }
+    })?;
+    let user = current.user;
+    let mut errors = Vec::new();
+    let mut field = |attribute: &str, key: &str, args: &[(&str, &str)]| {
+        errors.push(FieldError { attribute: attribute.into(), message: api.site.messages.tf(api.lang, key, args) });
+    };
+    let name_ja = check_name(form.name_ja.as_deref(), &user.name_ja, 64, "name_ja", &mut field);
+    let name_en = check_name(form.name_en.as_deref(), &user.name_en, 128, "name_en", &mut field);
+    let links = match form.external_links.as_deref() {
+        None => user.links(api.db).await?.into_iter().map(|l| l.url).collect(),
+        Some(raw) => check_links(raw, &mut field),
+    };
+    let icon = match &form.icon {
+        Some(file) if file.len() > 0 => {
+            if file.len() > MAX_ICON_BYTES {
+                return Err(Error::TooLarge);
+            }
+            let bytes = read(file).await?;
+            match tokio::task::spawn_blocking(move || resize_icon(&bytes)).await {
+                Ok(Ok(sizes)) => Some(sizes),
+                _ => {
+                    field("icon", "validation.image", &[]);
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
+    let new_icon = icon.is_some();
+    if let Some(sizes) = icon {
+        for ((size, _), png) in ICON_SIZES.iter().zip(sizes) {
+            storage.put(&icon_key(user.id, user.icon_version + 1, size), png).await?;
+        }
+    }
+    let update = ProfileUpdate { name_ja, name_en, external_links: links, new_icon };
+    let updated = update.apply(api.db, user, api.now).await?;
+    Ok(Json(UserView::load(api.db, &updated, api.lang).await?))
+}
+
+fn check_name(
+    raw: Option<&str>,
+    current: &str,
+    max: usize,
+    attribute: &str,
+    field: &mut impl FnMut(&str, &str, &[(&str, &str)]),
+) -> String {
+    let Some(raw) = raw else { return current.to_string() };
+    let value = raw.trim().to_string();
+    let count = value.chars().count();
+    if count == 0 {
+        field(attribute, "validation.required", &[]);
+    } else if count > max {
+        field(attribute, "validation.too_long", &[("max", &max.to_string())]);
+    }
+    value
+}
+
+fn check_links(raw: &str, field: &mut impl FnMut(&str, &str, &[(&str, &str)])) -> Vec<String> {
+    let Ok(list) = serde_json::from_str::<Vec<String>>(raw) else {
+        field("external_links", "validation.links_json", &[]);
+        return Vec::new();
+    };
+    let list: Vec<String> = list.into_iter().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect();
+    if list.len() > MAX_LINKS {
+        field("external_links", "validation.too_many_links", &[("max", &MAX_LINKS.to_string())]);
+    }
+    for link in &list {
+        let ok = link.len() <= 2048
+            && url::Url::parse(link).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
+        if !ok {
+            field("external_links", "validation.url", &[("url", link)]);
+        }
+    }
+    list
+}
+
+async fn read(file: &TempFile<'_>) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let reader = file.open().await.map_err(|e| Error::Internal(format!("upload: {e}")))?;
+    reader
+        .take(MAX_ICON_BYTES.bytes().as_u64() + 1)
+        .read_to_end(&mut bytes)
+        .await
+        .map_err(|e| Error::Internal(format!("upload: {e}")))?;
+    Ok(bytes)
+}
+
+/// Decodes an image (PNG, JPEG, WebP or GIF, at most 4096 px a side) and renders the icon sizes
+/// as square PNGs.
+pub fn resize_icon(bytes: &[u8]) -> std::result::Result<Vec<Vec<u8>>, image::ImageError> {
+    let mut reader = image::ImageReader::new(Cursor::new(bytes)).with_guessed_format()?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_ICON_SIDE);
+    limits.max_image_height = Some(MAX_ICON_SIDE);
+    limits.max_alloc = Some(256 * 1024 * 1024);
+    reader.limits(limits);
+    let img = reader.decode()?;
+    ICON_SIZES
+        .iter()
+        .map(|(_, side)| {
+            let mut out = Vec::new();
+            img.resize_to_fill(*side, *side, image::imageops::FilterType::Lanczos3)
+                .write_to(&mut Cursor::new(&mut out), image::ImageFormat::Png)?;
+            Ok(out)
+        })
+        .collect()
+}
+
+/// Routes of this resource.
+pub fn routes() -> Vec<Route> {
+    routes![me, update]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn icons_are_resized_to_three_squares() {
+        let mut png = Vec::new();
+        image::RgbImage::from_pixel(300, 200, image::Rgb([200, 40, 120]))
+            .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let sizes = resize_icon(&png).unwrap();
+        let dims: Vec<_> = sizes.iter().map(|b| image::load_from_memory(b).unwrap().width()).collect();
+        assert_eq!(dims, [64, 128, 256]);
+        assert!(resize_icon(b"GIF89a not really").is_err());
+        assert!(resize_icon(b"plain text").is_err());
+    }
+}

@@ -1,0 +1,33 @@
+//! A user of the product, keyed by the account service's `sub`.
+
+use sea_orm::entity::prelude::*;
+
+use crate::model::user::{Role, UserAttribute};
+
+/// A row of `users`.
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "users")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    #[sea_orm(unique)]
+    pub sub: String,
+    pub vmarket_id: String,
+    pub name_ja: String,
+    pub name_en: String,
+    pub icon_version: i32,
+    pub icon_key: Option<String>,
+    pub memo: Option<String>,
+    pub score: i32,
+    pub role: Role,
+    pub attribute: UserAttribute,
+    pub tokens_valid_after: Option<DateTimeUtc>,
+    pub created_at: DateTimeUtc,
+    pub updated_at: DateTimeUtc,
+}
+
+/// No relations are navigated through SeaORM; queries filter by foreign key.
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,271 @@
+//! Product users: roles and attributes, provisioning from verified token claims, the profile
+//! view (spec §3 User) and profile updates.
+
+use chrono::{DateTime, Utc};
+use sea_orm::entity::prelude::*;
+use sea_orm::{ActiveModelTrait, ConnectionTrait, QueryOrder, Set, TransactionSession, TransactionTrait};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::db::entities::{user, user_external_link};
+use crate::error::{Error, Result};
+use crate::i18n::Lang;
+
+/// A staff role (spec §6). `none` is everyone else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Not staff.
+    None,
+    /// Full access.
+    Admin,
+    /// Runs events.
+    Director,
+    /// Support staff.
+    UcStaff,
+    /// Tests releases.
+    QaTester,
+}
+
+impl Role {
+    /// Parses a role name such as `admin`.
+    pub fn parse(s: &str) -> Option<Self> {
+        serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
+    }
+}
+
+/// A user attribute (spec §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum UserAttribute {
+    /// Nothing special.
+    None,
+    /// An official streamer.
+    CertificatedStreamer,
+}
+
+/// The identity a verified token vouches for.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Identity {
+    /// Stable account id from the account service.
+    pub sub: String,
+    /// Public handle.
+    pub vmarket_id: String,
+    /// Japanese name at sign-up.
+    pub name_ja: String,
+    /// English name at sign-up.
+    pub name_en: String,
+}
+
+/// Icon URLs: the original and three sizes (spec §3 User `icon`).
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct IconView {
+    /// The largest version, or null without an icon.
+    pub url: Option<String>,
+    /// 64 px.
+    pub small: Option<String>,
+    /// 128 px.
+    pub medium: Option<String>,
+    /// 256 px.
+    pub large: Option<String>,
+}
+
+/// An external link.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct ExternalLinkView {
+    /// Link id.
+    pub id: i32,
+    /// The URL.
+    pub url: String,
+}
+
+/// A user as they see themselves (spec §3 User).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct UserView {
+    /// User id.
+    pub id: i32,
+    /// Account id at the account service.
+    pub sub: String,
+    /// Public handle.
+    pub vmarket_id: String,
+    /// Name in the requested language.
+    pub name: String,
+    /// Japanese name.
+    pub name_ja: String,
+    /// English name.
+    pub name_en: String,
+    /// Icon URLs.
+    pub icon: IconView,
+    /// Links shown on the profile.
+    pub external_links: Vec<ExternalLinkView>,
+    /// Staff memo.
+    pub memo: Option<String>,
+    /// Score.
+    pub score: i32,
+    /// Staff role.
+    pub role: Role,
+    /// Roles as a list (spec §3 `roles`).
+    pub roles: Vec<Role>,
+    /// Attribute.
+    pub attribute: UserAttribute,
+}
+
+/// Icon sizes in pixels, smallest first, with their names.
+pub const ICON_SIZES: [(&str, u32); 3] = [("small", 64), ("medium", 128), ("large", 256)];
+
+/// The storage key of one size of an icon version.
+pub fn icon_key(user_id: i32, version: i32, size: &str) -> String {
+    format!("users/{user_id}/icon-v{version}-{size}.png")
+}
+
+impl user::Model {
+    /// The icon URLs of this user, served under `/media`.
+    pub fn icon(&self) -> IconView {
+        match &self.icon_key {
+            None => IconView { url: None, small: None, medium: None, large: None },
+            Some(_) => {
+                let url = |size: &str| Some(format!("/media/{}", icon_key(self.id, self.icon_version, size)));
+                IconView { url: url("large"), small: url("small"), medium: url("medium"), large: url("large") }
+            }
+        }
+    }
+
+    /// The display name in `lang`.
+    pub fn name(&self, lang: Lang) -> &str {
+        lang.pick(&self.name_ja, &self.name_en)
+    }
+
+    /// Finds the user of `sub`.
+    pub async fn by_sub(db: &impl ConnectionTrait, sub: &str) -> Result<Option<Self>> {
+        Ok(user::Entity::find().filter(user::Column::Sub.eq(sub)).one(db).await?)
+    }
+
+    /// The user of a verified identity, created on first sign-in.
+    pub async fn provision(db: &impl ConnectionTrait, id: &Identity, now: DateTime<Utc>) -> Result<Self> {
+        if let Some(found) = Self::by_sub(db, &id.sub).await? {
+            return Ok(found);
+        }
+        let row = user::ActiveModel {
+            sub: Set(id.sub.clone()),
+            vmarket_id: Set(id.vmarket_id.clone()),
+            name_ja: Set(id.name_ja.clone()),
+            name_en: Set(id.name_en.clone()),
+            icon_version: Set(0),
+            icon_key: Set(None),
+            memo: Set(None),
+            score: Set(0),
+            role: Set(Role::None),
+            attribute: Set(UserAttribute::None),
+            tokens_valid_after: Set(None),
+            created_at: Set(now),
+            updated_at: Set(now),
+            ..Default::default()
+        };
+        match row.insert(db).await {
+            Ok(created) => Ok(created),
+            // Two first requests raced: the other one created it.
+            Err(_) => Self::by_sub(db, &id.sub).await?.ok_or_else(|| Error::Internal("user provisioning".into())),
+        }
+    }
+
+    /// Ends every token issued before `now` (sign-out everywhere).
+    pub async fn revoke_tokens(self, db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<()> {
+        let mut row: user::ActiveModel = self.into();
+        row.tokens_valid_after = Set(Some(now));
+        row.update(db).await?;
+        Ok(())
+    }
+
+    /// Sets the staff role.
+    pub async fn set_role(self, db: &impl ConnectionTrait, role: Role, now: DateTime<Utc>) -> Result<Self> {
+        let mut row: user::ActiveModel = self.into();
+        row.role = Set(role);
+        row.updated_at = Set(now);
+        Ok(row.update(db).await?)
+    }
+
+    /// The external links, in order.
+    pub async fn links(&self, db: &impl ConnectionTrait) -> Result<Vec<user_external_link::Model>> {
+        Ok(user_external_link::Entity::find()
+            .filter(user_external_link::Column::UserId.eq(self.id))
+            .order_by_asc(user_external_link::Column::Position)
+            .all(db)
+            .await?)
+    }
+}
+
+/// A validated profile change.
+#[derive(Debug, Clone)]
+pub struct ProfileUpdate {
+    /// New Japanese name.
+    pub name_ja: String,
+    /// New English name.
+    pub name_en: String,
+    /// New links, replacing the old ones.
+    pub external_links: Vec<String>,
+    /// Whether a new icon version was stored.
+    pub new_icon: bool,
+}
+
+impl ProfileUpdate {
+    /// Applies the change in one transaction.
+    pub async fn apply<C: ConnectionTrait + TransactionTrait>(
+        self,
+        db: &C,
+        user: user::Model,
+        now: DateTime<Utc>,
+    ) -> Result<user::Model> {
+        let txn = db.begin().await?;
+        let user_id = user.id;
+        let next_version = user.icon_version + 1;
+        let mut row: user::ActiveModel = user.into();
+        row.name_ja = Set(self.name_ja);
+        row.name_en = Set(self.name_en);
+        row.updated_at = Set(now);
+        if self.new_icon {
+            row.icon_version = Set(next_version);
+            row.icon_key = Set(Some(icon_key(user_id, next_version, "large")));
+        }
+        let updated = row.update(&txn).await?;
+        user_external_link::Entity::delete_many()
+            .filter(user_external_link::Column::UserId.eq(user_id))
+            .exec(&txn)
+            .await?;
+        for (position, url) in self.external_links.into_iter().enumerate() {
+            user_external_link::ActiveModel {
+                user_id: Set(user_id),
+                url: Set(url),
+                position: Set(position as i32),
+                ..Default::default()
+            }
+            .insert(&txn)
+            .await?;
+        }
+        txn.commit().await?;
+        Ok(updated)
+    }
+}
+
+impl UserView {
+    /// The view of `user` in `lang`.
+    pub async fn load(db: &impl ConnectionTrait, user: &user::Model, lang: Lang) -> Result<Self> {
+        let links = user.links(db).await?;
+        Ok(Self {
+            id: user.id,
+            sub: user.sub.clone(),
+            vmarket_id: user.vmarket_id.clone(),
+            name: user.name(lang).to_string(),
+            name_ja: user.name_ja.clone(),
+            name_en: user.name_en.clone(),
+            icon: user.icon(),
+            external_links: links.into_iter().map(|l| ExternalLinkView { id: l.id, url: l.url }).collect(),
+            memo: user.memo.clone(),
+            score: user.score,
+            role: user.role,
+            roles: if user.role == Role::None { vec![] } else { vec![user.role] },
+            attribute: user.attribute,
+        })
+    }
+}

@@ -1,0 +1,324 @@
+//! Sign-in end to end over HTTP: sign up → SSO session → code exchange → token cookie → API →
+//! profile update → sign out; plus the account service's checks (credentials, rate limit,
+//! redirects, CSRF) and the guards on mypage.
+
+use rocket::http::{ContentType, Header};
+
+use crate::support::TestApp;
+use crate::support::auth::{local, multipart, png};
+use crate::support::html::Doc;
+
+#[rocket::async_test]
+async fn the_whole_sign_in_story() {
+    let app = TestApp::builder().live().build().await;
+
+    // Signed out: the header offers sign-in, mypage sends the visitor to sign in and back.
+    let doc = Doc::parse(&app.page("/worlds").await.1);
+    assert_eq!(doc.attr("[data-testid=sign-in]", "href"), "/auth/login?next=%2Fworlds");
+    let res = app.get("/mypage").await;
+    assert_eq!(res.headers().get_one("Location"), Some("/auth/login?next=%2Fmypage"));
+
+    // Sign up on the account service, come back to mypage, signed in.
+    let landed = app.sign_up("akari@example.com", "akari_h", "星野あかり", "Akari Hoshino", "/mypage").await;
+    assert_eq!(landed, "/mypage");
+    let doc = Doc::parse(&app.page("/mypage").await.1);
+    assert_eq!(doc.text("[data-testid=greeting]"), "星野あかりさん、こんにちは。");
+    assert_eq!(doc.text("[data-testid=header-user-name]"), "星野あかり");
+    assert_eq!(doc.count("[data-testid=sign-in]"), 0);
+    let doc = Doc::parse(&app.page("/en/mypage").await.1);
+    assert_eq!(doc.text("[data-testid=header-user-name]"), "Akari Hoshino");
+
+    // The token cookie is HttpOnly; scripts get only the CSRF token.
+    let res = app.get("/worlds").await;
+    let jar = app.client.cookies();
+    let token_cookie = jar.get("vmarket_token").expect("token cookie");
+    assert_eq!(token_cookie.path(), Some("/"));
+    assert!(res.into_string().await.unwrap_or_default().contains("name=\"csrf-token\""));
+
+    // The account service knows the session; its token works as a bearer token on the API.
+    let (status, me) = app.get_json("/account/vso/me").await;
+    assert_eq!((status, me["vmarket_id"].as_str()), (200, Some("akari_h")));
+    let jwt = app.sso_token().await;
+    let (status, me) = app.get_bearer("/api/v1/user/me?lang=en", &jwt).await;
+    assert_eq!(status, 200);
+    assert_eq!(me["name"], "Akari Hoshino");
+    assert_eq!(me["vmarket_id"], "akari_h");
+    assert_eq!(me["icon"]["url"], serde_json::Value::Null);
+
+    // Profile update through the cookie session (with CSRF), icon included.
+    let csrf = app.csrf().await;
+    let (ct, body) = multipart(
+        &[
+            ("name_ja", "ほしの あかり"),
+            ("name_en", "Akari H."),
+            ("external_links", r#"["https://akari.example/gallery"]"#),
+        ],
+        Some(&png(300, 200)),
+    );
+    let res = app
+        .client
+        .put("/api/v1/user/me")
+        .header(ct)
+        .header(Header::new("X-CSRF-Token", csrf))
+        .body(body)
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 200);
+    let me: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
+    assert_eq!(me["name"], "ほしの あかり");
+    assert_eq!(me["external_links"][0]["url"], "https://akari.example/gallery");
+    let small = me["icon"]["small"].as_str().expect("icon stored").to_string();
+    let res = app.get(&small).await;
+    assert_eq!(res.status().code, 200);
+    assert_eq!(res.content_type(), Some(ContentType::PNG));
+    let icon = image::load_from_memory(&res.into_bytes().await.unwrap()).unwrap();
+    assert_eq!((icon.width(), icon.height()), (64, 64));
+
+    // The new name and icon appear wherever the user does.
+    let doc = Doc::parse(&app.page("/worlds").await.1);
+    assert_eq!(doc.text("[data-testid=header-user-name]"), "ほしの あかり");
+    assert_eq!(doc.attr("[data-testid=header-user-icon]", "src"), small);
+    let doc = Doc::parse(&app.page("/en/mypage").await.1);
+    assert_eq!(doc.text("[data-testid=header-user-name]"), "Akari H.");
+
+    // Sign out: cookie gone, SSO session gone, and even the old bearer token is dead.
+    let res = app.get("/auth/logout?next=%2Fworlds").await;
+    let to_account = res.headers().get_one("Location").expect("logout redirects").to_string();
+    assert!(to_account.starts_with(&format!("{}/account/auth/logout?redirect_url=", app.origin)));
+    let back = app.get(&local(&to_account, &app.origin)).await;
+    assert_eq!(back.headers().get_one("Location"), Some(format!("{}/worlds", app.origin).as_str()));
+    let doc = Doc::parse(&app.page("/worlds").await.1);
+    assert_eq!(doc.count("[data-testid=sign-in]"), 1);
+    assert_eq!(app.get("/mypage").await.status().code, 303);
+    assert_eq!(app.get_json("/account/vso/me").await.0, 401);
+    let (status, body) = app.get_bearer("/api/v1/user/me", &jwt).await;
+    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+
+    // Signing in again works, and an existing SSO session skips the form.
+    app.clock.set(app.clock.now() + chrono::Duration::seconds(2));
+    let (_, html) = app.open_account_page("/").await;
+    let (status, location, _) = app
+        .submit(
+            "/account/auth/sign_in",
+            &html,
+            &[("email", "AKARI@example.com"), ("password", "correct horse battery")],
+        )
+        .await;
+    assert_eq!(status, 303);
+    app.follow(location.unwrap()).await;
+    assert_eq!(app.get("/mypage").await.status().code, 200);
+    let res = app
+        .get(&local(app.get("/auth/login?next=%2Fworlds").await.headers().get_one("Location").unwrap(), &app.origin))
+        .await;
+    assert!(
+        res.headers().get_one("Location").unwrap().contains("/auth/callback?next=%2Fworlds&code="),
+        "silent sign-in"
+    );
+}
+
+#[rocket::async_test]
+async fn wrong_credentials_get_one_generic_message_and_are_rate_limited() {
+    let app = TestApp::builder().live().config(|c| c.sign_in_per_minute = 4).build().await;
+    app.sign_up("ren@example.com", "ren", "蓮", "Ren", "/").await;
+    app.sign_out().await;
+    let (_, html) = app.open_account_page("/").await;
+    let mut messages = Vec::new();
+    for (email, password) in [("ren@example.com", "wrong password"), ("nobody@example.com", "correct horse battery")] {
+        let (status, _, body) =
+            app.submit("/account/auth/sign_in", &html, &[("email", email), ("password", password)]).await;
+        assert_eq!(status, 401);
+        messages.push(Doc::parse(&body).text("[data-testid=account-error]"));
+    }
+    assert_eq!(messages[0], messages[1], "no hint whether the email exists");
+    assert_eq!(messages[0], "メールアドレスまたはパスワードが正しくありません。");
+    // The sign-up above counted as one attempt; two more fit, then 429.
+    let (status, _, _) =
+        app.submit("/account/auth/sign_in", &html, &[("email", "x@example.com"), ("password", "x")]).await;
+    assert_eq!(status, 401);
+    let res = app
+        .client
+        .post("/account/auth/sign_in")
+        .header(ContentType::Form)
+        .body(format!(
+            "email=x%40example.com&password=x&redirect_url=%2F&csrf_token={}",
+            Doc::parse(&html).attr("input[name=csrf_token]", "value")
+        ))
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 429);
+    let retry: u64 = res.headers().get_one("Retry-After").expect("Retry-After").parse().unwrap();
+    assert!((1..=60).contains(&retry));
+}
+
+#[rocket::async_test]
+async fn sign_up_explains_each_problem_and_keeps_the_input() {
+    let app = TestApp::builder().live().build().await;
+    let (_, html) = app.open_account_page("/en/worlds").await;
+    let fields = [
+        ("email", "not-an-email"),
+        ("password", "short"),
+        ("vmarket_id", "Bad Handle"),
+        ("name_ja", ""),
+        ("name_en", "Mio"),
+    ];
+    let (status, _, body) = app.submit("/account/auth/sign_up", &html, &fields).await;
+    assert_eq!(status, 422);
+    let doc = Doc::parse(&body);
+    assert_eq!(doc.attr("html", "lang"), "en", "the page follows the language of the page the visitor came from");
+    assert_eq!(doc.text("[data-testid=error-email]"), "Enter a valid email address.");
+    assert_eq!(doc.text("[data-testid=error-password]"), "Use 8 to 128 characters for the password.");
+    assert_eq!(doc.text("[data-testid=error-vmarket_id]"), "Use 3 to 32 lowercase letters, digits or _ for the ID.");
+    assert_eq!(doc.text("[data-testid=error-name_ja]"), "Enter a Japanese display name of 1 to 64 characters.");
+    assert_eq!(doc.count("[data-testid=error-name_en]"), 0);
+    assert_eq!(doc.attr("[data-testid=sign-up-form] input[name=name_en]", "value"), "Mio");
+    assert_eq!(doc.attr("[data-testid=sign-up-form] input[name=vmarket_id]", "value"), "Bad Handle");
+    assert_eq!(doc.attrs("[data-testid=sign-up-form] input[name=password]", "value"), Vec::<String>::new());
+
+    app.sign_up("mio@example.com", "mio", "澪", "Mio", "/").await;
+    app.sign_out().await;
+    let (_, html) = app.open_account_page("/").await;
+    let taken = [
+        ("email", "MIO@example.com"),
+        ("password", "long enough pw"),
+        ("vmarket_id", "mio2"),
+        ("name_ja", "澪"),
+        ("name_en", "Mio"),
+    ];
+    let (status, _, body) = app.submit("/account/auth/sign_up", &html, &taken).await;
+    assert_eq!(status, 409);
+    assert_eq!(
+        Doc::parse(&body).text("[data-testid=error-email]"),
+        "このメールアドレスはすでに登録されています。ログインしてください。"
+    );
+}
+
+#[rocket::async_test]
+async fn redirects_never_leave_the_site() {
+    let app = TestApp::builder().live().build().await;
+    for hostile in
+        ["https://evil.example/", "//evil.example/", "https://127.0.0.1.evil.example/", "javascript:alert(1)"]
+    {
+        let q: String = url::form_urlencoded::byte_serialize(hostile.as_bytes()).collect();
+        let (status, body) = app.get_json(&format!("/account/auth/vmarket_account?redirect_url={q}")).await;
+        assert_eq!((status, body["code"].as_str()), (400, Some("redirect_not_allowed")), "{hostile}");
+        let (status, _) = app.get_json(&format!("/account/auth/logout?redirect_url={q}")).await;
+        assert_eq!(status, 400, "logout {hostile}");
+    }
+    for hostile in ["//evil.example", "https%3A%2F%2Fevil.example", "%2Fapi%2Fv1%2Fuser%2Fme"] {
+        let res = app.get(&format!("/auth/login?next={hostile}")).await;
+        let location = res.headers().get_one("Location").unwrap().to_string();
+        assert!(location.contains("next%3D%252F%26") || location.contains("next%3D%252F&"), "{hostile} → {location}");
+    }
+    // A forged sign-in post without the form's token is refused.
+    let res = app
+        .client
+        .post("/account/auth/sign_in")
+        .header(ContentType::Form)
+        .body("email=a%40example.com&password=x&redirect_url=%2F")
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 403);
+    // A made-up code is refused at the exchange.
+    let (status, _) = app.get_json("/auth/callback?code=deadbeef&next=%2F").await;
+    assert_eq!(status, 401);
+}
+
+#[rocket::async_test]
+async fn cookie_requests_need_the_csrf_token_and_users_see_only_themselves() {
+    let app = TestApp::builder().live().build().await;
+    app.sign_up("sora@example.com", "sora", "空", "Sora", "/").await;
+    let sora = app.sso_token().await;
+    let (ct, body) = multipart(&[("name_ja", "乗っ取り")], None);
+    let res = app.client.put("/api/v1/user/me").header(ct.clone()).body(body.clone()).dispatch().await;
+    assert_eq!(res.status().code, 403);
+    let err: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
+    assert_eq!(err["code"], "csrf_failed");
+    let res = app
+        .client
+        .put("/api/v1/user/me")
+        .header(ct)
+        .header(Header::new("X-CSRF-Token", "0".repeat(64)))
+        .body(body)
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 403);
+    assert_eq!(app.get_json("/api/v1/user/me").await.1["name_ja"], "空");
+
+    // Another user (made directly at the account service): each token sees its own user only.
+    let umi = vmarket::account::store::NewAccount {
+        email: "umi@example.com".into(),
+        password: "long enough pw".into(),
+        vmarket_id: "umi".into(),
+        name_ja: "海".into(),
+        name_en: "Umi".into(),
+    }
+    .create(&app.db, app.clock.now())
+    .await
+    .unwrap();
+    let umi = vmarket::account::tokens::issue(&app.db, &umi, &format!("{}/account", app.origin), app.clock.now())
+        .await
+        .unwrap();
+    assert_eq!(app.get_bearer("/api/v1/user/me", &umi).await.1["vmarket_id"], "umi");
+    assert_eq!(app.get_bearer("/api/v1/user/me", &sora).await.1["vmarket_id"], "sora");
+    assert_eq!(app.get_json("/api/v1/user/me").await.1["vmarket_id"], "sora", "the browser session stays sora's");
+
+    // Bearer calls need no CSRF token; bad input gets field errors and changes nothing.
+    let (ct, body) = multipart(
+        &[
+            ("name_ja", &"あ".repeat(65)),
+            ("name_en", ""),
+            ("external_links", r#"["ftp://x.example","https://ok.example"]"#),
+        ],
+        None,
+    );
+    let res = app
+        .client
+        .put("/api/v1/user/me?lang=en")
+        .header(ct)
+        .header(Header::new("Authorization", format!("Bearer {sora}")))
+        .body(body)
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 422);
+    let err: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
+    let attrs: Vec<_> =
+        err["details"].as_array().unwrap().iter().map(|d| d["attribute"].as_str().unwrap().to_string()).collect();
+    assert_eq!(attrs, ["name_ja", "name_en", "external_links"]);
+    assert_eq!(err["details"][0]["message"], "Use at most 64 characters.");
+    assert_eq!(app.get_bearer("/api/v1/user/me", &sora).await.1["name_ja"], "空");
+
+    // Not an image, and too large.
+    let (ct, body) = multipart(&[], Some(b"this is not a picture"));
+    let res = app
+        .client
+        .put("/api/v1/user/me")
+        .header(ct)
+        .header(Header::new("Authorization", format!("Bearer {sora}")))
+        .body(body)
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 422);
+    let big = vec![0u8; 6 * 1024 * 1024];
+    let (ct, body) = multipart(&[], Some(&big));
+    let res = app
+        .client
+        .put("/api/v1/user/me")
+        .header(ct)
+        .header(Header::new("Authorization", format!("Bearer {sora}")))
+        .body(body)
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 413);
+}
+
+#[rocket::async_test]
+async fn signed_out_api_calls_are_401() {
+    let app = TestApp::new().await;
+    let (status, body) = app.get_json("/api/v1/user/me?lang=en").await;
+    assert_eq!(status, 401);
+    assert_eq!(body["code"], "unauthorized");
+    assert_eq!(body["message"], "Please sign in.");
+    let (ct, form) = multipart(&[("name_ja", "x")], None);
+    let res = app.client.put("/api/v1/user/me").header(ct).body(form).dispatch().await;
+    assert_eq!(res.status().code, 401);
+}

@@ -1,0 +1,141 @@
+//! Signing up and in through the real flow: product → account service page → form → code →
+//! product callback (which exchanges the code over HTTP) → token cookie.
+
+use rocket::http::{ContentType, Header};
+use serde_json::Value;
+
+use super::TestApp;
+use super::html::Doc;
+
+/// The path and query of an absolute or relative URL on the test site.
+pub fn local(location: &str, origin: &str) -> String {
+    location.strip_prefix(origin).unwrap_or(location).to_string()
+}
+
+/// A multipart body with text fields and an optional PNG icon.
+pub fn multipart(fields: &[(&str, &str)], icon: Option<&[u8]>) -> (ContentType, Vec<u8>) {
+    let boundary = "vmarketTestBoundary7MA4YWxkTrZu0gW";
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes(),
+        );
+    }
+    if let Some(png) = icon {
+        body.extend(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"icon\"; filename=\"icon.png\"\r\nContent-Type: image/png\r\n\r\n")
+                .as_bytes(),
+        );
+        body.extend(png);
+        body.extend(b"\r\n");
+    }
+    body.extend(format!("--{boundary}--\r\n").as_bytes());
+    (ContentType::new("multipart", "form-data").with_params(("boundary", boundary)), body)
+}
+
+/// A small PNG of `w`×`h`.
+pub fn png(w: u32, h: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    image::RgbImage::from_pixel(w, h, image::Rgb([255, 79, 163]))
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .expect("png");
+    out
+}
+
+impl TestApp {
+    /// Follows `/auth/login?next=…` to the account page; returns (page path, HTML).
+    pub async fn open_account_page(&self, next: &str) -> (String, String) {
+        let res = self.get(&format!("/auth/login?next={}", urlencode(next))).await;
+        let location = res.headers().get_one("Location").expect("login redirects").to_string();
+        let path = local(&location, &self.origin);
+        let (status, html) = self.page(&path).await;
+        assert_eq!(status, 200, "account page at {path}");
+        (path, html)
+    }
+
+    /// Submits an account form and returns (status, Location, body).
+    pub async fn submit(&self, action: &str, html: &str, fields: &[(&str, &str)]) -> (u16, Option<String>, String) {
+        let doc = Doc::parse(html);
+        let form =
+            if action.ends_with("sign_in") { "[data-testid=sign-in-form]" } else { "[data-testid=sign-up-form]" };
+        let mut pairs: Vec<(String, String)> = ["redirect_url", "lang", "csrf_token"]
+            .iter()
+            .map(|n| (n.to_string(), doc.attr(&format!("{form} input[name={n}]"), "value")))
+            .collect();
+        pairs.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        let body = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish();
+        let res = self.client.post(action.to_string()).header(ContentType::Form).body(body).dispatch().await;
+        let status = res.status().code;
+        let location = res.headers().get_one("Location").map(str::to_string);
+        (status, location, res.into_string().await.unwrap_or_default())
+    }
+
+    /// Follows a redirect chain on the site until a non-redirect answer; returns its path.
+    pub async fn follow(&self, mut location: String) -> (String, u16, String) {
+        for _ in 0..10 {
+            let path = local(&location, &self.origin);
+            let res = self.get(&path).await;
+            let status = res.status().code;
+            match res.headers().get_one("Location") {
+                Some(next) if (300..400).contains(&status) => location = next.to_string(),
+                _ => return (path, status, res.into_string().await.unwrap_or_default()),
+            }
+        }
+        panic!("redirect loop from {location}");
+    }
+
+    /// Signs a new account up through the browser flow, landing on `next`.
+    pub async fn sign_up(&self, email: &str, handle: &str, name_ja: &str, name_en: &str, next: &str) -> String {
+        let (_, html) = self.open_account_page(next).await;
+        let fields = [
+            ("email", email),
+            ("password", "correct horse battery"),
+            ("vmarket_id", handle),
+            ("name_ja", name_ja),
+            ("name_en", name_en),
+        ];
+        let (status, location, body) = self.submit("/account/auth/sign_up", &html, &fields).await;
+        assert_eq!(status, 303, "sign-up succeeds: {body}");
+        let (path, status, _) = self.follow(location.expect("redirect")).await;
+        assert_eq!(status, 200, "lands on {path}");
+        path
+    }
+
+    /// Signs out of the product and the account service (following both redirects); the clock
+    /// moves on a second so that a later sign-in is after the sign-out.
+    pub async fn sign_out(&self) {
+        let res = self.get("/auth/logout").await;
+        let location = res.headers().get_one("Location").expect("logout redirects").to_string();
+        self.follow(location).await;
+        self.clock.set(self.clock.now() + chrono::Duration::seconds(2));
+    }
+
+    /// A fresh token from the account service for the browser's SSO session.
+    pub async fn sso_token(&self) -> String {
+        let (status, body) = self.get_json("/account/vso/token").await;
+        assert_eq!(status, 200, "{body}");
+        body["jwt"].as_str().expect("jwt").to_string()
+    }
+
+    /// GETs `path` with a bearer token and no cookies.
+    pub async fn get_bearer(&self, path: &str, token: &str) -> (u16, Value) {
+        let res = self
+            .client
+            .get(path.to_string())
+            .header(Header::new("Authorization", format!("Bearer {token}")))
+            .dispatch()
+            .await;
+        let status = res.status().code;
+        let text = res.into_string().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// The CSRF token the current page carries.
+    pub async fn csrf(&self) -> String {
+        Doc::parse(&self.page("/mypage").await.1).attr("meta[name=csrf-token]", "content")
+    }
+}
+
+fn urlencode(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
