@@ -11,6 +11,7 @@ use sea_orm::DatabaseConnection;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::i18n::Messages;
+use crate::linkpreview::LinkPreviewer;
 use crate::web::vite::ViteAssets;
 use crate::web::{Site, errors, locale};
 use crate::{admin, api, web};
@@ -34,6 +35,7 @@ pub fn build(parts: AppParts) -> Rocket<Build> {
     let assets = ViteAssets::load(Path::new(&config.dist_dir));
     let static_dir = config.static_dir.clone();
     let tera_messages = messages.clone();
+    let previewer = LinkPreviewer::new(&config).expect("the link preview HTTP client builds");
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin"];
@@ -41,11 +43,13 @@ pub fn build(parts: AppParts) -> Rocket<Build> {
         .manage(site)
         .manage(db)
         .manage(clock)
+        .manage(previewer)
         .attach(locale::LocaleRouting)
         .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())
+        .mount("/api", api::ogp::routes())
         .mount("/_i18n", api::support::i18n_routes())
         .mount("/builds", api::support::build_routes())
         .mount("/api-docs", api::docs::routes())

@@ -4,7 +4,7 @@ use rocket::serde::json::Json;
 use rocket::{Route, get, routes};
 use utoipa::OpenApi;
 
-use crate::api::{support, v1};
+use crate::api::{ogp, support, v1};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -15,6 +15,7 @@ use crate::api::{support, v1};
         v1::worlds::list,
         v1::concepts::list, v1::concepts::show,
         support::messages, support::latest_build,
+        ogp::show,
     ),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "support"))
 )]

@@ -7,6 +7,7 @@ pub mod concept_keyword;
 pub mod event;
 pub mod event_phase;
 pub mod keyword;
+pub mod link_preview;
 pub mod poster;
 pub mod world;
 pub mod world_area;
