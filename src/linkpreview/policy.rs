@@ -107,12 +107,12 @@ impl Policy {
     }
 }
 
-/// Names reserved for local, internal or cloud-metadata use, refused without a DNS query.
-/// Plain `localhost` is left to resolution, which refuses its loopback addresses.
+/// Names reserved for local, internal or cloud-metadata use (RFC 6761, RFC 8375, ICANN's
+/// `.internal`), refused without a DNS query; `localhost.` may not even resolve.
 fn is_special_name(name: &str) -> bool {
     let name = name.trim_end_matches('.').to_ascii_lowercase();
     const SUFFIXES: &[&str] = &[".localhost", ".local", ".internal", ".home.arpa", ".onion", ".invalid", ".test"];
-    const NAMES: &[&str] = &["metadata", "metadata.goog", "instance-data"];
+    const NAMES: &[&str] = &["localhost", "metadata", "metadata.goog", "instance-data"];
     NAMES.contains(&name.as_str()) || SUFFIXES.iter().any(|s| name.ends_with(s))
 }
 
@@ -163,7 +163,8 @@ mod tests {
         }
         assert_eq!(check(&policy, "https://example.com/a?b#c"), Ok(()));
         assert_eq!(check(&policy, "http://[2606:4700:4700::1111]:8080/"), Ok(()));
-        assert_eq!(check(&policy, "http://localhost/"), Ok(()), "left to resolution");
+        assert!(matches!(check(&policy, "http://localhost./"), Err(Refusal::SpecialName(_))));
+        assert_eq!(check(&policy, "http://intranet/"), Ok(()), "left to resolution");
     }
 
     #[test]

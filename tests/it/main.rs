@@ -4,6 +4,7 @@
 mod api;
 mod errors;
 mod locale;
+mod ogp;
 mod pages;
 mod params;
 mod phases;

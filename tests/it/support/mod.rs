@@ -3,6 +3,7 @@
 //! with the demo data and driven by a manual clock.
 
 pub mod html;
+pub mod http;
 
 use std::path::PathBuf;
 
@@ -33,7 +34,11 @@ pub struct TestAppBuilder {
     now: DateTime<Utc>,
     seed: bool,
     dist_dir: Option<PathBuf>,
+    configure: Option<ConfigChange>,
 }
+
+/// A change to the configuration a test asks for.
+type ConfigChange = Box<dyn FnOnce(&mut Config)>;
 
 impl TestAppBuilder {
     /// Runs the app with its clock at `now`.
@@ -54,6 +59,12 @@ impl TestAppBuilder {
         self
     }
 
+    /// Adjusts the application configuration before the app is built.
+    pub fn config(mut self, change: impl FnOnce(&mut Config) + 'static) -> Self {
+        self.configure = Some(Box::new(change));
+        self
+    }
+
     /// Creates the database, seeds it and starts the client.
     pub async fn build(self) -> TestApp {
         let tmp = tempfile::tempdir().expect("temp dir");
@@ -71,7 +82,7 @@ impl TestAppBuilder {
         }
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let dist = self.dist_dir.unwrap_or_else(|| tmp.path().join("no-dist"));
-        let config = Config {
+        let mut config = Config {
             database_url: url,
             data_dir: tmp.path().join("data").display().to_string(),
             dist_dir: dist.display().to_string(),
@@ -79,6 +90,9 @@ impl TestAppBuilder {
             site_url: "https://vmarket.test".into(),
             ..Config::default()
         };
+        if let Some(change) = self.configure {
+            change(&mut config);
+        }
         let figment = Figment::from(rocket::Config::debug_default())
             .merge(("log_level", "off"))
             .merge(("template_dir", root.join("templates")))
@@ -105,7 +119,7 @@ pub struct TestApp {
 impl TestApp {
     /// A builder with the demo data at [`default_now`].
     pub fn builder() -> TestAppBuilder {
-        TestAppBuilder { now: default_now(), seed: true, dist_dir: None }
+        TestAppBuilder { now: default_now(), seed: true, dist_dir: None, configure: None }
     }
 
     /// The demo app at [`default_now`].
