@@ -1,5 +1,6 @@
 //! Link preview (spec §7 `GET /api/ogp?url={x}`): title and image of a public web page, from
-//! the cache when fresh, else fetched through [`LinkPreviewer`]. Rate-limited per client IP.
+//! the cache when fresh, else fetched through [`LinkPreviewer`] (each fetch also prunes expired
+//! cache rows). Rate-limited per client IP.
 
 use std::net::{IpAddr, Ipv4Addr};
 
@@ -43,6 +44,7 @@ pub async fn show(
     let preview = LinkPreview::from(previewer.fetch(url.clone()).await?);
     if preview.cacheable() {
         link_preview::Model::store(api.db, url.as_str(), &preview, api.now).await?;
+        link_preview::Model::prune(api.db, api.now - previewer.cache_ttl).await?;
     }
     Ok(Json(preview))
 }

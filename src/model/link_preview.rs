@@ -80,4 +80,13 @@ impl link_preview::Model {
             .await?;
         Ok(())
     }
+
+    /// Deletes previews fetched before `expired_before`; returns how many.
+    pub async fn prune(db: &impl ConnectionTrait, expired_before: DateTime<Utc>) -> Result<u64> {
+        let res = link_preview::Entity::delete_many()
+            .filter(link_preview::Column::FetchedAt.lt(expired_before))
+            .exec(db)
+            .await?;
+        Ok(res.rows_affected)
+    }
 }

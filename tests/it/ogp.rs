@@ -5,8 +5,10 @@
 use std::time::{Duration, Instant};
 
 use rocket::http::Status;
+use sea_orm::EntityTrait;
 use serde_json::{Value, json};
 use vmarket::config::Config;
+use vmarket::db::entities::link_preview;
 
 use crate::support::http::{Canary, FakeServer, Reply, html, redirect, response};
 use crate::support::{TestApp, default_now};
@@ -194,6 +196,7 @@ async fn results_are_cached_for_an_hour_across_requests() {
     let app = app_for(&server, |_| {}).await;
     let url = server.url("/page");
     let (_, first) = app.get_json(&ogp(&url)).await;
+    app.get_json(&ogp(&server.url("/plain"))).await;
     let (_, second) = app.get_json(&ogp(&url)).await;
     assert_eq!(first, second);
     assert_eq!(first["title"], "Winter market & friends");
@@ -206,6 +209,9 @@ async fn results_are_cached_for_an_hour_across_requests() {
     let (_, third) = app.get_json(&ogp(&url)).await;
     assert_eq!(third, first);
     assert_eq!(server.hits("/page"), 2, "expired after the TTL");
+    let rows = link_preview::Entity::find().all(&app.db).await.unwrap();
+    let urls: Vec<_> = rows.iter().map(|r| r.url.as_str()).collect();
+    assert_eq!(urls, [url.as_str()], "the expired /plain row was pruned, /page was refreshed");
 
     // Server errors on the remote side are not cached.
     for _ in 0..2 {
