@@ -13,6 +13,7 @@ use crate::auth::Sso;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::i18n::Messages;
+use crate::linkpreview::LinkPreviewer;
 use crate::storage::{self, Storage};
 use crate::web::vite::ViteAssets;
 use crate::web::{Site, errors, locale};
@@ -41,6 +42,8 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let assets = ViteAssets::load(Path::new(&config.dist_dir));
     let static_dir = config.static_dir.clone();
     let tera_messages = messages.clone();
+    let previewer =
+        LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
@@ -51,11 +54,13 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(storage)
         .manage(sso)
         .manage(limiter)
+        .manage(previewer)
         .attach(locale::LocaleRouting)
         .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())
+        .mount("/api", api::ogp::routes())
         .mount("/_i18n", api::support::i18n_routes())
         .mount("/builds", api::support::build_routes())
         .mount("/api-docs", api::docs::routes())

@@ -68,6 +68,19 @@ pub struct Config {
     /// Directory served under `/static`.
     #[serde(default = "default_static_dir")]
     pub static_dir: String,
+    /// Exact `host:port` entries the link preview may fetch even though they resolve to a
+    /// private or loopback address (an intranet page, a test server). Empty by default.
+    #[serde(default)]
+    pub link_preview_allowed_hosts: Vec<String>,
+    /// Total time budget of one link preview (every redirect hop and the body), in milliseconds.
+    #[serde(default = "default_link_preview_timeout_ms")]
+    pub link_preview_timeout_ms: u64,
+    /// Link previews one client IP may request per minute (burst and sustained rate).
+    #[serde(default = "default_link_preview_per_minute")]
+    pub link_preview_per_minute: u32,
+    /// How long a fetched link preview is served from the cache, in seconds.
+    #[serde(default = "default_link_preview_cache_secs")]
+    pub link_preview_cache_secs: i64,
 }
 
 fn default_database_url() -> String {
@@ -90,6 +103,15 @@ fn default_dist_dir() -> String {
 }
 fn default_static_dir() -> String {
     "static".into()
+}
+fn default_link_preview_timeout_ms() -> u64 {
+    5_000
+}
+fn default_link_preview_per_minute() -> u32 {
+    30
+}
+fn default_link_preview_cache_secs() -> i64 {
+    3_600
 }
 
 impl Config {
@@ -137,6 +159,10 @@ impl Default for Config {
             object_store_url: String::new(),
             dist_dir: default_dist_dir(),
             static_dir: default_static_dir(),
+            link_preview_allowed_hosts: Vec::new(),
+            link_preview_timeout_ms: default_link_preview_timeout_ms(),
+            link_preview_per_minute: default_link_preview_per_minute(),
+            link_preview_cache_secs: default_link_preview_cache_secs(),
         }
     }
 }

@@ -77,6 +77,21 @@ pub enum Error {
     /// A feature the server does not provide.
     #[error("not implemented")]
     NotImplemented,
+    /// Well-formed input that policy refuses, e.g. `url_not_allowed` (422).
+    #[error("refused: {code}")]
+    Refused {
+        /// The error code.
+        code: &'static str,
+    },
+    /// A remote server this request depends on failed or answered unusably (502).
+    #[error("bad gateway: {code}")]
+    BadGateway {
+        /// The error code, e.g. `upstream_unreachable`.
+        code: &'static str,
+    },
+    /// A remote server this request depends on took too long (504, `upstream_timeout`).
+    #[error("gateway timeout")]
+    GatewayTimeout,
     /// A database failure.
     #[error("database: {0}")]
     Db(#[from] sea_orm::DbErr),
@@ -116,6 +131,9 @@ impl Error {
             Self::TooLarge => Status::PayloadTooLarge,
             Self::RateLimited { .. } => Status::TooManyRequests,
             Self::NotImplemented => Status::NotImplemented,
+            Self::Refused { .. } => Status::UnprocessableEntity,
+            Self::BadGateway { .. } => Status::BadGateway,
+            Self::GatewayTimeout => Status::GatewayTimeout,
             Self::Db(_) | Self::Internal(_) => Status::InternalServerError,
         }
     }
@@ -123,7 +141,12 @@ impl Error {
     /// The stable code of this error.
     pub fn code(&self) -> &'static str {
         match self {
-            Self::NotFound { code } | Self::BadRequest { code } | Self::Conflict { code } => code,
+            Self::NotFound { code }
+            | Self::BadRequest { code }
+            | Self::Conflict { code }
+            | Self::Refused { code }
+            | Self::BadGateway { code } => code,
+            Self::GatewayTimeout => "upstream_timeout",
             Self::Validation(_) => "validation_failed",
             Self::Unauthorized => "unauthorized",
             Self::Forbidden => "forbidden",

@@ -6,7 +6,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::account;
-use crate::api::{support, v1};
+
+use crate::api::{ogp, support, v1};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -19,6 +20,7 @@ use crate::api::{support, v1};
         v1::user::me, v1::user::update,
         support::messages, support::latest_build,
         account::api::me, account::api::token, account::api::exchange, account::api::discovery_keys,
+        ogp::show,
     ),
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"), (name = "support"))

@@ -1,7 +1,9 @@
-//! The JSON API: `/api/v1` resources, application support calls and the OpenAPI document.
+//! The JSON API: `/api/v1` resources, application support calls (incl. the `/api/ogp` link
+//! preview) and the OpenAPI document.
 
 pub mod ctx;
 pub mod docs;
+pub mod ogp;
 pub mod support;
 pub mod v1;
 

@@ -4,6 +4,7 @@
 pub mod concept;
 pub mod event;
 pub mod kinds;
+pub mod link_preview;
 pub mod pagination;
 pub mod people;
 pub mod phase;

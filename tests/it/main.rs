@@ -5,6 +5,7 @@ mod api;
 mod auth;
 mod errors;
 mod locale;
+mod ogp;
 mod pages;
 mod params;
 mod phases;

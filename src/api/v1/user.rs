@@ -132,7 +132,7 @@ fn check_links(raw: &str, field: &mut impl FnMut(&str, &str, &[(&str, &str)])) -
         let ok = link.len() <= 2048
             && url::Url::parse(link).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
         if !ok {
-            field("external_links", "validation.url", &[("url", link)]);
+            field("external_links", "validation.link_url", &[("url", link)]);
         }
     }
     list

@@ -10,6 +10,7 @@ pub mod concept_keyword;
 pub mod event;
 pub mod event_phase;
 pub mod keyword;
+pub mod link_preview;
 pub mod poster;
 pub mod signing_key;
 pub mod user;

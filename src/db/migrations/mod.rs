@@ -4,6 +4,7 @@ use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_events_and_worlds;
 mod m20261122_000010_accounts_and_users;
+mod m20261122_000100_link_previews;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -14,6 +15,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m20261121_000001_events_and_worlds::Migration),
             Box::new(m20261122_000010_accounts_and_users::Migration),
+            Box::new(m20261122_000100_link_previews::Migration),
         ]
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod html;
+pub mod http;
 
 use std::path::PathBuf;
 
