@@ -34,6 +34,9 @@ pub fn build(parts: AppParts) -> Rocket<Build> {
     let assets = ViteAssets::load(Path::new(&config.dist_dir));
     let static_dir = config.static_dir.clone();
     let tera_messages = messages.clone();
+    let limiter = crate::web::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
+    let form_key = crate::web::protect::FormKey::from_figment(&figment);
+    let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin"];
@@ -41,6 +44,9 @@ pub fn build(parts: AppParts) -> Rocket<Build> {
         .manage(site)
         .manage(db)
         .manage(clock)
+        .manage(limiter)
+        .manage(form_key)
+        .manage(queue)
         .attach(locale::LocaleRouting)
         .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())

@@ -13,6 +13,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod i18n;
+pub mod jobs;
 pub mod model;
 pub mod seed;
 pub mod telemetry;

@@ -15,8 +15,9 @@ use crate::api::{support, v1};
         v1::worlds::list,
         v1::concepts::list, v1::concepts::show,
         support::messages, support::latest_build,
+        v1::inquiries::categories, v1::inquiries::create,
     ),
-    tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "support"))
+    tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "support"), (name = "inquiries"))
 )]
 pub struct ApiDoc;
 

@@ -1,6 +1,9 @@
 //! Database connection and schema: SQLite by default, PostgreSQL by URL, one code path.
 
-#[expect(missing_docs, reason = "entity fields are the columns of the migrations; the client views in `model` document them")]
+#[expect(
+    missing_docs,
+    reason = "entity fields are the columns of the migrations; the client views in `model` document them"
+)]
 pub mod entities;
 pub mod migrations;
 
@@ -41,7 +44,8 @@ fn sqlite_path(url: &str) -> Option<&str> {
 
 /// Applies every pending migration.
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
-    migrations::Migrator::up(db, None).await
+    migrations::Migrator::up(db, None).await?;
+    crate::jobs::Queue::for_db(db)?.setup().await
 }
 
 /// After rows were inserted with explicit ids, moves PostgreSQL's id sequences past them so

@@ -3,6 +3,7 @@
 
 mod api;
 mod errors;
+mod inquiry;
 mod locale;
 mod pages;
 mod params;

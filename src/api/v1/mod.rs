@@ -2,6 +2,7 @@
 
 pub mod concepts;
 pub mod events;
+pub mod inquiries;
 pub mod worlds;
 
 use rocket::Route;
@@ -15,6 +16,7 @@ pub fn routes() -> Vec<Route> {
     let mut routes = events::routes();
     routes.extend(worlds::routes());
     routes.extend(concepts::routes());
+    routes.extend(inquiries::routes());
     routes
 }
 

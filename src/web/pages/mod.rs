@@ -1,5 +1,6 @@
 //! Page handlers, one module per route group.
 
+pub mod contact;
 pub mod history;
 pub mod home;
 pub mod support;
@@ -15,5 +16,6 @@ pub fn routes() -> Vec<Route> {
     routes.extend(worlds::routes());
     routes.extend(history::routes());
     routes.extend(support::routes());
+    routes.extend(contact::routes());
     routes
 }

@@ -2,6 +2,7 @@
 //! a temp dir, or a new PostgreSQL database when `VMARKET_TEST_DATABASE_URL` is set), seeded
 //! with the demo data and driven by a manual clock.
 
+pub mod fake_remote;
 pub mod html;
 
 use std::path::PathBuf;
@@ -33,6 +34,7 @@ pub struct TestAppBuilder {
     now: DateTime<Utc>,
     seed: bool,
     dist_dir: Option<PathBuf>,
+    configure: Option<Box<dyn FnOnce(&mut Config)>>,
 }
 
 impl TestAppBuilder {
@@ -54,6 +56,12 @@ impl TestAppBuilder {
         self
     }
 
+    /// Changes the application configuration before the app is built.
+    pub fn config(mut self, f: impl FnOnce(&mut Config) + 'static) -> Self {
+        self.configure = Some(Box::new(f));
+        self
+    }
+
     /// Creates the database, seeds it and starts the client.
     pub async fn build(self) -> TestApp {
         let tmp = tempfile::tempdir().expect("temp dir");
@@ -71,7 +79,7 @@ impl TestAppBuilder {
         }
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let dist = self.dist_dir.unwrap_or_else(|| tmp.path().join("no-dist"));
-        let config = Config {
+        let mut config = Config {
             database_url: url,
             data_dir: tmp.path().join("data").display().to_string(),
             dist_dir: dist.display().to_string(),
@@ -79,14 +87,17 @@ impl TestAppBuilder {
             site_url: "https://vmarket.test".into(),
             ..Config::default()
         };
+        if let Some(configure) = self.configure {
+            configure(&mut config);
+        }
         let figment = Figment::from(rocket::Config::debug_default())
             .merge(("log_level", "off"))
             .merge(("template_dir", root.join("templates")))
             .merge(("secret_key", vec![7u8; 64]));
         let clock = Clock::manual(self.now);
-        let rocket = app::build(AppParts { figment, config, db: conn.clone(), clock: clock.clone() });
+        let rocket = app::build(AppParts { figment, config: config.clone(), db: conn.clone(), clock: clock.clone() });
         let client = Client::tracked(rocket).await.expect("valid rocket instance");
-        TestApp { client, clock, db: conn, _tmp: tmp, _pg: pg }
+        TestApp { client, clock, db: conn, config, _tmp: tmp, _pg: pg }
     }
 }
 
@@ -98,6 +109,8 @@ pub struct TestApp {
     pub clock: Clock,
     /// The database the app uses.
     pub db: DatabaseConnection,
+    /// The configuration the app was built with.
+    pub config: Config,
     _tmp: tempfile::TempDir,
     _pg: Option<PgDatabase>,
 }
@@ -105,7 +118,7 @@ pub struct TestApp {
 impl TestApp {
     /// A builder with the demo data at [`default_now`].
     pub fn builder() -> TestAppBuilder {
-        TestAppBuilder { now: default_now(), seed: true, dist_dir: None }
+        TestAppBuilder { now: default_now(), seed: true, dist_dir: None, configure: None }
     }
 
     /// The demo app at [`default_now`].
@@ -145,6 +158,33 @@ impl TestApp {
         let status = res.status().code;
         let body = res.into_string().await.unwrap_or_default();
         (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path} is not JSON ({e}): {body}")))
+    }
+
+    /// POSTs `body` as JSON to `path`; returns the status, the `Retry-After` header and the
+    /// parsed body.
+    pub async fn post_json(&self, path: &str, body: &Value) -> (u16, Option<String>, Value) {
+        let res = self
+            .client
+            .post(path.to_string())
+            .header(rocket::http::ContentType::JSON)
+            .body(body.to_string())
+            .dispatch()
+            .await;
+        let status = res.status().code;
+        let retry_after = res.headers().get_one("Retry-After").map(str::to_string);
+        let text = res.into_string().await.unwrap_or_default();
+        (
+            status,
+            retry_after,
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not JSON ({e}): {text}")),
+        )
+    }
+
+    /// Starts the background workers against this app's database, as `vmarket serve` does.
+    pub async fn start_workers(&self) -> vmarket::jobs::Workers {
+        let ctx = vmarket::jobs::JobContext::new(self.db.clone(), self.config.clone(), self.clock.clone())
+            .expect("job context");
+        vmarket::jobs::start(ctx).await.expect("workers start")
     }
 
     /// GETs a page and returns its status and HTML.
