@@ -20,7 +20,7 @@ use sea_orm::sqlx::{PgPool, SqlitePool};
 use sea_orm::{DatabaseBackend, DatabaseConnection, DbErr};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tokio::sync::oneshot;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::clock::Clock;
@@ -121,59 +121,91 @@ impl JobContext {
 
 /// Running workers; [`Workers::stop`] shuts them down gracefully.
 pub struct Workers {
-    stops: Vec<oneshot::Sender<()>>,
+    stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
 }
 
-/// Starts every worker on the current Tokio runtime, after re-enqueuing pending work.
+/// Starts every worker on the current Tokio runtime, after re-enqueuing pending work. A worker
+/// that stops on an error (e.g. the database was briefly unreachable) is started again.
 pub async fn start(ctx: JobContext) -> Result<Workers, DbErr> {
     resume(&ctx).await?;
-    let poll = Duration::from_millis(ctx.config.job_poll_interval_ms.max(10));
-    let (stop, signal) = oneshot::channel::<()>();
-    let signal = async move {
-        let _ = signal.await;
-        Ok::<(), WorkerError>(())
-    };
-    let name = format!("forward-inquiry-{}", std::process::id());
-    // Backend switch: the same worker over either storage.
-    let task = match ctx.queue.clone() {
-        Queue::Sqlite(pool) => {
-            let storage = SqliteStorage::<ForwardInquiry>::new(&pool)
-                .with_config(apalis_sqlite::Config::default().queue(ForwardInquiry::QUEUE))
-                .poll_with_interval(poll);
-            let worker = WorkerBuilder::new(name).backend(storage).data(ctx).build(forward_inquiry::run);
-            tokio::spawn(async move { log_end(worker.run_until(signal).await) })
-        }
-        Queue::Postgres(pool) => {
-            let storage = PostgresStorage::<ForwardInquiry>::new(&pool)
-                .with_config(apalis_postgres::Config::default().queue(ForwardInquiry::QUEUE))
-                .poll_with_interval(poll);
-            let worker = WorkerBuilder::new(name).backend(storage).data(ctx).build(forward_inquiry::run);
-            tokio::spawn(async move { log_end(worker.run_until(signal).await) })
-        }
-    };
-    Ok(Workers { stops: vec![stop], tasks: vec![task] })
+    let (stop, stopped) = watch::channel(false);
+    let task = tokio::spawn(supervise(ctx, stopped));
+    Ok(Workers { stop, tasks: vec![task] })
 }
 
-fn log_end(result: Result<(), WorkerError>) {
-    if let Err(e) = result {
-        tracing::error!(error = %e, "worker stopped with an error");
+/// Runs the forwarding worker until `stopped` turns true, restarting it after failures.
+async fn supervise(ctx: JobContext, stopped: watch::Receiver<bool>) {
+    let poll = Duration::from_millis(ctx.config.job_poll_interval_ms.max(10));
+    let mut restarts = 0u32;
+    while !*stopped.borrow() {
+        let mut until = stopped.clone();
+        let signal = async move {
+            let _ = until.wait_for(|stop| *stop).await;
+            Ok::<(), WorkerError>(())
+        };
+        let name = format!("forward-inquiry-{}-{:08x}-{restarts}", std::process::id(), rand::random::<u32>());
+        // Backend switch: the same worker over either storage.
+        let result = match ctx.queue.clone() {
+            Queue::Sqlite(pool) => {
+                let storage = SqliteStorage::<ForwardInquiry>::new(&pool)
+                    .with_config(apalis_sqlite::Config::default().queue(ForwardInquiry::QUEUE))
+                    .poll_with_strategy(Tick::new(poll));
+                let worker = WorkerBuilder::new(name).backend(storage).data(ctx.clone()).build(forward_inquiry::run);
+                worker.run_until(signal).await
+            }
+            Queue::Postgres(pool) => {
+                let storage = PostgresStorage::<ForwardInquiry>::new(&pool)
+                    .with_config(apalis_postgres::Config::default().queue(ForwardInquiry::QUEUE))
+                    .poll_with_strategy(Tick::new(poll));
+                let worker = WorkerBuilder::new(name).backend(storage).data(ctx.clone()).build(forward_inquiry::run);
+                worker.run_until(signal).await
+            }
+        };
+        if *stopped.borrow() {
+            break;
+        }
+        restarts += 1;
+        match result {
+            Err(e) => tracing::error!(error = %e, restarts, "worker stopped with an error; restarting"),
+            Ok(()) => tracing::warn!(restarts, "worker ended on its own; restarting"),
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Wakes an idle worker every `period` so that it looks for due jobs (delayed retries).
+///
+/// apalis' own `IntervalStrategy` re-arms its timer without polling it, which can lose a
+/// wake-up and leave a worker parked until its next heartbeat (30 s); this one always polls the
+/// re-armed timer, so its waker is registered.
+struct Tick {
+    period: Duration,
+    sleep: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl Tick {
+    fn new(period: Duration) -> Self {
+        Self { period, sleep: Box::pin(tokio::time::sleep(period)) }
+    }
+}
+
+impl PollStrategy for Tick {
+    fn poll_drive(&mut self, cx: &mut std::task::Context<'_>, _: &PollSnapshot) -> std::task::Poll<Option<()>> {
+        let mut fired = false;
+        while self.sleep.as_mut().poll(cx).is_ready() {
+            fired = true;
+            let next = tokio::time::Instant::now() + self.period;
+            self.sleep.as_mut().reset(next);
+        }
+        if fired { std::task::Poll::Ready(Some(())) } else { std::task::Poll::Pending }
     }
 }
 
 impl Workers {
     /// Asks every worker to stop and waits for them to finish their current task.
     pub async fn stop(self) {
-        for stop in self.stops {
-            let _ = stop.send(());
-        }
-        for task in self.tasks {
-            let _ = task.await;
-        }
-    }
-
-    /// Waits until the workers end (they run until stopped).
-    pub async fn join(self) {
+        let _ = self.stop.send(true);
         for task in self.tasks {
             let _ = task.await;
         }

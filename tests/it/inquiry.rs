@@ -283,7 +283,6 @@ async fn form_keeps_input_and_shows_errors_by_field() {
         assert_eq!(doc.count("[data-field]"), 2);
         assert_eq!(doc.attr("input[name=email]", "value"), "mika@");
         assert_eq!(doc.attr("input[name=name]", "value"), "Mika");
-        assert_eq!(doc.text("select option[selected]").is_empty(), false);
         assert_eq!(doc.attr("select option[selected]", "value"), "3");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "input is escaped, not executed");
         let kept: String = scraper::Html::parse_document(&html)
@@ -416,7 +415,7 @@ async fn inquiries_reach_slack_and_jira_once_and_survive_an_outage() {
     assert_eq!(status, 201);
     assert_eq!(body["status"], "pending", "answered before forwarding");
     let id = body["id"].as_i64().unwrap() as i32;
-    let row = wait_for(&app, id, 20, |r| !r.is_pending()).await;
+    let row = wait_for(&app, id, 20, |r| r.attempts >= 1 && !r.is_pending()).await;
     assert_eq!((row.slack_status, row.jira_status), (ForwardStatus::Sent, ForwardStatus::Sent));
     assert_eq!(row.jira_issue_key.as_deref(), Some("VKT-1"));
     assert_eq!(row.attempts, 1);
@@ -450,7 +449,7 @@ async fn inquiries_reach_slack_and_jira_once_and_survive_an_outage() {
 
     // Remote back: the scheduled retry delivers it, once.
     remote.set_down(false);
-    let row = wait_for(&app, second, 30, |r| !r.is_pending()).await;
+    let row = wait_for(&app, second, 30, |r| r.attempts >= 2 && !r.is_pending()).await;
     assert_eq!((row.slack_status, row.jira_status), (ForwardStatus::Sent, ForwardStatus::Sent));
     assert!(row.attempts >= 2);
     assert_eq!(row.jira_issue_key.as_deref(), Some("VKT-2"));
@@ -476,7 +475,7 @@ async fn forwarding_gives_up_after_the_retry_budget_and_keeps_the_inquiry() {
     let workers = app.start_workers().await;
     let (_, _, body) = app.post_json("/api/v1/inquiry", &valid()).await;
     let id = body["id"].as_i64().unwrap() as i32;
-    let row = wait_for(&app, id, 20, |r| !r.is_pending()).await;
+    let row = wait_for(&app, id, 20, |r| r.attempts >= 2 && !r.is_pending()).await;
     assert_eq!(row.slack_status, ForwardStatus::Failed, "Slack unreachable twice");
     assert_eq!(row.jira_status, ForwardStatus::Sent, "Jira went through on the first attempt");
     assert_eq!(row.attempts, 2);

@@ -29,12 +29,15 @@ pub fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text).expect("valid RFC 3339 in a test").to_utc()
 }
 
+/// A change to the configuration, applied before the app is built.
+type ConfigChange = Box<dyn FnOnce(&mut Config)>;
+
 /// Builds a [`TestApp`].
 pub struct TestAppBuilder {
     now: DateTime<Utc>,
     seed: bool,
     dist_dir: Option<PathBuf>,
-    configure: Option<Box<dyn FnOnce(&mut Config)>>,
+    configure: Option<ConfigChange>,
 }
 
 impl TestAppBuilder {
@@ -182,6 +185,9 @@ impl TestApp {
 
     /// Starts the background workers against this app's database, as `vmarket serve` does.
     pub async fn start_workers(&self) -> vmarket::jobs::Workers {
+        if let Ok(filter) = std::env::var("VMARKET_TEST_LOG") {
+            let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
+        }
         let ctx = vmarket::jobs::JobContext::new(self.db.clone(), self.config.clone(), self.clock.clone())
             .expect("job context");
         vmarket::jobs::start(ctx).await.expect("workers start")
