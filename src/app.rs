@@ -44,6 +44,9 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let tera_messages = messages.clone();
     let previewer =
         LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
+    let inquiry_limiter = crate::web::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
+    let form_key = crate::web::protect::FormKey::from_figment(&figment);
+    let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
@@ -55,6 +58,9 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(sso)
         .manage(limiter)
         .manage(previewer)
+        .manage(inquiry_limiter)
+        .manage(form_key)
+        .manage(queue)
         .attach(locale::LocaleRouting)
         .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())

@@ -81,6 +81,30 @@ pub struct Config {
     /// How long a fetched link preview is served from the cache, in seconds.
     #[serde(default = "default_link_preview_cache_secs")]
     pub link_preview_cache_secs: i64,
+    /// Jira Cloud/Server base URL for inquiry issues (`https://example.atlassian.net`); empty = Jira off.
+    #[serde(default)]
+    pub jira_base_url: String,
+    /// Jira user (email) for basic auth.
+    #[serde(default)]
+    pub jira_user: String,
+    /// Jira API token; empty = Jira off.
+    #[serde(default)]
+    pub jira_api_token: String,
+    /// How many times an inquiry is tried per target before it is marked `failed`.
+    #[serde(default = "default_inquiry_max_attempts")]
+    pub inquiry_max_attempts: u32,
+    /// Inquiries one client IP may send per minute (API and form together).
+    #[serde(default = "default_inquiry_rate_per_minute")]
+    pub inquiry_rate_per_minute: u32,
+    /// First retry delay of a background job, doubled on every further failure (max 6 h).
+    #[serde(default = "default_job_retry_base_secs")]
+    pub job_retry_base_secs: u64,
+    /// How often idle workers look for due jobs, in milliseconds.
+    #[serde(default = "default_job_poll_interval_ms")]
+    pub job_poll_interval_ms: u64,
+    /// Timeout of one outgoing HTTP call made by a job (Slack, Jira), in seconds.
+    #[serde(default = "default_job_http_timeout_secs")]
+    pub job_http_timeout_secs: u64,
 }
 
 fn default_database_url() -> String {
@@ -113,6 +137,21 @@ fn default_link_preview_per_minute() -> u32 {
 fn default_link_preview_cache_secs() -> i64 {
     3_600
 }
+fn default_inquiry_max_attempts() -> u32 {
+    8
+}
+fn default_inquiry_rate_per_minute() -> u32 {
+    5
+}
+fn default_job_retry_base_secs() -> u64 {
+    30
+}
+fn default_job_poll_interval_ms() -> u64 {
+    1000
+}
+fn default_job_http_timeout_secs() -> u64 {
+    10
+}
 
 impl Config {
     /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
@@ -142,6 +181,11 @@ impl Config {
             self.sso_domain.trim_end_matches('/').to_string()
         }
     }
+
+    /// Whether inquiries can become Jira issues (base URL and API token set).
+    pub fn jira_enabled(&self) -> bool {
+        !self.jira_base_url.trim().is_empty() && !self.jira_api_token.is_empty()
+    }
 }
 
 impl Default for Config {
@@ -163,6 +207,14 @@ impl Default for Config {
             link_preview_timeout_ms: default_link_preview_timeout_ms(),
             link_preview_per_minute: default_link_preview_per_minute(),
             link_preview_cache_secs: default_link_preview_cache_secs(),
+            jira_base_url: String::new(),
+            jira_user: String::new(),
+            jira_api_token: String::new(),
+            inquiry_max_attempts: default_inquiry_max_attempts(),
+            inquiry_rate_per_minute: default_inquiry_rate_per_minute(),
+            job_retry_base_secs: default_job_retry_base_secs(),
+            job_poll_interval_ms: default_job_poll_interval_ms(),
+            job_http_timeout_secs: default_job_http_timeout_secs(),
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod i18n;
+pub mod jobs;
 pub mod linkpreview;
 pub mod model;
 pub mod seed;

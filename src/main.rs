@@ -1,12 +1,12 @@
-//! The `vmarket` command: serve the site (default), migrate, seed demo data, manage users and
-//! signing keys.
+//! The `vmarket` command: serve the site with its background workers (default), run workers
+//! only, migrate, seed demo data, manage users and signing keys.
 
 use clap::{Parser, Subcommand};
 
 use vmarket::app::{self, AppParts};
 use vmarket::clock::Clock;
 use vmarket::config::Config;
-use vmarket::{cli, db, seed, telemetry};
+use vmarket::{cli, db, jobs, seed, telemetry};
 
 /// Virtual Market: the web platform of a virtual-world event marketplace.
 #[derive(Parser)]
@@ -18,8 +18,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the web server (the default). Migrations run first.
+    /// Run the web server and the background workers (the default). Migrations run first.
     Serve,
+    /// Run the background workers only (inquiry forwarding, …), until Ctrl-C.
+    Worker,
     /// Apply pending database migrations and exit.
     Migrate,
     /// Write sample data.
@@ -79,9 +81,31 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Serve => {
-            let rocket = app::build(AppParts { figment, config, db: conn, clock: Clock::system() })
-                .map_err(|e| format!("startup: {e}"))?;
-            rocket.launch().await.map(|_| ()).map_err(|e| format!("server: {e}"))
+            let clock = Clock::system();
+            let workers = start_workers(&conn, &config, &clock).await?;
+            let rocket =
+                app::build(AppParts { figment, config, db: conn, clock }).map_err(|e| format!("startup: {e}"))?;
+            let served = rocket.launch().await.map(|_| ()).map_err(|e| format!("server: {e}"));
+            workers.stop().await;
+            served
+        }
+        Command::Worker => {
+            let workers = start_workers(&conn, &config, &Clock::system()).await?;
+            println!("workers running; Ctrl-C stops them");
+            tokio::signal::ctrl_c().await.map_err(|e| format!("signal: {e}"))?;
+            workers.stop().await;
+            Ok(())
         }
     }
+}
+
+/// Starts the background workers on this runtime.
+async fn start_workers(
+    conn: &sea_orm::DatabaseConnection,
+    config: &Config,
+    clock: &Clock,
+) -> Result<jobs::Workers, String> {
+    let ctx =
+        jobs::JobContext::new(conn.clone(), config.clone(), clock.clone()).map_err(|e| format!("workers: {e}"))?;
+    jobs::start(ctx).await.map_err(|e| format!("workers: {e}"))
 }

@@ -21,9 +21,11 @@ use crate::api::{ogp, support, v1};
         support::messages, support::latest_build,
         account::api::me, account::api::token, account::api::exchange, account::api::discovery_keys,
         ogp::show,
+        v1::inquiries::categories, v1::inquiries::create,
     ),
     modifiers(&BearerAuth),
-    tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"), (name = "support"))
+    tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
+         (name = "support"), (name = "inquiries"))
 )]
 pub struct ApiDoc;
 

@@ -44,7 +44,8 @@ fn sqlite_path(url: &str) -> Option<&str> {
 
 /// Applies every pending migration.
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
-    migrations::Migrator::up(db, None).await
+    migrations::Migrator::up(db, None).await?;
+    crate::jobs::Queue::for_db(db)?.setup().await
 }
 
 /// After rows were inserted with explicit ids, moves PostgreSQL's id sequences past them so

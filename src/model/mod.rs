@@ -3,6 +3,7 @@
 
 pub mod concept;
 pub mod event;
+pub mod inquiry;
 pub mod kinds;
 pub mod link_preview;
 pub mod pagination;

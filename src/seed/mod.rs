@@ -2,6 +2,8 @@
 //! concepts, worlds, keywords, artists, areas, posters). Events that already exist are left
 //! alone, so running it twice changes nothing.
 
+pub mod inquiry;
+
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
@@ -173,6 +175,7 @@ pub async fn demo<C: ConnectionTrait + TransactionTrait>(db: &C, now: DateTime<U
         ],
     )
     .await?;
+    inquiry::categories(&txn).await?;
     txn.commit().await?;
     Ok(report)
 }

@@ -22,3 +22,4 @@ pub struct Site {
     /// The front-end build.
     pub assets: ViteAssets,
 }
+pub mod protect;

@@ -4,6 +4,7 @@
 mod api;
 mod auth;
 mod errors;
+mod inquiry;
 mod locale;
 mod ogp;
 mod pages;

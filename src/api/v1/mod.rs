@@ -2,6 +2,7 @@
 
 pub mod concepts;
 pub mod events;
+pub mod inquiries;
 pub mod user;
 pub mod worlds;
 
@@ -17,6 +18,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(worlds::routes());
     routes.extend(concepts::routes());
     routes.extend(user::routes());
+    routes.extend(inquiries::routes());
     routes
 }
 

@@ -9,6 +9,8 @@ pub mod concept_artist;
 pub mod concept_keyword;
 pub mod event;
 pub mod event_phase;
+pub mod inquiry;
+pub mod inquiry_category;
 pub mod keyword;
 pub mod link_preview;
 pub mod poster;

@@ -1,5 +1,6 @@
 //! Page handlers, one module per route group.
 
+pub mod contact;
 pub mod history;
 pub mod home;
 pub mod mypage;
@@ -17,5 +18,6 @@ pub fn routes() -> Vec<Route> {
     routes.extend(history::routes());
     routes.extend(mypage::routes());
     routes.extend(support::routes());
+    routes.extend(contact::routes());
     routes
 }

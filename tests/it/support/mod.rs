@@ -3,6 +3,7 @@
 //! with the demo data and driven by a manual clock.
 
 pub mod auth;
+pub mod fake_remote;
 pub mod html;
 pub mod http;
 
@@ -122,7 +123,7 @@ impl TestAppBuilder {
             None
         };
         let client = Client::tracked(app::build(parts()).expect("app builds")).await.expect("valid rocket instance");
-        TestApp { client, clock, db: conn, origin: config.site_url.clone(), shutdown, _tmp: tmp, _pg: pg }
+        TestApp { client, clock, db: conn, origin: config.site_url.clone(), config, shutdown, _tmp: tmp, _pg: pg }
     }
 }
 
@@ -137,6 +138,8 @@ pub struct TestApp {
     /// The site origin (`http://127.0.0.1:<port>` for live apps).
     pub origin: String,
     shutdown: Option<rocket::Shutdown>,
+    /// The configuration the app was built with.
+    pub config: Config,
     _tmp: tempfile::TempDir,
     _pg: Option<PgDatabase>,
 }
@@ -184,6 +187,36 @@ impl TestApp {
         let status = res.status().code;
         let body = res.into_string().await.unwrap_or_default();
         (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path} is not JSON ({e}): {body}")))
+    }
+
+    /// POSTs `body` as JSON to `path`; returns the status, the `Retry-After` header and the
+    /// parsed body.
+    pub async fn post_json(&self, path: &str, body: &Value) -> (u16, Option<String>, Value) {
+        let res = self
+            .client
+            .post(path.to_string())
+            .header(rocket::http::ContentType::JSON)
+            .body(body.to_string())
+            .dispatch()
+            .await;
+        let status = res.status().code;
+        let retry_after = res.headers().get_one("Retry-After").map(str::to_string);
+        let text = res.into_string().await.unwrap_or_default();
+        (
+            status,
+            retry_after,
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not JSON ({e}): {text}")),
+        )
+    }
+
+    /// Starts the background workers against this app's database, as `vmarket serve` does.
+    pub async fn start_workers(&self) -> vmarket::jobs::Workers {
+        if let Ok(filter) = std::env::var("VMARKET_TEST_LOG") {
+            let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
+        }
+        let ctx = vmarket::jobs::JobContext::new(self.db.clone(), self.config.clone(), self.clock.clone())
+            .expect("job context");
+        vmarket::jobs::start(ctx).await.expect("workers start")
     }
 
     /// GETs a page and returns its status and HTML.

@@ -1,0 +1,218 @@
+//! Background work on apalis 1.0, stored in the application's own database (SQLite or
+//! PostgreSQL, no extra server). Jobs are serializable structs, one per file; request handlers
+//! only enqueue them. Workers run inside `vmarket serve` and on their own in `vmarket worker`.
+//!
+//! Retries: each run of a job is one apalis task (`max_attempts = 1`). A job that meets a
+//! transient failure records it on its own rows, schedules its next run with exponential backoff
+//! (`run_after`) under an idempotency key, and fails its task, so the apalis table keeps the error
+//! of every attempt and a crash between two runs loses nothing: [`resume`] re-enqueues whatever is
+//! still pending when workers start (the key makes that a no-op when the run is already queued).
+
+pub mod forward_inquiry;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use apalis::prelude::*;
+use apalis_postgres::PostgresStorage;
+use apalis_sqlite::SqliteStorage;
+use sea_orm::sqlx::{PgPool, SqlitePool};
+use sea_orm::{DatabaseBackend, DatabaseConnection, DbErr};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::clock::Clock;
+use crate::config::Config;
+pub use forward_inquiry::ForwardInquiry;
+
+/// A background job: a serializable struct with a stable queue name.
+pub trait Job: Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
+    /// The queue (apalis `job_type`) its tasks are stored under; never rename it.
+    const QUEUE: &'static str;
+}
+
+/// Where jobs are stored: the same database as everything else.
+///
+/// Backend switch: SQLite uses `apalis-sqlite` (table `Jobs`), PostgreSQL `apalis-postgres`
+/// (schema `apalis`). Everything else in this module is one code path.
+#[derive(Clone, Debug)]
+pub enum Queue {
+    /// The embedded SQLite database.
+    Sqlite(SqlitePool),
+    /// A PostgreSQL database.
+    Postgres(PgPool),
+}
+
+impl Queue {
+    /// The queue living in `db`'s database.
+    pub fn for_db(db: &DatabaseConnection) -> Result<Self, DbErr> {
+        match db.get_database_backend() {
+            DatabaseBackend::Sqlite => Ok(Self::Sqlite(db.get_sqlite_connection_pool().clone())),
+            DatabaseBackend::Postgres => Ok(Self::Postgres(db.get_postgres_connection_pool().clone())),
+            other => Err(DbErr::Custom(format!("background jobs need SQLite or PostgreSQL, not {other:?}"))),
+        }
+    }
+
+    /// Creates or upgrades the job tables (apalis' own migrations). SQLite skips apalis'
+    /// `setup()` because it would change pragmas (e.g. `synchronous = OFF`) on our pool.
+    pub async fn setup(&self) -> Result<(), DbErr> {
+        let result = match self {
+            Self::Sqlite(pool) => SqliteStorage::migrations().run(pool).await,
+            Self::Postgres(pool) => PostgresStorage::migrations().run(pool).await,
+        };
+        result.map_err(|e| DbErr::Migration(format!("job tables: {e}")))
+    }
+
+    /// Enqueues `job` to run after `delay`. A second push with the same `key` is ignored, so a
+    /// retry or a resume never schedules the same run twice.
+    pub async fn push<J: Job>(&self, job: J, delay: Duration, key: &str) -> Result<(), DbErr> {
+        let task = TaskBuilder::new(job).run_after(delay).max_attempts(1).idempotency_key(key).build();
+        let result = match self {
+            Self::Sqlite(pool) => {
+                let config = apalis_sqlite::Config::default().queue(J::QUEUE);
+                SqliteStorage::<J>::new(pool).with_config(config).push_task(task).await.map_err(|e| e.to_string())
+            }
+            Self::Postgres(pool) => {
+                let config = apalis_postgres::Config::default().queue(J::QUEUE);
+                PostgresStorage::<J>::new(pool).with_config(config).push_task(task).await.map_err(|e| e.to_string())
+            }
+        };
+        result.map_err(|e| DbErr::Custom(format!("enqueue {}: {e}", J::QUEUE)))
+    }
+}
+
+/// What every job handler gets: the database, configuration, clock, HTTP client and queue.
+#[derive(Clone, Debug)]
+pub struct JobContext {
+    /// The database.
+    pub db: DatabaseConnection,
+    /// The configuration.
+    pub config: Arc<Config>,
+    /// The application clock (timestamps written by jobs).
+    pub clock: Clock,
+    /// Outgoing HTTP (Slack, Jira), with timeouts.
+    pub http: reqwest::Client,
+    /// Where follow-up runs are enqueued.
+    pub queue: Queue,
+}
+
+impl JobContext {
+    /// A context over `db`.
+    pub fn new(db: DatabaseConnection, config: Config, clock: Clock) -> Result<Self, DbErr> {
+        let queue = Queue::for_db(&db)?;
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(config.job_http_timeout_secs.max(1)))
+            .user_agent(concat!("vmarket/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| DbErr::Custom(format!("http client: {e}")))?;
+        Ok(Self { db, config: Arc::new(config), clock, http, queue })
+    }
+
+    /// The delay before run `attempt + 1` after `attempt` failed runs: `base · 2^(attempt-1)`,
+    /// at most six hours.
+    pub fn backoff(&self, attempt: u32) -> Duration {
+        let base = self.config.job_retry_base_secs;
+        let secs = base.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
+        Duration::from_secs(secs.min(6 * 3600))
+    }
+}
+
+/// Running workers; [`Workers::stop`] shuts them down gracefully.
+pub struct Workers {
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+/// Starts every worker on the current Tokio runtime, after re-enqueuing pending work. A worker
+/// that stops on an error (e.g. the database was briefly unreachable) is started again.
+pub async fn start(ctx: JobContext) -> Result<Workers, DbErr> {
+    resume(&ctx).await?;
+    let (stop, stopped) = watch::channel(false);
+    let task = tokio::spawn(supervise(ctx, stopped));
+    Ok(Workers { stop, tasks: vec![task] })
+}
+
+/// Runs the forwarding worker until `stopped` turns true, restarting it after failures.
+async fn supervise(ctx: JobContext, stopped: watch::Receiver<bool>) {
+    let poll = Duration::from_millis(ctx.config.job_poll_interval_ms.max(10));
+    let mut restarts = 0u32;
+    while !*stopped.borrow() {
+        let mut until = stopped.clone();
+        let signal = async move {
+            let _ = until.wait_for(|stop| *stop).await;
+            Ok::<(), WorkerError>(())
+        };
+        let name = format!("forward-inquiry-{}-{:08x}-{restarts}", std::process::id(), rand::random::<u32>());
+        // Backend switch: the same worker over either storage.
+        let result = match ctx.queue.clone() {
+            Queue::Sqlite(pool) => {
+                let storage = SqliteStorage::<ForwardInquiry>::new(&pool)
+                    .with_config(apalis_sqlite::Config::default().queue(ForwardInquiry::QUEUE))
+                    .poll_with_strategy(Tick::new(poll));
+                let worker = WorkerBuilder::new(name).backend(storage).data(ctx.clone()).build(forward_inquiry::run);
+                worker.run_until(signal).await
+            }
+            Queue::Postgres(pool) => {
+                let storage = PostgresStorage::<ForwardInquiry>::new(&pool)
+                    .with_config(apalis_postgres::Config::default().queue(ForwardInquiry::QUEUE))
+                    .poll_with_strategy(Tick::new(poll));
+                let worker = WorkerBuilder::new(name).backend(storage).data(ctx.clone()).build(forward_inquiry::run);
+                worker.run_until(signal).await
+            }
+        };
+        if *stopped.borrow() {
+            break;
+        }
+        restarts += 1;
+        match result {
+            Err(e) => tracing::error!(error = %e, restarts, "worker stopped with an error; restarting"),
+            Ok(()) => tracing::warn!(restarts, "worker ended on its own; restarting"),
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Wakes an idle worker every `period` so that it looks for due jobs (delayed retries).
+///
+/// apalis' own `IntervalStrategy` re-arms its timer without polling it, which can lose a
+/// wake-up and leave a worker parked until its next heartbeat (30 s); this one always polls the
+/// re-armed timer, so its waker is registered.
+struct Tick {
+    period: Duration,
+    sleep: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl Tick {
+    fn new(period: Duration) -> Self {
+        Self { period, sleep: Box::pin(tokio::time::sleep(period)) }
+    }
+}
+
+impl PollStrategy for Tick {
+    fn poll_drive(&mut self, cx: &mut std::task::Context<'_>, _: &PollSnapshot) -> std::task::Poll<Option<()>> {
+        let mut fired = false;
+        while self.sleep.as_mut().poll(cx).is_ready() {
+            fired = true;
+            let next = tokio::time::Instant::now() + self.period;
+            self.sleep.as_mut().reset(next);
+        }
+        if fired { std::task::Poll::Ready(Some(())) } else { std::task::Poll::Pending }
+    }
+}
+
+impl Workers {
+    /// Asks every worker to stop and waits for them to finish their current task.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+/// Re-enqueues every job whose work is still pending in the database (idempotent).
+pub async fn resume(ctx: &JobContext) -> Result<(), DbErr> {
+    forward_inquiry::resume(ctx).await
+}
