@@ -14,9 +14,12 @@ use crate::api::{support, v1};
         v1::events::list, v1::events::show, v1::events::active,
         v1::worlds::list,
         v1::concepts::list, v1::concepts::show,
+        v1::exhibitors::list, v1::exhibitors::show, v1::companies::list,
+        v1::catalog_items::catalog_items, v1::catalog_items::company_items,
+        v1::catalog_items::groups, v1::catalog_items::company_groups, v1::catalog_items::catalog_info,
         support::messages, support::latest_build,
     ),
-    tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "support"))
+    tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "support"), (name = "catalog"))
 )]
 pub struct ApiDoc;
 

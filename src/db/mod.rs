@@ -1,6 +1,9 @@
 //! Database connection and schema: SQLite by default, PostgreSQL by URL, one code path.
 
-#[expect(missing_docs, reason = "entity fields are the columns of the migrations; the client views in `model` document them")]
+#[expect(
+    missing_docs,
+    reason = "entity fields are the columns of the migrations; the client views in `model` document them"
+)]
 pub mod entities;
 pub mod migrations;
 

@@ -1,10 +1,14 @@
 //! The domain model: vocabularies, phase rules, pagination, and the queries and client views
 //! that each entity owns.
 
+pub mod catalog;
+pub mod company;
 pub mod concept;
 pub mod event;
+pub mod exhibitor;
 pub mod kinds;
 pub mod pagination;
 pub mod people;
 pub mod phase;
+pub mod search;
 pub mod world;

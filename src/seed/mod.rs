@@ -2,6 +2,8 @@
 //! concepts, worlds, keywords, artists, areas, posters). Events that already exist are left
 //! alone, so running it twice changes nothing.
 
+mod catalog;
+
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
@@ -155,6 +157,7 @@ pub async fn demo<C: ConnectionTrait + TransactionTrait>(db: &C, now: DateTime<U
         insert_event(&txn, ev, now, &artists, &mut keywords).await?;
         report.created.push(ev.permalink.clone());
     }
+    catalog::seed(&txn, now).await?;
     reset_sequences(
         &txn,
         &[
@@ -170,6 +173,9 @@ pub async fn demo<C: ConnectionTrait + TransactionTrait>(db: &C, now: DateTime<U
             "world_artists",
             "world_areas",
             "posters",
+            "circles",
+            "catalog_item_category_groups",
+            "catalog_item_categories",
         ],
     )
     .await?;

@@ -1,7 +1,10 @@
 //! `/api/v1`: the product REST API, one file per resource.
 
+pub mod catalog_items;
+pub mod companies;
 pub mod concepts;
 pub mod events;
+pub mod exhibitors;
 pub mod worlds;
 
 use rocket::Route;
@@ -15,6 +18,9 @@ pub fn routes() -> Vec<Route> {
     let mut routes = events::routes();
     routes.extend(worlds::routes());
     routes.extend(concepts::routes());
+    routes.extend(exhibitors::routes());
+    routes.extend(companies::routes());
+    routes.extend(catalog_items::routes());
     routes
 }
 

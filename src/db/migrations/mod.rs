@@ -3,6 +3,7 @@
 use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_events_and_worlds;
+mod m20261122_000300_catalog;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -10,7 +11,7 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261121_000001_events_and_worlds::Migration)]
+        vec![Box::new(m20261121_000001_events_and_worlds::Migration), Box::new(m20261122_000300_catalog::Migration)]
     }
 }
 

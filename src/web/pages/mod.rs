@@ -1,5 +1,7 @@
 //! Page handlers, one module per route group.
 
+pub mod catalog;
+pub mod exhibitors;
 pub mod history;
 pub mod home;
 pub mod support;
@@ -15,5 +17,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(worlds::routes());
     routes.extend(history::routes());
     routes.extend(support::routes());
+    routes.extend(catalog::routes());
+    routes.extend(exhibitors::routes());
     routes
 }
