@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
 use sea_orm::sea_query::Query;
-use sea_orm::{Condition, ConnectionTrait, Order, PaginatorTrait, QueryOrder, QuerySelect};
+use sea_orm::{Condition, ConnectionTrait, DatabaseBackend, Order, PaginatorTrait, QueryOrder, QuerySelect, Select};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -240,16 +240,10 @@ impl catalog_item::Model {
         }
     }
 
-    /// Items of `event_id` matching `filter`: name matches first, then display order.
-    pub async fn page(
-        db: &impl ConnectionTrait,
-        event_id: i32,
-        filter: &ItemFilter,
-        page: PageRequest,
-    ) -> Result<ItemPage> {
-        let backend = db.get_database_backend();
-        let base = Self::owned_by(event_id, filter.owner);
-        let mut cond = base.clone();
+    /// The query of items of `event_id` matching `filter`, ordered: name matches first, then
+    /// display order. Also used by the query-plan tests.
+    pub fn filtered(backend: DatabaseBackend, event_id: i32, filter: &ItemFilter) -> Select<catalog_item::Entity> {
+        let mut cond = Self::owned_by(event_id, filter.owner);
         if let Some(id) = filter.category_id {
             cond = cond.add(catalog_item::Column::CategoryId.eq(id));
         }
@@ -278,28 +272,32 @@ impl catalog_item::Model {
         if let Some(m) = search::matches(backend, search::ITEMS, keyword) {
             cond = cond.add(m);
         }
-        let select = catalog_item::Entity::find().filter(cond);
+        let mut select = catalog_item::Entity::find().filter(cond);
+        if let Some(rank) = search::name_rank(backend, search::ITEMS, keyword) {
+            select = select.order_by(rank, Order::Asc);
+        }
+        select.order_by_asc(catalog_item::Column::DisplayIndex).order_by_asc(catalog_item::Column::Id)
+    }
+
+    /// One page of the items of `event_id` matching `filter` (see [`Self::filtered`]).
+    pub async fn page(
+        db: &impl ConnectionTrait,
+        event_id: i32,
+        filter: &ItemFilter,
+        page: PageRequest,
+    ) -> Result<ItemPage> {
+        let select = Self::filtered(db.get_database_backend(), event_id, filter);
         let count = select.clone().count(db).await?;
-        let all = if filter.keyword.is_none()
+        let unfiltered = filter.keyword.is_none()
             && filter.category_id.is_none()
             && filter.world_id.is_none()
-            && filter.is_distributable.is_none()
-        {
+            && filter.is_distributable.is_none();
+        let all = if unfiltered {
             count
         } else {
-            catalog_item::Entity::find().filter(base).count(db).await?
+            catalog_item::Entity::find().filter(Self::owned_by(event_id, filter.owner)).count(db).await?
         };
-        let mut ordered = select;
-        if let Some(rank) = search::name_rank(backend, search::ITEMS, keyword) {
-            ordered = ordered.order_by(rank, Order::Asc);
-        }
-        let items = ordered
-            .order_by_asc(catalog_item::Column::DisplayIndex)
-            .order_by_asc(catalog_item::Column::Id)
-            .offset(page.offset())
-            .limit(page.limit)
-            .all(db)
-            .await?;
+        let items = select.offset(page.offset()).limit(page.limit).all(db).await?;
         Ok(ItemPage { items, count, all })
     }
 

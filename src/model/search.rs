@@ -105,7 +105,7 @@ pub fn matches(backend: DatabaseBackend, target: Searchable, keyword: &str) -> O
             let document = target.pg_document();
             for term in &long {
                 parts.push(Expr::cust_with_values(
-                    format!("({document}) ILIKE ?"),
+                    format!("({document}) ILIKE $1"),
                     [format!("%{}%", escape_like(term))],
                 ));
             }
@@ -140,14 +140,23 @@ pub fn name_rank(backend: DatabaseBackend, target: Searchable, keyword: &str) ->
     Some(Expr::case(hit, 0).finally(1).into())
 }
 
-/// `lower(col) LIKE '%term%'` over `columns`, OR-ed (`ILIKE` on PostgreSQL).
+/// `col LIKE '%term%'` over `columns`, OR-ed. SQLite's `LIKE` ignores ASCII case by itself; on
+/// PostgreSQL a term with cased letters uses `ILIKE`, and one without (Japanese, digits) a plain
+/// `LIKE`, which skips the per-row case folding.
 fn like_any(backend: DatabaseBackend, target: Searchable, columns: &[&str], term: &str) -> SimpleExpr {
+    let caseless = term.to_lowercase() == term.to_uppercase();
     let pattern = format!("%{}%", escape_like(&term.to_lowercase()));
+    // Placeholders: `$n` on PostgreSQL (numbered within this expression), `?` elsewhere.
     let sql = columns
         .iter()
-        .map(|c| match backend {
-            DatabaseBackend::Postgres => format!("{} ILIKE ?", target.qualified(c)),
-            _ => format!("lower({}) LIKE ? ESCAPE '\\'", target.qualified(c)),
+        .enumerate()
+        .map(|(i, c)| {
+            let col = target.qualified(c);
+            match (backend, caseless) {
+                (DatabaseBackend::Postgres, true) => format!("{col} LIKE ${}", i + 1),
+                (DatabaseBackend::Postgres, false) => format!("{col} ILIKE ${}", i + 1),
+                _ => format!("{col} LIKE ? ESCAPE '\\'"),
+            }
         })
         .collect::<Vec<_>>()
         .join(" OR ");
@@ -168,18 +177,22 @@ mod tests {
     #[test]
     fn long_terms_use_the_index_short_ones_like() {
         let sql = |b, k| {
-            sea_orm::sea_query::Query::select()
-                .expr(matches(b, ITEMS, k).unwrap())
-                .to_string(sea_orm::sea_query::SqliteQueryBuilder)
+            let q = sea_orm::sea_query::Query::select().expr(matches(b, ITEMS, k).unwrap()).to_owned();
+            match b {
+                DatabaseBackend::Postgres => q.to_string(sea_orm::sea_query::PostgresQueryBuilder),
+                _ => q.to_string(sea_orm::sea_query::SqliteQueryBuilder),
+            }
         };
         let long = sql(DatabaseBackend::Sqlite, "猫耳カ");
         assert!(long.contains("catalog_items_fts MATCH '\"猫耳カ\"'"), "{long}");
         let short = sql(DatabaseBackend::Sqlite, "猫");
-        assert!(short.contains("lower(\"catalog_items\".\"name_ja\") LIKE '%猫%'"), "{short}");
+        assert!(short.contains("(\"catalog_items\".\"name_ja\" LIKE '%猫%'"), "{short}");
+        let short = sql(DatabaseBackend::Sqlite, "Ab");
+        assert!(short.contains("(\"catalog_items\".\"name_ja\" LIKE '%ab%'"), "{short}");
         let quoted = sql(DatabaseBackend::Sqlite, "a\"bc");
         assert!(quoted.contains("'\"a\"\"bc\"'"), "{quoted}");
         let pg = sql(DatabaseBackend::Postgres, "Head%");
         assert!(pg.contains("\"catalog_items\".\"name_ja\" || ' ' ||"), "{pg}");
-        assert!(pg.contains(r"ILIKE '%Head\%%'"), "{pg}");
+        assert!(pg.contains(r"ILIKE E'%Head\\%%'") || pg.contains(r"ILIKE '%Head\%%'"), "{pg}");
     }
 }

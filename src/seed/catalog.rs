@@ -612,8 +612,11 @@ fn circle_items(
             let n = mix(seed, k) % (l.products.len() as u64 * 3);
             // Every circle leads with its line's first products now and then, so the classics
             // (猫耳カチューシャ, 和風浴衣セット …) appear at every event.
-            let n =
-                if k == 0 && seed.is_multiple_of(3) { (c.id as u64 / LINES.len() as u64) % l.products.len() as u64 } else { n };
+            let n = if k == 0 && seed.is_multiple_of(3) {
+                (c.id as u64 / LINES.len() as u64) % l.products.len() as u64
+            } else {
+                n
+            };
             let (name_ja, name_en) = item_name(line, n);
             let (dj, de) = pick(l.descriptions, seed + k);
             let distributable = mix(seed, k + 100).is_multiple_of(4);

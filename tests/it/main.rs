@@ -2,6 +2,9 @@
 //! fresh database (SQLite, or PostgreSQL when `VMARKET_TEST_DATABASE_URL` is set).
 
 mod api;
+mod catalog;
+mod catalog_api;
+mod catalog_search;
 mod errors;
 mod locale;
 mod pages;
