@@ -18,6 +18,9 @@ use crate::api::{ogp, support, v1};
         v1::worlds::list,
         v1::concepts::list, v1::concepts::show,
         v1::user::me, v1::user::update,
+        v1::exhibitors::list, v1::exhibitors::show, v1::companies::list,
+        v1::catalog_items::catalog_items, v1::catalog_items::company_items,
+        v1::catalog_items::groups, v1::catalog_items::company_groups, v1::catalog_items::catalog_info,
         support::messages, support::latest_build,
         account::api::me, account::api::token, account::api::exchange, account::api::discovery_keys,
         ogp::show,
@@ -25,7 +28,7 @@ use crate::api::{ogp, support, v1};
     ),
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
-         (name = "support"), (name = "inquiries"))
+         (name = "support"), (name = "inquiries"), (name = "catalog"))
 )]
 pub struct ApiDoc;
 

@@ -1,13 +1,17 @@
 //! The domain model: vocabularies, phase rules, pagination, and the queries and client views
 //! that each entity owns.
 
+pub mod catalog;
+pub mod company;
 pub mod concept;
 pub mod event;
+pub mod exhibitor;
 pub mod inquiry;
 pub mod kinds;
 pub mod link_preview;
 pub mod pagination;
 pub mod people;
 pub mod phase;
+pub mod search;
 pub mod user;
 pub mod world;

@@ -3,6 +3,9 @@
 
 mod api;
 mod auth;
+mod catalog;
+mod catalog_api;
+mod catalog_search;
 mod errors;
 mod inquiry;
 mod locale;

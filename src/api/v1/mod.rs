@@ -1,7 +1,10 @@
 //! `/api/v1`: the product REST API, one file per resource.
 
+pub mod catalog_items;
+pub mod companies;
 pub mod concepts;
 pub mod events;
+pub mod exhibitors;
 pub mod inquiries;
 pub mod user;
 pub mod worlds;
@@ -19,6 +22,9 @@ pub fn routes() -> Vec<Route> {
     routes.extend(concepts::routes());
     routes.extend(user::routes());
     routes.extend(inquiries::routes());
+    routes.extend(exhibitors::routes());
+    routes.extend(companies::routes());
+    routes.extend(catalog_items::routes());
     routes
 }
 

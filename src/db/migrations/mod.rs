@@ -6,6 +6,7 @@ mod m20261121_000001_events_and_worlds;
 mod m20261122_000010_accounts_and_users;
 mod m20261122_000100_link_previews;
 mod m20261122_000200_inquiries;
+mod m20261122_000300_catalog;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -18,6 +19,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000010_accounts_and_users::Migration),
             Box::new(m20261122_000100_link_previews::Migration),
             Box::new(m20261122_000200_inquiries::Migration),
+            Box::new(m20261122_000300_catalog::Migration),
         ]
     }
 }

@@ -1,6 +1,8 @@
 //! Page handlers, one module per route group.
 
+pub mod catalog;
 pub mod contact;
+pub mod exhibitors;
 pub mod history;
 pub mod home;
 pub mod mypage;
@@ -19,5 +21,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(mypage::routes());
     routes.extend(support::routes());
     routes.extend(contact::routes());
+    routes.extend(catalog::routes());
+    routes.extend(exhibitors::routes());
     routes
 }

@@ -1,0 +1,27 @@
+//! A circle: the group of creators behind an exhibitor.
+
+use sea_orm::entity::prelude::*;
+
+/// A row of `circles`.
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "circles")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub name_ja: String,
+    pub name_en: String,
+    pub description_ja: String,
+    pub description_en: String,
+    pub thumbnail: Option<String>,
+    pub website_link: Option<String>,
+    pub is_suspended: bool,
+    pub owner_user_id: Option<i32>,
+    pub created_at: DateTimeUtc,
+    pub updated_at: DateTimeUtc,
+}
+
+/// No relations are navigated through SeaORM; queries filter by foreign key.
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,198 @@
+//! Keyword search over the catalogue, for Japanese and English alike: partial words, no
+//! dictionary, case-insensitive.
+//!
+//! **Backend switch.** This module is the one place where search SQL differs per database:
+//! - SQLite: an FTS5 table with the `trigram` tokenizer per searchable table (`<table>_fts`,
+//!   external content, kept in sync by triggers; created by migration
+//!   `m20261122_000300_catalog`). A term of 3 or more characters becomes an FTS5 phrase,
+//!   answered from the trigram index.
+//! - PostgreSQL: a `pg_trgm` GIN index over the concatenated searchable columns
+//!   ([`Searchable::pg_document`]); a term becomes `document ILIKE '%term%'`, answered by a
+//!   Bitmap Index Scan on that index.
+//!
+//! Terms of 1 or 2 characters (`猫`, `和風` …) contain no trigram, so neither index can answer
+//! them. They fall back to a case-insensitive `LIKE` over the same columns, evaluated on the
+//! rows the other conditions leave (always one event's rows, through the `event_id` index; the
+//! 100k-item latency of this fallback is measured in `bench/`). When the keyword also has a
+//! longer term, the index narrows the rows first.
+
+use sea_orm::DatabaseBackend;
+use sea_orm::sea_query::{Expr, ExprTrait, SimpleExpr};
+
+use crate::model::world::escape_like;
+
+/// A table whose text columns the keyword search reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Searchable {
+    /// The table.
+    pub table: &'static str,
+    /// Its FTS5 shadow table on SQLite.
+    pub fts_table: &'static str,
+    /// The columns searched, names first.
+    pub columns: &'static [&'static str],
+    /// How many of `columns` are names (ranked before description-only matches).
+    pub name_columns: usize,
+}
+
+/// Catalogue items: names and descriptions in both languages.
+pub const ITEMS: Searchable = Searchable {
+    table: "catalog_items",
+    fts_table: "catalog_items_fts",
+    columns: &["name_ja", "name_en", "description_ja", "description_en"],
+    name_columns: 2,
+};
+
+/// Circles (the exhibitors' groups): names and descriptions in both languages.
+pub const CIRCLES: Searchable = Searchable {
+    table: "circles",
+    fts_table: "circles_fts",
+    columns: &["name_ja", "name_en", "description_ja", "description_en"],
+    name_columns: 2,
+};
+
+/// Companies: names, descriptions and site names in both languages.
+pub const COMPANIES: Searchable = Searchable {
+    table: "companies",
+    fts_table: "companies_fts",
+    columns: &["name_ja", "name_en", "description_ja", "description_en"],
+    name_columns: 2,
+};
+
+/// Every searchable table, for the migration.
+pub const SEARCHABLE: [Searchable; 3] = [ITEMS, CIRCLES, COMPANIES];
+
+/// The fewest characters a term needs for the trigram indexes.
+pub const TRIGRAM: usize = 3;
+/// At most this many terms of a keyword are used.
+pub const MAX_TERMS: usize = 5;
+/// At most this many characters of a term are used.
+pub const MAX_TERM_CHARS: usize = 64;
+
+impl Searchable {
+    /// The PostgreSQL expression the GIN trigram index is built on (and queries must repeat
+    /// verbatim for the planner to use it). The columns are NOT NULL.
+    pub fn pg_document(&self) -> String {
+        self.columns.iter().map(|c| format!("\"{}\".\"{c}\"", self.table)).collect::<Vec<_>>().join(" || ' ' || ")
+    }
+
+    fn qualified(&self, column: &str) -> String {
+        format!("\"{}\".\"{column}\"", self.table)
+    }
+}
+
+/// Splits a keyword into search terms: whitespace (ASCII or the ideographic space) separates
+/// them, at most [`MAX_TERMS`] of at most [`MAX_TERM_CHARS`] characters each.
+pub fn terms(keyword: &str) -> Vec<String> {
+    keyword
+        .split(|c: char| c.is_whitespace() || c == '\u{3000}')
+        .filter(|t| !t.is_empty())
+        .take(MAX_TERMS)
+        .map(|t| t.chars().take(MAX_TERM_CHARS).collect())
+        .collect()
+}
+
+/// The condition "the row of `target` contains every term of `keyword`" (on its own table,
+/// e.g. `catalog_items.id IN (…)`), or `None` when the keyword has no terms.
+pub fn matches(backend: DatabaseBackend, target: Searchable, keyword: &str) -> Option<SimpleExpr> {
+    let terms = terms(keyword);
+    if terms.is_empty() {
+        return None;
+    }
+    let (long, short): (Vec<_>, Vec<_>) = terms.into_iter().partition(|t| t.chars().count() >= TRIGRAM);
+    let mut parts: Vec<SimpleExpr> = Vec::new();
+    match backend {
+        DatabaseBackend::Postgres => {
+            let document = target.pg_document();
+            for term in &long {
+                parts.push(Expr::cust_with_values(
+                    format!("({document}) ILIKE $1"),
+                    [format!("%{}%", escape_like(term))],
+                ));
+            }
+        }
+        _ => {
+            if !long.is_empty() {
+                let phrase =
+                    long.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" ");
+                parts.push(Expr::cust_with_values(
+                    format!(
+                        "{id} IN (SELECT rowid FROM {f} WHERE {f} MATCH ?)",
+                        id = target.qualified("id"),
+                        f = target.fts_table
+                    ),
+                    [phrase],
+                ));
+            }
+        }
+    }
+    for term in &short {
+        parts.push(like_any(backend, target, target.columns, term));
+    }
+    parts.into_iter().reduce(|a, b| a.and(b))
+}
+
+/// `0` when the first term appears in a name, `1` otherwise: sorting by it puts name matches
+/// before description-only matches. `None` without terms.
+pub fn name_rank(backend: DatabaseBackend, target: Searchable, keyword: &str) -> Option<SimpleExpr> {
+    let term = terms(keyword).into_iter().next()?;
+    let names = &target.columns[..target.name_columns];
+    let hit = like_any(backend, target, names, &term);
+    Some(Expr::case(hit, 0).finally(1).into())
+}
+
+/// `col LIKE '%term%'` over `columns`, OR-ed. SQLite's `LIKE` ignores ASCII case by itself; on
+/// PostgreSQL a term with cased letters uses `ILIKE`, and one without (Japanese, digits) a plain
+/// `LIKE`, which skips the per-row case folding.
+fn like_any(backend: DatabaseBackend, target: Searchable, columns: &[&str], term: &str) -> SimpleExpr {
+    let caseless = term.to_lowercase() == term.to_uppercase();
+    let pattern = format!("%{}%", escape_like(&term.to_lowercase()));
+    // Placeholders: `$n` on PostgreSQL (numbered within this expression), `?` elsewhere.
+    let sql = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let col = target.qualified(c);
+            match (backend, caseless) {
+                (DatabaseBackend::Postgres, true) => format!("{col} LIKE ${}", i + 1),
+                (DatabaseBackend::Postgres, false) => format!("{col} ILIKE ${}", i + 1),
+                _ => format!("{col} LIKE ? ESCAPE '\\'"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" OR ");
+    Expr::cust_with_values(format!("({sql})"), std::iter::repeat_n(pattern, columns.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_split_on_any_space() {
+        assert_eq!(terms("  猫耳\u{3000}カチューシャ  pink "), ["猫耳", "カチューシャ", "pink"]);
+        assert!(terms(" \u{3000} ").is_empty());
+        assert_eq!(terms("a b c d e f g").len(), MAX_TERMS);
+    }
+
+    #[test]
+    fn long_terms_use_the_index_short_ones_like() {
+        let sql = |b, k| {
+            let q = sea_orm::sea_query::Query::select().expr(matches(b, ITEMS, k).unwrap()).to_owned();
+            match b {
+                DatabaseBackend::Postgres => q.to_string(sea_orm::sea_query::PostgresQueryBuilder),
+                _ => q.to_string(sea_orm::sea_query::SqliteQueryBuilder),
+            }
+        };
+        let long = sql(DatabaseBackend::Sqlite, "猫耳カ");
+        assert!(long.contains("catalog_items_fts MATCH '\"猫耳カ\"'"), "{long}");
+        let short = sql(DatabaseBackend::Sqlite, "猫");
+        assert!(short.contains("(\"catalog_items\".\"name_ja\" LIKE '%猫%'"), "{short}");
+        let short = sql(DatabaseBackend::Sqlite, "Ab");
+        assert!(short.contains("(\"catalog_items\".\"name_ja\" LIKE '%ab%'"), "{short}");
+        let quoted = sql(DatabaseBackend::Sqlite, "a\"bc");
+        assert!(quoted.contains("'\"a\"\"bc\"'"), "{quoted}");
+        let pg = sql(DatabaseBackend::Postgres, "Head%");
+        assert!(pg.contains("\"catalog_items\".\"name_ja\" || ' ' ||"), "{pg}");
+        assert!(pg.contains(r"ILIKE E'%Head\\%%'") || pg.contains(r"ILIKE '%Head\%%'"), "{pg}");
+    }
+}
