@@ -205,8 +205,10 @@ impl<'r> Responder<'r, 'static> for Error {
         if crate::web::locale::is_page_request(req) {
             return crate::web::errors::page_response(req, self.status(), self.code());
         }
-        let messages =
-            req.rocket().state::<crate::web::Site>().map(|s| s.messages.clone()).unwrap_or_else(Messages::bundled);
-        Ok(json_response(&self, &messages, request_lang(req)))
+        let lang = request_lang(req);
+        match req.rocket().state::<crate::web::Site>() {
+            Some(site) => Ok(json_response(&self, &site.messages, lang)),
+            None => Ok(json_response(&self, &Messages::bundled(), lang)),
+        }
     }
 }

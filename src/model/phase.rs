@@ -146,13 +146,8 @@ impl PhaseStatus {
     }
 }
 
-/// Statuses of phases at `now`, in the order given: phases at or before `now` are reached; of
-/// those, the latest is `present` (ties all present) and the others `past`.
-pub fn statuses(timestamps: &[DateTime<Utc>], now: DateTime<Utc>) -> Vec<PhaseStatus> {
-    timestamps.iter().map(|t| status_of(*t, timestamps, now)).collect()
-}
-
-/// The status of one phase at `now` within its timeline.
+/// The status of the phase at `at` within `timeline` at `now`: phases at or before `now` are
+/// reached; of those, the latest is `present` (ties all present) and the others `past`.
 pub fn status_of(at: DateTime<Utc>, timeline: &[DateTime<Utc>], now: DateTime<Utc>) -> PhaseStatus {
     if at > now {
         return PhaseStatus::Future;
@@ -169,6 +164,11 @@ mod tests {
 
     fn day(d: u32) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, d, 3, 0, 0).unwrap()
+    }
+
+    /// Statuses of every phase of `timeline` at `now`.
+    fn statuses(timeline: &[DateTime<Utc>], now: DateTime<Utc>) -> Vec<PhaseStatus> {
+        timeline.iter().map(|t| status_of(*t, timeline, now)).collect()
     }
 
     #[test]

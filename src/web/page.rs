@@ -2,7 +2,6 @@
 //! the base template context every layout reads (titles, alternates, canonical, assets).
 
 use chrono::{DateTime, Utc};
-use rocket::State;
 use rocket::http::Status;
 use rocket::request::{FromRequest, Outcome, Request};
 use rocket_dyn_templates::Template;
@@ -137,6 +136,3 @@ pub fn base_context(site: &Site, lang: Lang, path: &str, title: &str, now: DateT
 fn url_encode(s: &str) -> String {
     url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }
-
-/// A guard for handlers that only need the managed state by reference.
-pub type SiteState<'r> = &'r State<Site>;
