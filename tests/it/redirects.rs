@@ -107,6 +107,12 @@ async fn slugs_redirect_in_the_visitors_language() {
     assert_eq!(follow(&app, "/guide").await, (301, Some("/access".into())));
     assert_eq!(follow(&app, "/en/community").await, (302, Some("https://community.example.com/vmarket".into())));
 
+    // The query string is passed on unless the target has its own.
+    assert_eq!(
+        follow(&app, "/en/winter?utm_source=poster&utm_medium=qr").await,
+        (302, Some("/en/2026Winter/worlds?utm_source=poster&utm_medium=qr".into()))
+    );
+
     // The redirect lands on a real page.
     let (status, body) = app.page("/en/2026Winter/worlds").await;
     assert_eq!(status, 200);

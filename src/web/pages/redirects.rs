@@ -2,6 +2,7 @@
 //! catch-all that applies the site's slug rules (spec §2). The catch-all ranks after every other
 //! page route, so it never shadows one.
 
+use rocket::http::uri::Origin;
 use rocket::response::Redirect;
 use rocket::{Route, get, routes};
 
@@ -23,10 +24,11 @@ pub async fn follow_vrc_redirect(page: Page<'_>, permalink: Permalink, id: &str)
 }
 
 /// Applies the active slug rule for `slug` (case-insensitive): 301 when permanent, else 302.
-/// Site-path targets keep the visitor's language. No rule (or a slug with characters outside
+/// Site-path targets keep the visitor's language; the request's query string is passed on to
+/// targets that have none (campaign parameters survive). No rule (or a slug with characters outside
 /// the permalink rule) → the normal "page not found".
 #[get("/<slug>", rank = 100)]
-pub async fn slug(page: Page<'_>, slug: &str) -> Result<Option<Redirect>> {
+pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Option<Redirect>> {
     if Permalink::parse(slug).is_err() {
         return Ok(None);
     }
@@ -34,7 +36,12 @@ pub async fn slug(page: Page<'_>, slug: &str) -> Result<Option<Redirect>> {
     let Some((rule, target)) = rule.and_then(|r| r.destination().map(|t| (r, t))) else {
         return Ok(None);
     };
-    let location = target.location(page.lang);
+    let mut location = target.location(page.lang);
+    if let Some(query) = origin.query().filter(|q| !q.is_empty())
+        && !location.contains('?')
+    {
+        location = format!("{location}?{query}");
+    }
     Ok(Some(if rule.permanent { Redirect::moved(location) } else { Redirect::found(location) }))
 }
 
