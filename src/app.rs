@@ -67,6 +67,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())
         .mount("/api", api::ogp::routes())
+        .mount("/api", api::example::routes())
         .mount("/_i18n", api::support::i18n_routes())
         .mount("/builds", api::support::build_routes())
         .mount("/api-docs", api::docs::routes())

@@ -7,7 +7,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::account;
 
-use crate::api::{ogp, support, v1};
+use crate::api::{example, ogp, support, v1};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -25,10 +25,11 @@ use crate::api::{ogp, support, v1};
         account::api::me, account::api::token, account::api::exchange, account::api::discovery_keys,
         ogp::show,
         v1::inquiries::categories, v1::inquiries::create,
+        v1::vrc_redirects::show, example::show,
     ),
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
-         (name = "support"), (name = "inquiries"), (name = "catalog"))
+         (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"))
 )]
 pub struct ApiDoc;
 

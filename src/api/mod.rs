@@ -3,6 +3,7 @@
 
 pub mod ctx;
 pub mod docs;
+pub mod example;
 pub mod ogp;
 pub mod support;
 pub mod v1;

@@ -12,6 +12,7 @@ pub mod link_preview;
 pub mod pagination;
 pub mod people;
 pub mod phase;
+pub mod redirect;
 pub mod search;
 pub mod user;
 pub mod world;

@@ -6,6 +6,7 @@
 mod catalog;
 
 pub mod inquiry;
+pub mod redirects;
 
 use std::collections::HashMap;
 
@@ -183,6 +184,7 @@ pub async fn demo<C: ConnectionTrait + TransactionTrait>(db: &C, now: DateTime<U
     )
     .await?;
     inquiry::categories(&txn).await?;
+    redirects::seed(&txn).await?;
     txn.commit().await?;
     Ok(report)
 }

@@ -1,6 +1,7 @@
 //! The integration test binary: every test runs the whole application in process against a
 //! fresh database (SQLite, or PostgreSQL when `VMARKET_TEST_DATABASE_URL` is set).
 
+mod access;
 mod api;
 mod auth;
 mod catalog;
@@ -13,6 +14,7 @@ mod ogp;
 mod pages;
 mod params;
 mod phases;
+mod redirects;
 mod seed;
 mod support;
 mod tokens;

@@ -7,6 +7,7 @@ pub mod events;
 pub mod exhibitors;
 pub mod inquiries;
 pub mod user;
+pub mod vrc_redirects;
 pub mod worlds;
 
 use rocket::Route;
@@ -25,6 +26,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(exhibitors::routes());
     routes.extend(companies::routes());
     routes.extend(catalog_items::routes());
+    routes.extend(vrc_redirects::routes());
     routes
 }
 

@@ -1,11 +1,13 @@
 //! Page handlers, one module per route group.
 
+pub mod access;
 pub mod catalog;
 pub mod contact;
 pub mod exhibitors;
 pub mod history;
 pub mod home;
 pub mod mypage;
+pub mod redirects;
 pub mod support;
 pub mod worlds;
 
@@ -23,5 +25,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(contact::routes());
     routes.extend(catalog::routes());
     routes.extend(exhibitors::routes());
+    routes.extend(access::routes());
+    routes.extend(redirects::routes());
     routes
 }

@@ -1,0 +1,73 @@
+//! Access pages (spec §2): how to visit Virtual Market (`/access`) and an event's venues with
+//! their worlds and launch links (`/access/{permalink}/venues`; the links appear once the event
+//! has opened).
+
+use rocket::{Route, get, routes};
+use rocket_dyn_templates::Template;
+use serde_json::json;
+
+use crate::db::entities::{concept, event as event_entity};
+use crate::error::Result;
+use crate::model::concept::ConceptView;
+use crate::model::event::{self, EventView, EventWithPhases};
+use crate::model::phase::PhaseType;
+use crate::web::page::Page;
+use crate::web::params::Permalink;
+
+/// How to visit: platforms, devices, steps and questions, linking the current event.
+#[get("/access")]
+pub async fn index(page: Page<'_>) -> Result<Template> {
+    let current = event::current(page.db, page.now).await?;
+    let event = current.as_ref().map(|e| {
+        json!({
+            "view": EventView::new(e, page.lang, page.now),
+            "worlds_href": page.href(&format!("/{}/worlds", e.event.permalink)),
+            "venues_href": page.href(&format!("/access/{}/venues", e.event.permalink)),
+            "open": e.reached(PhaseType::EventOpen, page.now),
+            "opens_at": e.at(PhaseType::EventOpen),
+        })
+    });
+    Ok(page.render("access/index", &page.t("access.title"), json!({ "event": event })))
+}
+
+/// The venues of the event `permalink`: concepts with their worlds, platform and venue.
+#[get("/access/<permalink>/venues")]
+pub async fn venues(page: Page<'_>, permalink: Permalink) -> Result<Template> {
+    let event = event_entity::Model::resolve(page.db, permalink.as_str()).await?;
+    let event = EventWithPhases::load(page.db, event).await?;
+    let concepts =
+        ConceptView::load(page.db, concept::Model::of_event(page.db, event.event.id).await?, page.lang).await?;
+    let concepts: Vec<_> = concepts
+        .into_iter()
+        .map(|c| {
+            json!({
+                "platform_label": page.t(&format!("platforms.{}", c.platform.as_str())),
+                "venue_label": page.t(&format!("venues.{}", c.venue.as_str())),
+                "worlds": c.worlds.iter().map(|w| json!({
+                    "world": w,
+                    "platform_label": page.t(&format!("platforms.{}", w.exhibition_platform.as_str())),
+                    "venue_label": page.t(&format!("venues.{}", w.venue.as_str())),
+                })).collect::<Vec<_>>(),
+                "concept": c,
+            })
+        })
+        .collect();
+    let title = page.t("access.venues.title");
+    Ok(page.render(
+        "access/venues",
+        &title,
+        json!({
+            "event": EventView::new(&event, page.lang, page.now),
+            "concepts": concepts,
+            "launch_open": event.reached(PhaseType::EventOpen, page.now),
+            "opens_at": event.at(PhaseType::EventOpen),
+            "world_base": page.href(&format!("/{}/world", event.event.permalink)),
+            "access_href": page.href("/access"),
+        }),
+    ))
+}
+
+/// Routes of this module.
+pub fn routes() -> Vec<Route> {
+    routes![index, venues]
+}

@@ -1,0 +1,67 @@
+//! Redirect pages: an event's VRC redirects (`/{permalink}/redirect/{id}`) and the `/{slug}`
+//! catch-all that applies the site's slug rules (spec §2). The catch-all ranks after every other
+//! page route, so it never shadows one.
+
+use rocket::http::uri::Origin;
+use rocket::response::Redirect;
+use rocket::{Route, get, routes};
+
+use crate::db::entities::{event, redirect_rule, vrc_redirect};
+use crate::error::{Error, Result};
+use crate::web::page::Page;
+use crate::web::params::Permalink;
+
+/// The rank of the `/{slug}` catch-all: larger than that of every other page route.
+pub const SLUG_RANK: isize = 100;
+
+/// Follows a VRC redirect of the event `permalink` (by id or url_key) with 302 Found.
+#[get("/<permalink>/redirect/<id>", rank = 5)]
+pub async fn follow_vrc_redirect(page: Page<'_>, permalink: Permalink, id: &str) -> Result<Redirect> {
+    let event = event::Model::resolve(page.db, permalink.as_str()).await?;
+    let row = vrc_redirect::Model::find_in_event(page.db, event.id, id).await?;
+    let url = row.destination().ok_or_else(Error::not_found)?;
+    Ok(Redirect::found(url.to_string()))
+}
+
+/// Applies the active slug rule for `slug` (case-insensitive): 301 when permanent, else 302.
+/// Site-path targets keep the visitor's language; the request's query string is passed on to
+/// targets that have none (campaign parameters survive). No rule (or a slug with characters outside
+/// the permalink rule) → the normal "page not found".
+#[get("/<slug>", rank = 100)]
+pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Option<Redirect>> {
+    if Permalink::parse(slug).is_err() {
+        return Ok(None);
+    }
+    let rule = redirect_rule::Model::find_active(page.db, slug).await?;
+    let Some((rule, target)) = rule.and_then(|r| r.destination().map(|t| (r, t))) else {
+        return Ok(None);
+    };
+    let mut location = target.location(page.lang);
+    if let Some(query) = origin.query().filter(|q| !q.is_empty())
+        && !location.contains('?')
+    {
+        location = format!("{location}?{query}");
+    }
+    Ok(Some(if rule.permanent { Redirect::moved(location) } else { Redirect::found(location) }))
+}
+
+/// Routes of this module.
+pub fn routes() -> Vec<Route> {
+    routes![follow_vrc_redirect, slug]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_catch_all_ranks_after_every_other_page_route() {
+        let max_other = super::super::routes()
+            .iter()
+            .filter(|r| r.name.as_deref() != Some("slug"))
+            .map(|r| r.rank)
+            .max()
+            .unwrap_or_default();
+        assert!(super::SLUG_RANK > max_other, "catch-all rank {} vs {max_other}", super::SLUG_RANK);
+        let slug = super::routes().into_iter().find(|r| r.name.as_deref() == Some("slug")).expect("slug route");
+        assert_eq!(slug.rank, super::SLUG_RANK);
+    }
+}
