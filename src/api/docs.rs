@@ -25,10 +25,12 @@ use crate::api::{ogp, support, v1};
         account::api::me, account::api::token, account::api::exchange, account::api::discovery_keys,
         ogp::show,
         v1::inquiries::categories, v1::inquiries::create,
+        v1::hub::list_notifications, v1::hub::top_live, v1::hub::vmarket_info, v1::hub::show_notification,
+        v1::hub::ambassadors, v1::hub::streamers, v1::hub::hub_tags, v1::hub::hub_tag,
     ),
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
-         (name = "support"), (name = "inquiries"), (name = "catalog"))
+         (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "hub"))
 )]
 pub struct ApiDoc;
 

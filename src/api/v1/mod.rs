@@ -5,6 +5,7 @@ pub mod companies;
 pub mod concepts;
 pub mod events;
 pub mod exhibitors;
+pub mod hub;
 pub mod inquiries;
 pub mod user;
 pub mod worlds;
@@ -25,6 +26,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(exhibitors::routes());
     routes.extend(companies::routes());
     routes.extend(catalog_items::routes());
+    routes.extend(hub::routes());
     routes
 }
 

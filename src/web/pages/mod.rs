@@ -5,6 +5,7 @@ pub mod contact;
 pub mod exhibitors;
 pub mod history;
 pub mod home;
+pub mod hub;
 pub mod mypage;
 pub mod support;
 pub mod worlds;
@@ -23,5 +24,6 @@ pub fn routes() -> Vec<Route> {
     routes.extend(contact::routes());
     routes.extend(catalog::routes());
     routes.extend(exhibitors::routes());
+    routes.extend(hub::routes());
     routes
 }
