@@ -545,7 +545,7 @@ impl AmbassadorView {
 }
 
 /// An official streamer: a user with the `certificated_streamer` attribute, with how many of
-/// their streams the event's hub shows.
+/// their notifications the event's hub shows (to one audience, or to both).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct StreamerView {
     /// The user.
@@ -561,6 +561,7 @@ impl StreamerView {
         db: &impl ConnectionTrait,
         event_id: i32,
         now: DateTime<Utc>,
+        locale: Option<HubLocale>,
         page: PageRequest,
         lang: Lang,
     ) -> Result<(Vec<Self>, u64)> {
@@ -569,7 +570,7 @@ impl StreamerView {
             .order_by_asc(user::Column::Id);
         let count = select.clone().count(db).await?;
         let users = select.offset(page.offset()).limit(page.limit).all(db).await?;
-        Ok((Self::with_counts(db, users, event_id, now, lang).await?, count))
+        Ok((Self::with_counts(db, users, event_id, now, locale, lang).await?, count))
     }
 
     /// The official streamer `id`; 404 for unknown users and users who are not streamers.
@@ -578,6 +579,7 @@ impl StreamerView {
         id: i32,
         event_id: i32,
         now: DateTime<Utc>,
+        locale: Option<HubLocale>,
         lang: Lang,
     ) -> Result<Self> {
         let u = user::Entity::find_by_id(id)
@@ -585,7 +587,7 @@ impl StreamerView {
             .one(db)
             .await?
             .ok_or_else(Error::not_found)?;
-        Self::with_counts(db, vec![u], event_id, now, lang).await?.pop().ok_or_else(Error::not_found)
+        Self::with_counts(db, vec![u], event_id, now, locale, lang).await?.pop().ok_or_else(Error::not_found)
     }
 
     async fn with_counts(
@@ -593,13 +595,18 @@ impl StreamerView {
         users: Vec<user::Model>,
         event_id: i32,
         now: DateTime<Utc>,
+        locale: Option<HubLocale>,
         lang: Lang,
     ) -> Result<Vec<Self>> {
+        let mut cond = hub_notification::Model::visible(event_id, now);
+        if let Some(l) = locale {
+            cond = cond.add(hub_notification::Column::Locale.eq(l));
+        }
         let rows: Vec<(Option<i32>, i64)> = hub_notification::Entity::find()
             .select_only()
             .column(hub_notification::Column::UserId)
             .column_as(hub_notification::Column::Id.count(), "n")
-            .filter(hub_notification::Model::visible(event_id, now))
+            .filter(cond)
             .filter(hub_notification::Column::UserId.is_in(users.iter().map(|u| u.id)))
             .group_by(hub_notification::Column::UserId)
             .into_tuple()

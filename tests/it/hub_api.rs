@@ -239,6 +239,10 @@ async fn ambassadors_streamers_and_tags() {
         (Some("白鷺ミナト"), Some("certificated_streamer"))
     );
     assert_eq!(first["stream_count"], 4, "two streams in two languages");
+    let (_, jp) = app.get_json("/api/v1/2026Winter/streamers?locale=jp").await;
+    assert_eq!(jp["data"][0]["stream_count"], 2);
+    let (status, _) = app.get_json("/api/v1/2026Winter/streamers?locale=xx").await;
+    assert_eq!(status, 422);
 
     let (_, tags) = app.get_json("/api/v1/hub_tags").await;
     assert_eq!(tags.as_array().unwrap().len(), 8);
@@ -247,4 +251,25 @@ async fn ambassadors_streamers_and_tags() {
     assert_eq!((status, tag["name"].as_str(), tag["name_ja"].as_str()), (200, Some("Live music"), Some("音楽ライブ")));
     let (status, _) = app.get_json("/api/v1/hub_tags/9999").await;
     assert_eq!(status, 404);
+}
+
+#[rocket::async_test]
+async fn the_demo_hub_is_seeded_once() {
+    use sea_orm::{EntityTrait, PaginatorTrait};
+    use vmarket::db::entities::{ambassador, hub_notification, hub_notification_tag, hub_tag, user};
+
+    let app = TestApp::new().await;
+    let counts = async || {
+        (
+            hub_notification::Entity::find().count(&app.db).await.unwrap(),
+            hub_tag::Entity::find().count(&app.db).await.unwrap(),
+            hub_notification_tag::Entity::find().count(&app.db).await.unwrap(),
+            ambassador::Entity::find().count(&app.db).await.unwrap(),
+            user::Entity::find().count(&app.db).await.unwrap(),
+        )
+    };
+    let before = counts().await;
+    assert_eq!((before.0, before.1, before.3), (50, 8, 8), "25 notifications in two languages");
+    vmarket::seed::demo(&app.db, crate::support::default_now()).await.expect("second seed");
+    assert_eq!(counts().await, before);
 }

@@ -199,24 +199,27 @@ pub async fn ambassadors(api: Api<'_>, q: AmbassadorQuery<'_>) -> Result<Json<Li
     Ok(Json(ListBody { data, pagination: Pagination::new(page, count, all) }))
 }
 
-/// Raw page query.
+/// Raw query of the streamer list.
 #[derive(Debug, FromForm)]
 pub struct StreamerQuery<'r> {
     page: Option<&'r str>,
     limit: Option<&'r str>,
+    locale: Option<&'r str>,
 }
 
-/// Official streamers, with how many notifications each has in the event's hub.
+/// Official streamers, with how many notifications each has in the event's hub (for one
+/// audience with `locale`, otherwise both).
 #[utoipa::path(get, path = "/api/v1/{event}/streamers", tag = "hub",
     params(("event" = String, Path), ("page" = Option<u64>, Query), ("limit" = Option<u64>, Query),
-           ("lang" = Option<String>, Query)),
+           ("locale" = Option<crate::model::hub::HubLocale>, Query), ("lang" = Option<String>, Query)),
     responses((status = 200, body = ListBody<StreamerView>),
               (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 #[get("/<event>/streamers?<q..>", rank = 5)]
 pub async fn streamers(api: Api<'_>, event: Permalink, q: StreamerQuery<'_>) -> Result<Json<ListBody<StreamerView>>> {
     let event = event::Model::resolve(api.db, event.as_str()).await?;
     let page = api.page(q.page, q.limit)?;
-    let (data, count) = StreamerView::page(api.db, event.id, api.now, page, api.lang).await?;
+    let locale = api.choice("locale", q.locale)?;
+    let (data, count) = StreamerView::page(api.db, event.id, api.now, locale, page, api.lang).await?;
     Ok(Json(ListBody { data, pagination: Pagination::new(page, count, count) }))
 }
 

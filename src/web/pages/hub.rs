@@ -226,7 +226,8 @@ pub async fn list(p: Page<'_>, permalink: Permalink, section: Section, page: Opt
         None => {
             let req = PageRequest { page: n, limit: PEOPLE_PAGE_SIZE };
             let (people, count) = if section == Section::OfficialStreamers {
-                let (s, count) = StreamerView::page(p.db, cx.id(), p.now, req, p.lang).await?;
+                let (s, count) =
+                    StreamerView::page(p.db, cx.id(), p.now, Some(HubLocale::of(p.lang)), req, p.lang).await?;
                 (json!(s), count)
             } else {
                 let active = AmbassadorFilter { is_inactive: Some(false), ..Default::default() };
@@ -250,7 +251,7 @@ pub async fn detail(p: Page<'_>, permalink: Permalink, section: Section, id: Id)
     match section {
         Section::OfficialStreamers | Section::OfficialAmbassador => {
             let (person, user_id, title) = if section == Section::OfficialStreamers {
-                let s = StreamerView::find(p.db, id.0, cx.id(), p.now, p.lang).await?;
+                let s = StreamerView::find(p.db, id.0, cx.id(), p.now, Some(HubLocale::of(p.lang)), p.lang).await?;
                 let (uid, name) = (s.user.id, s.user.name.clone());
                 (json!(s), uid, name)
             } else {
