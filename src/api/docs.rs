@@ -26,10 +26,12 @@ use crate::api::{example, ogp, support, v1};
         ogp::show,
         v1::inquiries::categories, v1::inquiries::create,
         v1::vrc_redirects::show, example::show,
+        v1::hub::list_notifications, v1::hub::top_live, v1::hub::vmarket_info, v1::hub::show_notification,
+        v1::hub::ambassadors, v1::hub::streamers, v1::hub::hub_tags, v1::hub::hub_tag,
     ),
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
-         (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"))
+         (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"), (name = "hub"))
 )]
 pub struct ApiDoc;
 

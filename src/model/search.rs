@@ -58,6 +58,14 @@ pub const COMPANIES: Searchable = Searchable {
     name_columns: 2,
 };
 
+/// Hub notifications: title and content (one language per notification).
+pub const HUB_NOTIFICATIONS: Searchable = Searchable {
+    table: "hub_notifications",
+    fts_table: "hub_notifications_fts",
+    columns: &["title", "content"],
+    name_columns: 1,
+};
+
 /// Every searchable table, for the migration.
 pub const SEARCHABLE: [Searchable; 3] = [ITEMS, CIRCLES, COMPANIES];
 

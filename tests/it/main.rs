@@ -8,6 +8,8 @@ mod catalog;
 mod catalog_api;
 mod catalog_search;
 mod errors;
+mod hub;
+mod hub_api;
 mod inquiry;
 mod locale;
 mod ogp;

@@ -5,6 +5,7 @@ pub mod companies;
 pub mod concepts;
 pub mod events;
 pub mod exhibitors;
+pub mod hub;
 pub mod inquiries;
 pub mod user;
 pub mod vrc_redirects;
@@ -27,6 +28,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(companies::routes());
     routes.extend(catalog_items::routes());
     routes.extend(vrc_redirects::routes());
+    routes.extend(hub::routes());
     routes
 }
 

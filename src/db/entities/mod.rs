@@ -3,6 +3,7 @@
 pub mod account;
 pub mod account_code;
 pub mod account_session;
+pub mod ambassador;
 pub mod artist;
 pub mod catalog_item;
 pub mod catalog_item_category;
@@ -18,6 +19,9 @@ pub mod event;
 pub mod event_phase;
 pub mod exhibitor;
 pub mod exhibitor_slot;
+pub mod hub_notification;
+pub mod hub_notification_tag;
+pub mod hub_tag;
 pub mod inquiry;
 pub mod inquiry_category;
 pub mod keyword;

@@ -7,6 +7,7 @@ mod m20261122_000010_accounts_and_users;
 mod m20261122_000100_link_previews;
 mod m20261122_000200_inquiries;
 mod m20261122_000300_catalog;
+mod m20261122_000400_hub;
 mod m20261122_000500_redirects;
 
 /// The list of every migration the schema is built from.
@@ -21,6 +22,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000100_link_previews::Migration),
             Box::new(m20261122_000200_inquiries::Migration),
             Box::new(m20261122_000300_catalog::Migration),
+            Box::new(m20261122_000400_hub::Migration),
             Box::new(m20261122_000500_redirects::Migration),
         ]
     }

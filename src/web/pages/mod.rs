@@ -6,6 +6,7 @@ pub mod contact;
 pub mod exhibitors;
 pub mod history;
 pub mod home;
+pub mod hub;
 pub mod mypage;
 pub mod redirects;
 pub mod support;
@@ -27,5 +28,6 @@ pub fn routes() -> Vec<Route> {
     routes.extend(exhibitors::routes());
     routes.extend(access::routes());
     routes.extend(redirects::routes());
+    routes.extend(hub::routes());
     routes
 }
