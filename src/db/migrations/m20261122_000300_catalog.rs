@@ -3,11 +3,10 @@
 //! (SQLite FTS5 `trigram` tables kept in sync by triggers, or PostgreSQL `pg_trgm` GIN indexes;
 //! see `crate::model::search`).
 
-use sea_orm::DatabaseBackend;
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use super::{fk, index};
+use super::{fk, index, search_index};
 use crate::model::search::SEARCHABLE;
 
 /// Creates the catalogue tables and their search indexes.
@@ -179,51 +178,10 @@ impl MigrationTrait for Migration {
     }
 }
 
-/// The keyword-search indexes. Backend switch: FTS5 trigram tables on SQLite, pg_trgm GIN
-/// indexes on PostgreSQL (the expressions are the ones `crate::model::search` queries).
+/// The keyword-search indexes of the catalogue tables (see [`search_index`]).
 async fn create_search_indexes(m: &SchemaManager<'_>) -> Result<(), DbErr> {
-    let db = m.get_connection();
-    match m.get_database_backend() {
-        DatabaseBackend::Sqlite => {
-            for s in SEARCHABLE {
-                let cols = s.columns.join(", ");
-                let new_cols = s.columns.iter().map(|c| format!("new.{c}")).collect::<Vec<_>>().join(", ");
-                let old_cols = s.columns.iter().map(|c| format!("old.{c}")).collect::<Vec<_>>().join(", ");
-                let (t, f) = (s.table, s.fts_table);
-                db.execute_unprepared(&format!(
-                    "CREATE VIRTUAL TABLE {f} USING fts5({cols}, content='{t}', content_rowid='id', tokenize='trigram')"
-                ))
-                .await?;
-                db.execute_unprepared(&format!(
-                    "CREATE TRIGGER {t}_search_ai AFTER INSERT ON {t} BEGIN \
-                     INSERT INTO {f}(rowid, {cols}) VALUES (new.id, {new_cols}); END"
-                ))
-                .await?;
-                db.execute_unprepared(&format!(
-                    "CREATE TRIGGER {t}_search_ad AFTER DELETE ON {t} BEGIN \
-                     INSERT INTO {f}({f}, rowid, {cols}) VALUES ('delete', old.id, {old_cols}); END"
-                ))
-                .await?;
-                db.execute_unprepared(&format!(
-                    "CREATE TRIGGER {t}_search_au AFTER UPDATE ON {t} BEGIN \
-                     INSERT INTO {f}({f}, rowid, {cols}) VALUES ('delete', old.id, {old_cols}); \
-                     INSERT INTO {f}(rowid, {cols}) VALUES (new.id, {new_cols}); END"
-                ))
-                .await?;
-            }
-        }
-        DatabaseBackend::Postgres => {
-            db.execute_unprepared("CREATE EXTENSION IF NOT EXISTS pg_trgm").await?;
-            for s in SEARCHABLE {
-                db.execute_unprepared(&format!(
-                    "CREATE INDEX idx_{t}_search ON {t} USING gin (({expr}) gin_trgm_ops)",
-                    t = s.table,
-                    expr = s.pg_document()
-                ))
-                .await?;
-            }
-        }
-        other => return Err(DbErr::Custom(format!("unsupported database backend {other:?}"))),
+    for s in SEARCHABLE {
+        search_index(m, s).await?;
     }
     Ok(())
 }

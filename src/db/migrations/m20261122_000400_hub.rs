@@ -3,12 +3,11 @@
 //! (SQLite FTS5 `trigram` table kept in sync by triggers, or a PostgreSQL `pg_trgm` GIN index;
 //! see `crate::model::search`).
 
-use sea_orm::DatabaseBackend;
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use super::{fk, index};
-use crate::model::search::{HUB_NOTIFICATIONS, Searchable};
+use super::{fk, index, search_index};
+use crate::model::search::HUB_NOTIFICATIONS;
 
 /// Creates the hub tables and their search index.
 #[derive(DeriveMigrationName)]
@@ -89,51 +88,6 @@ impl MigrationTrait for Migration {
         .await?;
         m.create_index(index("ambassadors", &["user_id"])).await?;
 
-        create_search_index(m, HUB_NOTIFICATIONS).await
+        search_index(m, HUB_NOTIFICATIONS).await
     }
-}
-
-/// The keyword-search index of `s`. Backend switch: an FTS5 trigram table on SQLite, a pg_trgm
-/// GIN index on PostgreSQL (the expressions are the ones `crate::model::search` queries).
-async fn create_search_index(m: &SchemaManager<'_>, s: Searchable) -> Result<(), DbErr> {
-    let db = m.get_connection();
-    match m.get_database_backend() {
-        DatabaseBackend::Sqlite => {
-            let cols = s.columns.join(", ");
-            let new_cols = s.columns.iter().map(|c| format!("new.{c}")).collect::<Vec<_>>().join(", ");
-            let old_cols = s.columns.iter().map(|c| format!("old.{c}")).collect::<Vec<_>>().join(", ");
-            let (t, f) = (s.table, s.fts_table);
-            db.execute_unprepared(&format!(
-                "CREATE VIRTUAL TABLE {f} USING fts5({cols}, content='{t}', content_rowid='id', tokenize='trigram')"
-            ))
-            .await?;
-            db.execute_unprepared(&format!(
-                "CREATE TRIGGER {t}_search_ai AFTER INSERT ON {t} BEGIN \
-                 INSERT INTO {f}(rowid, {cols}) VALUES (new.id, {new_cols}); END"
-            ))
-            .await?;
-            db.execute_unprepared(&format!(
-                "CREATE TRIGGER {t}_search_ad AFTER DELETE ON {t} BEGIN \
-                 INSERT INTO {f}({f}, rowid, {cols}) VALUES ('delete', old.id, {old_cols}); END"
-            ))
-            .await?;
-            db.execute_unprepared(&format!(
-                "CREATE TRIGGER {t}_search_au AFTER UPDATE ON {t} BEGIN \
-                 INSERT INTO {f}({f}, rowid, {cols}) VALUES ('delete', old.id, {old_cols}); \
-                 INSERT INTO {f}(rowid, {cols}) VALUES (new.id, {new_cols}); END"
-            ))
-            .await?;
-        }
-        DatabaseBackend::Postgres => {
-            db.execute_unprepared("CREATE EXTENSION IF NOT EXISTS pg_trgm").await?;
-            db.execute_unprepared(&format!(
-                "CREATE INDEX idx_{t}_search ON {t} USING gin (({expr}) gin_trgm_ops)",
-                t = s.table,
-                expr = s.pg_document()
-            ))
-            .await?;
-        }
-        other => return Err(DbErr::Custom(format!("unsupported database backend {other:?}"))),
-    }
-    Ok(())
 }
