@@ -4,6 +4,7 @@
 pub mod errors;
 pub mod locale;
 pub mod page;
+pub mod pager;
 pub mod pages;
 pub mod params;
 pub mod tera;

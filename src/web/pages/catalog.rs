@@ -19,6 +19,7 @@ use crate::model::exhibitor::{ExhibitorFilter, ExhibitorView};
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest, Pagination};
 use crate::model::phase::PhaseType;
 use crate::web::page::Page;
+use crate::web::pager::{page_number, pager};
 use crate::web::params::{Id, Permalink};
 
 /// A page parameter that failed its check: 404 "Page Not Found".
@@ -234,10 +235,7 @@ impl SearchView {
                 Some("true" | "1" | "on") => true,
                 Some(_) => return Err(invalid()),
             },
-            page: match q.page {
-                None => 1,
-                Some(p) => Id::parse(p).map_err(|_| invalid())?.0 as u64,
-            },
+            page: page_number(q.page)?,
         })
     }
 
@@ -320,9 +318,6 @@ async fn search(page: &Page<'_>, cx: CatalogContext, q: SearchQuery<'_>) -> Resu
     let pagination = Pagination::new(req, count, all);
     let search_href = page.href(&format!("{}/catalog/search", cx.base));
     let link = |n: u64| format!("{search_href}?{}", s.query(n));
-    let window = (pagination.page.saturating_sub(3).max(1)..=(pagination.page + 3).min(pagination.last))
-        .map(|n| json!({ "n": n, "href": link(n), "current": n == pagination.page }))
-        .collect::<Vec<_>>();
     let group_type = if owner == OwnerType::Company { CategoryGroupType::Company } else { CategoryGroupType::General };
     let groups = CategoryGroupView::load(page.db, group_type, page.lang).await?;
     let all_worlds = PageRequest { page: 1, limit: 1000 };
@@ -341,10 +336,7 @@ async fn search(page: &Page<'_>, cx: CatalogContext, q: SearchQuery<'_>) -> Resu
             "search": s,
             "results": results,
             "pagination": pagination,
-            "pages": window,
-            "prev_href": pagination.prev.map(link),
-            "next_href": pagination.next.map(link),
-            "first_href": link(1),
+            "pager": pager(&pagination, link),
             "groups": groups,
             "worlds": worlds,
         }),

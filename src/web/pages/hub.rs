@@ -21,6 +21,7 @@ use crate::model::hub::{
 };
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::web::page::Page;
+use crate::web::pager::{page_number, pager};
 use crate::web::params::{Id, InvalidParam, Permalink};
 
 /// Notifications per list page.
@@ -129,27 +130,6 @@ fn with_hrefs(base: &str, section: Option<Section>, items: Vec<HubNotificationVi
             })
             .collect(),
     )
-}
-
-/// Parses the `page` query: absent is 1, anything but a positive integer is 404.
-fn page_number(raw: Option<&str>) -> Result<u64> {
-    match raw {
-        None => Ok(1),
-        Some(p) => Ok(Id::parse(p).map_err(|_| invalid())?.0 as u64),
-    }
-}
-
-/// Page links around the current page, with previous and next.
-fn pager(pagination: &Pagination, link: impl Fn(u64) -> String) -> Value {
-    let window = (pagination.page.saturating_sub(3).max(1)..=(pagination.page + 3).min(pagination.last))
-        .map(|n| json!({ "n": n, "href": link(n), "current": n == pagination.page }))
-        .collect::<Vec<_>>();
-    json!({
-        "pages": window,
-        "prev_href": pagination.prev.map(&link),
-        "next_href": pagination.next.map(&link),
-        "first_href": link(1),
-    })
 }
 
 /// The event a hub page is about, and the context every hub template reads.
