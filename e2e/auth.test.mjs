@@ -2,7 +2,7 @@
  * Sign-up, profile editing and sign-out through the account service (spec §4 "Authentication"):
  * a visitor signs up from the header link, comes back signed in, renames themselves on
  * /mypage/profile (the profile-form island), sees the header follow in both languages, signs
- * out, and signs in again with the sign-in form.
+ * out, and signs in again with the sign-in form, then reads the exhibitor news on mypage.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -174,7 +174,7 @@ test('sign up from the header, edit the profile in both languages, sign out', { 
   }
 });
 
-test('the sign-in form signs the same user back in', { timeout: TEST_TIMEOUT_MS }, async () => {
+test('the sign-in form signs the same user back in, who reads the news on mypage', { timeout: TEST_TIMEOUT_MS }, async () => {
   assert.ok(browser);
   assert.ok(signedUp, 'the sign-up test did not create the account');
   const { page, errors, close } = await newPage(browser);
@@ -189,6 +189,26 @@ test('the sign-in form signs the same user back in', { timeout: TEST_TIMEOUT_MS 
       form.locator(SUBMIT).first().click(),
     ]);
     await expectHeaderName(page, NEW_NAME_JA);
+
+    // Mypage news: the dashboard links to the newest notification; reading it clears its mark.
+    const newest = page.getByTestId('dashboard-news').getByTestId('news-item').first();
+    const title = (await newest.getByTestId('news-title').textContent())?.trim() ?? '';
+    assert.ok(title, 'the dashboard lists news');
+    assert.equal(await newest.getByTestId('unread').count(), 1, 'a new account has not read it yet');
+    await Promise.all([page.waitForURL((u) => /^\/mypage\/news\/\d+$/.test(u.pathname)), newest.locator('a').click()]);
+    assert.equal((await page.locator('[data-testid="news-detail"] h1').textContent())?.trim(), title);
+    await screenshot(page, 'news-detail-ja.png');
+    await page.goto(url('/mypage/news'));
+    const first = page.getByTestId('news-item').first();
+    assert.equal((await first.getByTestId('news-title').textContent())?.trim(), title);
+    assert.equal(await first.getByTestId('unread').count(), 0, 'the notification read is no longer marked');
+    assert.ok((await page.getByTestId('news-item').count()) > 1);
+    await screenshot(page, 'news-ja.png');
+    assert.equal((await page.goto(url('/en/mypage/news')))?.status(), 200);
+    assert.equal(await htmlLang(page), 'en');
+    assert.match((await page.getByTestId('news-summary').textContent()) ?? '', /\d+ unread/);
+    await screenshot(page, 'news-en.png');
+
     assert.deepEqual(errors, [], 'uncaught page errors');
   } finally {
     await close();

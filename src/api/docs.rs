@@ -18,6 +18,7 @@ use crate::api::{example, ogp, support, v1};
         v1::worlds::list,
         v1::concepts::list, v1::concepts::show,
         v1::user::me, v1::user::update,
+        v1::exhibitor_notifications::list, v1::exhibitor_notifications::show,
         v1::exhibitors::list, v1::exhibitors::show, v1::companies::list,
         v1::catalog_items::catalog_items, v1::catalog_items::company_items,
         v1::catalog_items::groups, v1::catalog_items::company_groups, v1::catalog_items::catalog_info,

@@ -6,6 +6,7 @@ pub mod company;
 pub mod concept;
 pub mod event;
 pub mod exhibitor;
+pub mod exhibitor_notification;
 pub mod hub;
 pub mod inquiry;
 pub mod kinds;

@@ -8,6 +8,7 @@ mod catalog;
 mod catalog_api;
 mod catalog_search;
 mod errors;
+mod exhibitor_news;
 mod hub;
 mod hub_api;
 mod inquiry;

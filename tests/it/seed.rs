@@ -1,7 +1,7 @@
 //! `vmarket seed demo` writes the demo marketplace once; running it again changes nothing.
 
 use sea_orm::{EntityTrait, PaginatorTrait};
-use vmarket::db::entities::{artist, event, keyword, world};
+use vmarket::db::entities::{artist, event, exhibitor_notification, keyword, world};
 
 use crate::support::{TestApp, default_now};
 
@@ -14,11 +14,13 @@ async fn the_demo_seed_is_idempotent() {
             world::Entity::find().count(&app.db).await.unwrap(),
             artist::Entity::find().count(&app.db).await.unwrap(),
             keyword::Entity::find().count(&app.db).await.unwrap(),
+            exhibitor_notification::Entity::find().count(&app.db).await.unwrap(),
         )
     };
     let before = counts().await;
     assert_eq!(before.0, 4);
     assert!(before.1 >= 48, "12+ worlds per event, got {}", before.1);
+    assert_eq!(before.4, 23, "exhibitor news");
     let report = vmarket::seed::demo(&app.db, default_now()).await.expect("second seed");
     assert!(report.created.is_empty());
     assert_eq!(report.skipped, ["2025Summer", "2025Winter", "2026Summer", "2026Winter"]);

@@ -4,6 +4,7 @@ pub mod catalog_items;
 pub mod companies;
 pub mod concepts;
 pub mod events;
+pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod hub;
 pub mod inquiries;
@@ -23,6 +24,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(worlds::routes());
     routes.extend(concepts::routes());
     routes.extend(user::routes());
+    routes.extend(exhibitor_notifications::routes());
     routes.extend(inquiries::routes());
     routes.extend(exhibitors::routes());
     routes.extend(companies::routes());

@@ -18,6 +18,8 @@ pub mod concept_keyword;
 pub mod event;
 pub mod event_phase;
 pub mod exhibitor;
+pub mod exhibitor_notification;
+pub mod exhibitor_notification_read;
 pub mod exhibitor_slot;
 pub mod hub_notification;
 pub mod hub_notification_tag;

@@ -12,6 +12,7 @@ mod m20261122_000200_inquiries;
 mod m20261122_000300_catalog;
 mod m20261122_000400_hub;
 mod m20261122_000500_redirects;
+mod m20261122_000600_exhibitor_notifications;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000300_catalog::Migration),
             Box::new(m20261122_000400_hub::Migration),
             Box::new(m20261122_000500_redirects::Migration),
+            Box::new(m20261122_000600_exhibitor_notifications::Migration),
         ]
     }
 }

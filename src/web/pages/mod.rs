@@ -8,6 +8,7 @@ pub mod history;
 pub mod home;
 pub mod hub;
 pub mod mypage;
+pub mod news;
 pub mod redirects;
 pub mod support;
 pub mod worlds;
@@ -22,6 +23,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(worlds::routes());
     routes.extend(history::routes());
     routes.extend(mypage::routes());
+    routes.extend(news::routes());
     routes.extend(support::routes());
     routes.extend(contact::routes());
     routes.extend(catalog::routes());

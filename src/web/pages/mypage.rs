@@ -1,23 +1,36 @@
-//! Signed-in pages: the mypage dashboard and the profile editor (a React island). Signed-out
-//! visitors are sent to sign in and brought back.
+//! Signed-in pages: the mypage dashboard (profile, current event, latest news) and the profile
+//! editor (a React island). Signed-out visitors are sent to sign in and brought back.
 
 use rocket::{Route, get, routes};
 use rocket_dyn_templates::Template;
 use serde_json::json;
 
 use crate::auth::guards::CurrentUser;
+use crate::db::entities::exhibitor_notification;
 use crate::error::Result;
 use crate::model::event;
+use crate::model::pagination::PageRequest;
 use crate::model::user::UserView;
 use crate::web::page::Page;
 
-/// The mypage sections that exist, in menu order: (path, message key).
-const SECTIONS: &[(&str, &str)] = &[("/mypage", "mypage.nav.dashboard"), ("/mypage/profile", "mypage.nav.profile")];
+/// How many of the newest notifications the dashboard shows.
+const LATEST_NEWS: PageRequest = PageRequest { page: 1, limit: 3 };
 
-fn nav(page: &Page<'_>) -> Vec<serde_json::Value> {
+/// The mypage sections that exist, in menu order: (path, message key).
+const SECTIONS: &[(&str, &str)] = &[
+    ("/mypage", "mypage.nav.dashboard"),
+    ("/mypage/news", "mypage.nav.news"),
+    ("/mypage/profile", "mypage.nav.profile"),
+];
+
+/// The mypage menu; a section is current on its own path and on the paths below it.
+pub(crate) fn nav(page: &Page<'_>) -> Vec<serde_json::Value> {
     SECTIONS
         .iter()
-        .map(|(path, key)| json!({ "href": page.href(path), "label": page.t(key), "current": page.path == *path }))
+        .map(|(path, key)| {
+            let below = *path != "/mypage" && page.path.strip_prefix(path).is_some_and(|rest| rest.starts_with('/'));
+            json!({ "href": page.href(path), "label": page.t(key), "current": page.path == *path || below })
+        })
         .collect()
 }
 
@@ -28,10 +41,24 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
     let current_event = event::current(page.db, page.now)
         .await?
         .map(|e| json!({ "name": page.lang.pick(&e.event.name_ja, &e.event.name_en), "href": page.href("/") }));
+    let news = exhibitor_notification::Model::page(page.db, current.user.id, page.now, LATEST_NEWS, page.lang).await?;
+    let latest: Vec<_> = news
+        .items
+        .iter()
+        .map(|n| {
+            json!({ "title": n.title, "label": n.label, "published_at": n.published_at, "is_read": n.is_read,
+                          "href": page.href(&format!("/mypage/news/{}", n.id)) })
+        })
+        .collect();
     Ok(page.render(
         "mypage/index",
         &page.t("mypage.title"),
-        json!({ "nav": nav(&page), "profile": profile, "current_event": current_event }),
+        json!({
+            "nav": nav(&page),
+            "profile": profile,
+            "current_event": current_event,
+            "news": { "items": latest, "unread": news.unread, "href": page.href("/mypage/news") },
+        }),
     ))
 }
 
