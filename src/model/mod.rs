@@ -17,4 +17,5 @@ pub mod phase;
 pub mod redirect;
 pub mod search;
 pub mod user;
+pub mod user_event;
 pub mod world;

@@ -21,3 +21,4 @@ mod redirects;
 mod seed;
 mod support;
 mod tokens;
+mod user_hub;

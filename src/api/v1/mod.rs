@@ -9,6 +9,7 @@ pub mod exhibitors;
 pub mod hub;
 pub mod inquiries;
 pub mod user;
+pub mod user_hub;
 pub mod vrc_redirects;
 pub mod worlds;
 
@@ -31,6 +32,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(catalog_items::routes());
     routes.extend(vrc_redirects::routes());
     routes.extend(hub::routes());
+    routes.extend(user_hub::routes());
     routes
 }
 

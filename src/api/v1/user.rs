@@ -2,25 +2,19 @@
 //! `name_ja`, `name_en`, `external_links` as a JSON list, `icon`). Icons are decoded, resized to
 //! 64 / 128 / 256 px PNGs and stored through `object_store`.
 
-use std::io::Cursor;
-
-use rocket::data::ToByteUnit;
+use image::imageops::FilterType;
 use rocket::form::{Errors, Form, FromForm};
 use rocket::fs::TempFile;
 use rocket::serde::json::Json;
-use rocket::tokio::io::AsyncReadExt;
 use rocket::{Route, State, get, put, routes};
 
 use crate::api::Api;
+use crate::api::upload::{decode_image, form_error, png, read_image};
 use crate::auth::guards::CurrentUser;
 use crate::error::{Error, FieldError, Result};
 use crate::model::user::{ICON_SIZES, ProfileUpdate, UserView, icon_key};
 use crate::storage::Storage;
 
-/// The largest icon upload accepted.
-pub const MAX_ICON_BYTES: u64 = 5 * 1024 * 1024;
-/// The largest icon side accepted before resizing.
-const MAX_ICON_SIDE: u32 = 4096;
 /// How many external links a profile may show.
 pub const MAX_LINKS: usize = 5;
 
@@ -56,10 +50,7 @@ pub async fn update(
     storage: &State<Storage>,
     form: std::result::Result<Form<ProfileForm<'_>>, Errors<'_>>,
 ) -> Result<Json<UserView>> {
-    let form = form.map_err(|errors| {
-        let too_large = errors.iter().any(|e| matches!(e.kind, rocket::form::error::ErrorKind::InvalidLength { .. }));
-        if too_large { Error::TooLarge } else { Error::BadRequest { code: "malformed_form" } }
-    })?;
+    let form = form.map_err(form_error)?;
     let user = current.user;
     let mut errors = Vec::new();
     let mut field = |attribute: &str, key: &str, args: &[(&str, &str)]| {
@@ -73,10 +64,7 @@ pub async fn update(
     };
     let icon = match &form.icon {
         Some(file) if file.len() > 0 => {
-            if file.len() > MAX_ICON_BYTES {
-                return Err(Error::TooLarge);
-            }
-            let bytes = read(file).await?;
+            let bytes = read_image(file).await?;
             match tokio::task::spawn_blocking(move || resize_icon(&bytes)).await {
                 Ok(Ok(sizes)) => Some(sizes),
                 _ => {
@@ -138,36 +126,11 @@ fn check_links(raw: &str, field: &mut impl FnMut(&str, &str, &[(&str, &str)])) -
     list
 }
 
-async fn read(file: &TempFile<'_>) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    let reader = file.open().await.map_err(|e| Error::Internal(format!("upload: {e}")))?;
-    reader
-        .take(MAX_ICON_BYTES.bytes().as_u64() + 1)
-        .read_to_end(&mut bytes)
-        .await
-        .map_err(|e| Error::Internal(format!("upload: {e}")))?;
-    Ok(bytes)
-}
-
 /// Decodes an image (PNG, JPEG, WebP or GIF, at most 4096 px a side) and renders the icon sizes
 /// as square PNGs.
 pub fn resize_icon(bytes: &[u8]) -> std::result::Result<Vec<Vec<u8>>, image::ImageError> {
-    let mut reader = image::ImageReader::new(Cursor::new(bytes)).with_guessed_format()?;
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_ICON_SIDE);
-    limits.max_image_height = Some(MAX_ICON_SIDE);
-    limits.max_alloc = Some(256 * 1024 * 1024);
-    reader.limits(limits);
-    let img = reader.decode()?;
-    ICON_SIZES
-        .iter()
-        .map(|(_, side)| {
-            let mut out = Vec::new();
-            img.resize_to_fill(*side, *side, image::imageops::FilterType::Lanczos3)
-                .write_to(&mut Cursor::new(&mut out), image::ImageFormat::Png)?;
-            Ok(out)
-        })
-        .collect()
+    let img = decode_image(bytes)?;
+    ICON_SIZES.iter().map(|(_, side)| png(&img.resize_to_fill(*side, *side, FilterType::Lanczos3))).collect()
 }
 
 /// Routes of this resource.
@@ -177,6 +140,8 @@ pub fn routes() -> Vec<Route> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
 
     #[test]

@@ -14,6 +14,12 @@ pub fn local(location: &str, origin: &str) -> String {
 
 /// A multipart body with text fields and an optional PNG icon.
 pub fn multipart(fields: &[(&str, &str)], icon: Option<&[u8]>) -> (ContentType, Vec<u8>) {
+    multipart_with(fields, icon.map(|png| ("icon", "icon.png", png)))
+}
+
+/// A multipart body with text fields (a name may repeat) and an optional file part
+/// `(field name, file name, PNG bytes)`.
+pub fn multipart_with(fields: &[(&str, &str)], file: Option<(&str, &str, &[u8])>) -> (ContentType, Vec<u8>) {
     let boundary = "vmarketTestBoundary7MA4YWxkTrZu0gW";
     let mut body = Vec::new();
     for (name, value) in fields {
@@ -21,12 +27,12 @@ pub fn multipart(fields: &[(&str, &str)], icon: Option<&[u8]>) -> (ContentType, 
             format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes(),
         );
     }
-    if let Some(png) = icon {
+    if let Some((name, file_name, bytes)) = file {
         body.extend(
-            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"icon\"; filename=\"icon.png\"\r\nContent-Type: image/png\r\n\r\n")
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{file_name}\"\r\nContent-Type: image/png\r\n\r\n")
                 .as_bytes(),
         );
-        body.extend(png);
+        body.extend(bytes);
         body.extend(b"\r\n");
     }
     body.extend(format!("--{boundary}--\r\n").as_bytes());

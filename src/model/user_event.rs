@@ -1,0 +1,197 @@
+//! User events: hub notifications a signed-in user posts to an event's hub (spec §5 "Hub user
+//! event": title, content, start and audience required; the category is always `user_event`).
+//! Each belongs to its author; only the author lists, reads, changes or deletes it here.
+//! They go public at their publish time, like every hub notification.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use sea_orm::entity::prelude::*;
+use sea_orm::{ConnectionTrait, PaginatorTrait, QueryOrder, QuerySelect, Set, TransactionSession, TransactionTrait};
+
+use crate::db::entities::{ambassador, hub_notification, hub_notification_tag, hub_tag, user, world};
+use crate::error::{Error, Result};
+use crate::model::hub::{HubCategory, HubLocale};
+use crate::model::pagination::PageRequest;
+
+/// The most tags one user event may carry.
+pub const MAX_TAGS: usize = 10;
+
+/// A checked user event, as written by its author.
+#[derive(Debug, Clone)]
+pub struct UserEventInput {
+    /// Title.
+    pub title: String,
+    /// Body text.
+    pub content: String,
+    /// Where to read more or join.
+    pub link_url: Option<String>,
+    /// Thumbnail URL (a stored upload), `None` to keep the current one.
+    pub thumbnail: Option<String>,
+    /// When it becomes visible (`None`: at once).
+    pub publish_at: Option<DateTime<Utc>>,
+    /// When it starts.
+    pub start_at: DateTime<Utc>,
+    /// When it ends.
+    pub end_at: Option<DateTime<Utc>>,
+    /// The date shown on cards instead of the start.
+    pub display_date: Option<DateTime<Utc>>,
+    /// Audience.
+    pub locale: HubLocale,
+    /// The world it takes place in (a world of the event).
+    pub world_id: Option<i32>,
+    /// Hub tags (existing tag ids).
+    pub hub_tags: Vec<i32>,
+}
+
+/// Which references of an input name nothing: `(world unknown, unknown tag ids)`.
+pub async fn unknown_references(
+    db: &impl ConnectionTrait,
+    event_id: i32,
+    world_id: Option<i32>,
+    tags: &[i32],
+) -> Result<(bool, Vec<i32>)> {
+    let world_unknown = match world_id {
+        None => false,
+        Some(id) => world::Entity::find_by_id(id).filter(world::Column::EventId.eq(event_id)).one(db).await?.is_none(),
+    };
+    let known: Vec<i32> = hub_tag::Entity::find()
+        .select_only()
+        .column(hub_tag::Column::Id)
+        .filter(hub_tag::Column::Id.is_in(tags.iter().copied()))
+        .into_tuple()
+        .all(db)
+        .await?;
+    Ok((world_unknown, tags.iter().copied().filter(|t| !known.contains(t)).collect()))
+}
+
+impl hub_notification::Model {
+    /// One page of `user_id`'s user events in `event_id`, newest start first, published or not.
+    pub async fn own_page(
+        db: &impl ConnectionTrait,
+        event_id: i32,
+        user_id: i32,
+        page: PageRequest,
+    ) -> Result<(Vec<Self>, u64)> {
+        let select = hub_notification::Entity::find()
+            .filter(hub_notification::Column::EventId.eq(event_id))
+            .filter(hub_notification::Column::UserId.eq(user_id))
+            .filter(hub_notification::Column::Category.eq(HubCategory::UserEvent))
+            .order_by_desc(hub_notification::Column::StartAt)
+            .order_by_desc(hub_notification::Column::Id);
+        let count = select.clone().count(db).await?;
+        Ok((select.offset(page.offset()).limit(page.limit).all(db).await?, count))
+    }
+
+    /// `user_id`'s user event `id` in `event_id`; 404 for anything else (someone else's
+    /// notification is as unknown as a missing one).
+    pub async fn find_own(db: &impl ConnectionTrait, event_id: i32, user_id: i32, id: i32) -> Result<Self> {
+        hub_notification::Entity::find_by_id(id)
+            .filter(hub_notification::Column::EventId.eq(event_id))
+            .filter(hub_notification::Column::UserId.eq(user_id))
+            .filter(hub_notification::Column::Category.eq(HubCategory::UserEvent))
+            .one(db)
+            .await?
+            .ok_or_else(Error::not_found)
+    }
+
+    /// Posts a user event by `author` in `event_id` at `now`.
+    pub async fn create_user_event<C: ConnectionTrait + TransactionTrait>(
+        db: &C,
+        event_id: i32,
+        author: &user::Model,
+        input: UserEventInput,
+        now: DateTime<Utc>,
+    ) -> Result<Self> {
+        let by_ambassador = ambassador::Entity::find()
+            .filter(ambassador::Column::UserId.eq(author.id))
+            .filter(ambassador::Column::IsInactive.eq(false))
+            .one(db)
+            .await?
+            .is_some();
+        let txn = db.begin().await?;
+        let row = hub_notification::ActiveModel {
+            event_id: Set(event_id),
+            category: Set(HubCategory::UserEvent),
+            is_official: Set(false),
+            by_ambassador: Set(by_ambassador),
+            is_certificated_stream: Set(false),
+            is_public: Set(true),
+            is_strong_recommended: Set(false),
+            user_id: Set(Some(author.id)),
+            thumbnail: Set(input.thumbnail.clone()),
+            created_at: Set(now),
+            ..Default::default()
+        };
+        let row = fill(row, &input, now).insert(&txn).await?;
+        set_tags(&txn, row.id, &input.hub_tags).await?;
+        txn.commit().await?;
+        Ok(row)
+    }
+
+    /// Replaces this user event's fields with `input` at `now` (the thumbnail only when a new
+    /// one was uploaded).
+    pub async fn update_user_event<C: ConnectionTrait + TransactionTrait>(
+        self,
+        db: &C,
+        input: UserEventInput,
+        now: DateTime<Utc>,
+    ) -> Result<Self> {
+        let txn = db.begin().await?;
+        let mut row: hub_notification::ActiveModel = self.into();
+        if let Some(t) = &input.thumbnail {
+            row.thumbnail = Set(Some(t.clone()));
+        }
+        let row = fill(row, &input, now).update(&txn).await?;
+        set_tags(&txn, row.id, &input.hub_tags).await?;
+        txn.commit().await?;
+        Ok(row)
+    }
+
+    /// Deletes this user event with its tag links.
+    pub async fn delete_user_event(self, db: &impl ConnectionTrait) -> Result<()> {
+        hub_notification_tag::Entity::delete_many()
+            .filter(hub_notification_tag::Column::HubNotificationId.eq(self.id))
+            .exec(db)
+            .await?;
+        hub_notification::Entity::delete_by_id(self.id).exec(db).await?;
+        Ok(())
+    }
+}
+
+/// Sets the author-written fields of `row` from `input`.
+fn fill(
+    mut row: hub_notification::ActiveModel,
+    input: &UserEventInput,
+    now: DateTime<Utc>,
+) -> hub_notification::ActiveModel {
+    row.title = Set(input.title.clone());
+    row.content = Set(input.content.clone());
+    row.link_url = Set(input.link_url.clone());
+    row.publish_at = Set(input.publish_at.unwrap_or(now));
+    row.start_at = Set(input.start_at);
+    row.end_at = Set(input.end_at);
+    row.display_date = Set(input.display_date);
+    row.locale = Set(input.locale);
+    row.world_id = Set(input.world_id);
+    row.updated_at = Set(now);
+    row
+}
+
+/// Makes `tags` (in order, without repeats) the tags of notification `id`.
+async fn set_tags(db: &impl ConnectionTrait, id: i32, tags: &[i32]) -> Result<()> {
+    hub_notification_tag::Entity::delete_many()
+        .filter(hub_notification_tag::Column::HubNotificationId.eq(id))
+        .exec(db)
+        .await?;
+    let mut seen = HashSet::new();
+    for &tag in tags {
+        if !seen.insert(tag) {
+            continue;
+        }
+        hub_notification_tag::ActiveModel { hub_notification_id: Set(id), hub_tag_id: Set(tag), ..Default::default() }
+            .insert(db)
+            .await?;
+    }
+    Ok(())
+}
