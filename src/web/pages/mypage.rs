@@ -12,6 +12,7 @@ use crate::model::event;
 use crate::model::pagination::PageRequest;
 use crate::model::user::UserView;
 use crate::web::page::Page;
+use crate::web::pages::news::with_hrefs as news_items;
 
 /// How many of the newest notifications the dashboard shows.
 const LATEST_NEWS: PageRequest = PageRequest { page: 1, limit: 3 };
@@ -42,14 +43,6 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
         .await?
         .map(|e| json!({ "name": page.lang.pick(&e.event.name_ja, &e.event.name_en), "href": page.href("/") }));
     let news = exhibitor_notification::Model::page(page.db, current.user.id, page.now, LATEST_NEWS, page.lang).await?;
-    let latest: Vec<_> = news
-        .items
-        .iter()
-        .map(|n| {
-            json!({ "title": n.title, "label": n.label, "published_at": n.published_at, "is_read": n.is_read,
-                          "href": page.href(&format!("/mypage/news/{}", n.id)) })
-        })
-        .collect();
     Ok(page.render(
         "mypage/index",
         &page.t("mypage.title"),
@@ -57,7 +50,7 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
             "nav": nav(&page),
             "profile": profile,
             "current_event": current_event,
-            "news": { "items": latest, "unread": news.unread, "href": page.href("/mypage/news") },
+            "news": { "items": news_items(&page, news.items), "unread": news.unread, "href": page.href("/mypage/news") },
         }),
     ))
 }

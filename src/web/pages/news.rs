@@ -19,7 +19,7 @@ use crate::web::params::Id;
 pub const PAGE_SIZE: u64 = 10;
 
 /// `items` as JSON, each with the `href` of its page.
-fn with_hrefs(p: &Page<'_>, items: Vec<ExhibitorNotificationView>) -> Value {
+pub(crate) fn with_hrefs(p: &Page<'_>, items: Vec<ExhibitorNotificationView>) -> Value {
     Value::Array(
         items
             .into_iter()
