@@ -9,8 +9,11 @@ use crate::i18n::{Lang, Messages};
 
 /// Items per page when the client does not say.
 pub const DEFAULT_LIMIT: u64 = 20;
-/// The largest page a client may ask for.
+/// The largest page size a client may ask for.
 pub const MAX_LIMIT: u64 = 100;
+/// The highest page number a client may ask for: far beyond any list, and small enough that
+/// the row offset always fits the databases' signed 64-bit `OFFSET`.
+pub const MAX_PAGE: u64 = 1_000_000_000;
 
 /// A validated page request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +43,10 @@ impl PageRequest {
             }
         };
         let page = positive("page", page, 1)?;
+        if page > MAX_PAGE {
+            let max = MAX_PAGE.to_string();
+            return Err(Error::invalid("page", m.tf(lang, "validation.at_most", &[("max", &max)])));
+        }
         let limit = positive("limit", limit, default_limit)?;
         if limit > MAX_LIMIT {
             let max = MAX_LIMIT.to_string();
@@ -140,6 +147,10 @@ mod tests {
         assert!(PageRequest::parse(Some("0"), None, 20, &m, Lang::En).is_err());
         assert!(PageRequest::parse(Some("x"), None, 20, &m, Lang::En).is_err());
         assert!(PageRequest::parse(None, Some("101"), 20, &m, Lang::En).is_err());
+        assert!(PageRequest::parse(Some("9223372036854775808"), None, 20, &m, Lang::En).is_err());
+        assert!(PageRequest::parse(Some("1000000001"), None, 20, &m, Lang::En).is_err());
+        let last = PageRequest::parse(Some("1000000000"), Some("100"), 20, &m, Lang::En).unwrap();
+        assert!(i64::try_from(last.offset()).is_ok());
         assert_eq!(PageRequest::parse(Some("2"), Some("5"), 20, &m, Lang::En).unwrap(), req(2, 5));
     }
 }

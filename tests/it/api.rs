@@ -80,6 +80,17 @@ async fn bad_filters_get_field_errors() {
     let (status, body) = app.get_json("/api/v1/2026Winter/worlds?concept_id=-4").await;
     assert_eq!(status, 422);
     assert_eq!(body["details"][0]["attribute"], "concept_id");
+    // Page numbers too large for a row offset are refused, not a server error.
+    for path in ["/api/v1/events?page=9223372036854775808&lang=en", "/api/v1/ambassadors?page=1000000001&lang=en"] {
+        let (status, body) = app.get_json(path).await;
+        assert_eq!(status, 422, "{path}");
+        assert_eq!(
+            body["details"][0],
+            serde_json::json!({"attribute": "page", "message": "Must be at most 1000000000."})
+        );
+    }
+    let (status, body) = app.get_json("/api/v1/events?page=1000000000").await;
+    assert_eq!((status, body["data"].as_array().map(Vec::len)), (200, Some(0)));
 }
 
 #[rocket::async_test]
