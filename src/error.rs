@@ -68,6 +68,9 @@ pub enum Error {
     /// A request body over the limit.
     #[error("payload too large")]
     TooLarge,
+    /// A request body in a format this call does not take (e.g. JSON where a form is expected).
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
     /// Too many requests; retry after this many seconds.
     #[error("rate limited")]
     RateLimited {
@@ -129,6 +132,7 @@ impl Error {
             Self::Forbidden | Self::CsrfFailed => Status::Forbidden,
             Self::Conflict { .. } => Status::Conflict,
             Self::TooLarge => Status::PayloadTooLarge,
+            Self::UnsupportedMediaType => Status::UnsupportedMediaType,
             Self::RateLimited { .. } => Status::TooManyRequests,
             Self::NotImplemented => Status::NotImplemented,
             Self::Refused { .. } => Status::UnprocessableEntity,
@@ -152,6 +156,7 @@ impl Error {
             Self::Forbidden => "forbidden",
             Self::CsrfFailed => "csrf_failed",
             Self::TooLarge => "payload_too_large",
+            Self::UnsupportedMediaType => "unsupported_media_type",
             Self::RateLimited { .. } => "rate_limited",
             Self::NotImplemented => "not_implemented",
             Self::Db(_) | Self::Internal(_) => "internal_error",

@@ -139,7 +139,10 @@ fn api_other(status: Status, req: &Request<'_>) -> ApiError {
         401 => Error::Unauthorized,
         403 => Error::Forbidden,
         413 => Error::TooLarge,
+        415 => Error::UnsupportedMediaType,
         501 => Error::NotImplemented,
+        // Whatever else a client's request made Rocket refuse is the client's, never a 500.
+        _ if status.class().is_client_error() => Error::BadRequest { code: "bad_request" },
         _ => Error::Internal(format!("status {status}")),
     })
 }

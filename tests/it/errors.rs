@@ -68,3 +68,19 @@ async fn api_errors_are_json_in_the_requested_language() {
     let (status, body) = app.get_json("/_i18n/fr/messages.json").await;
     assert_eq!((status, body["code"].as_str()), (404, Some("not_found")));
 }
+
+#[rocket::async_test]
+async fn a_body_in_the_wrong_format_is_the_clients_error() {
+    let app = TestApp::new().await;
+    for ct in [None, Some(rocket::http::ContentType::Plain), Some(rocket::http::ContentType::JSON)] {
+        let mut req = app.client.post("/account/auth/token?lang=en").body("code=x");
+        if let Some(ct) = ct.clone() {
+            req = req.header(ct);
+        }
+        let res = req.dispatch().await;
+        let status = res.status().code;
+        let body: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap_or_default()).unwrap();
+        assert_eq!((status, body["code"].as_str()), (415, Some("unsupported_media_type")), "{ct:?}");
+        assert!(body["message"].as_str().unwrap().contains("Content-Type"), "{body}");
+    }
+}
