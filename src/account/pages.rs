@@ -20,6 +20,7 @@ use crate::clock::Clock;
 use crate::db::entities::account;
 use crate::error::{Error, Result};
 use crate::i18n::Lang;
+use crate::model::text;
 use crate::web::Site;
 use crate::web::locale::MANUAL_LOCALE_COOKIE;
 use crate::web::page::base_context;
@@ -211,7 +212,7 @@ impl SignUpForm {
     fn validate(&self) -> std::result::Result<NewAccount, Vec<(&'static str, &'static str)>> {
         let mut errors = Vec::new();
         let email = self.email.trim().to_lowercase();
-        if !validator::ValidateEmail::validate_email(&email) || email.len() > 254 {
+        if !validator::ValidateEmail::validate_email(&email) || email.len() > 254 || !text::is_clean(&email) {
             errors.push(("email", "account.errors.email"));
         }
         if self.password.chars().count() < 8 || self.password.len() > 128 {
@@ -223,10 +224,10 @@ impl SignUpForm {
         if !handle_ok {
             errors.push(("vmarket_id", "account.errors.vmarket_id"));
         }
-        if !(1..=64).contains(&self.name_ja.trim().chars().count()) {
+        if !(1..=64).contains(&self.name_ja.trim().chars().count()) || !text::is_clean(&self.name_ja) {
             errors.push(("name_ja", "account.errors.name_ja"));
         }
-        if !(1..=128).contains(&self.name_en.trim().chars().count()) {
+        if !(1..=128).contains(&self.name_en.trim().chars().count()) || !text::is_clean(&self.name_en) {
             errors.push(("name_en", "account.errors.name_en"));
         }
         if !errors.is_empty() {

@@ -72,6 +72,10 @@ impl NewAccount {
 impl account::Model {
     /// Finds an account by email, case-insensitively.
     pub async fn by_email(db: &impl ConnectionTrait, email: &str) -> Result<Option<Self>> {
+        if !crate::model::text::is_clean(email) {
+            // No account has one (sign-up refuses it), and PostgreSQL cannot compare it.
+            return Ok(None);
+        }
         Ok(account::Entity::find().filter(account::Column::Email.eq(email.trim().to_lowercase())).one(db).await?)
     }
 

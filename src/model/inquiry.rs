@@ -13,6 +13,7 @@ use crate::config::Config;
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::error::{Error, FieldError, Result};
 use crate::i18n::{Lang, Messages};
+use crate::model::text;
 
 /// Longest message accepted, in characters.
 pub const MESSAGE_MAX: u64 = 4000;
@@ -97,10 +98,14 @@ impl inquiry_category::Model {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, Validate, ToSchema)]
 pub struct InquiryInput {
     /// Reply address.
-    #[validate(required(code = "required"), email(code = "email"))]
+    #[validate(required(code = "required"), email(code = "email"), custom(function = "clean_text"))]
     pub email: Option<String>,
     /// The question, 1 to 4000 characters.
-    #[validate(required(code = "required"), length(min = 1, max = 4000, code = "length"))]
+    #[validate(
+        required(code = "required"),
+        length(min = 1, max = 4000, code = "length"),
+        custom(function = "clean_text")
+    )]
     pub message: Option<String>,
     /// One of `GET /api/v1/inquiry_categories`.
     #[validate(required(code = "required"))]
@@ -109,8 +114,12 @@ pub struct InquiryInput {
     #[validate(required(code = "required"), custom(function = "must_be_true"))]
     pub agreement: Option<bool>,
     /// Optional name, at most 100 characters.
-    #[validate(length(max = 100, code = "length"))]
+    #[validate(length(max = 100, code = "length"), custom(function = "clean_text"))]
     pub name: Option<String>,
+}
+
+fn clean_text(value: &str) -> std::result::Result<(), ValidationError> {
+    if text::is_clean(value) { Ok(()) } else { Err(ValidationError::new("control_chars")) }
 }
 
 fn must_be_true(value: &bool) -> std::result::Result<(), ValidationError> {
@@ -186,6 +195,7 @@ fn field_errors(errors: &ValidationErrors, messages: &Messages, lang: Lang) -> V
             "required" => messages.t(lang, "validation.required"),
             "email" => messages.t(lang, "validation.email"),
             "agreement" => messages.t(lang, "validation.agreement"),
+            "control_chars" => messages.t(lang, "validation.control_chars"),
             "length" if field == "name" => {
                 messages.tf(lang, "validation.max_length", &[("max", &NAME_MAX.to_string())])
             }

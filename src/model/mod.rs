@@ -16,6 +16,7 @@ pub mod people;
 pub mod phase;
 pub mod redirect;
 pub mod search;
+pub mod text;
 pub mod user;
 pub mod user_event;
 pub mod world;

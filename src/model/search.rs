@@ -88,11 +88,11 @@ impl Searchable {
     }
 }
 
-/// Splits a keyword into search terms: whitespace (ASCII or the ideographic space) separates
-/// them, at most [`MAX_TERMS`] of at most [`MAX_TERM_CHARS`] characters each.
+/// Splits a keyword into search terms: whitespace (ASCII or the ideographic space) and control
+/// characters separate them, at most [`MAX_TERMS`] of at most [`MAX_TERM_CHARS`] characters each.
 pub fn terms(keyword: &str) -> Vec<String> {
     keyword
-        .split(|c: char| c.is_whitespace() || c == '\u{3000}')
+        .split(|c: char| c.is_whitespace() || c == '\u{3000}' || c.is_control())
         .filter(|t| !t.is_empty())
         .take(MAX_TERMS)
         .map(|t| t.chars().take(MAX_TERM_CHARS).collect())
@@ -180,6 +180,7 @@ mod tests {
         assert_eq!(terms("  猫耳\u{3000}カチューシャ  pink "), ["猫耳", "カチューシャ", "pink"]);
         assert!(terms(" \u{3000} ").is_empty());
         assert_eq!(terms("a b c d e f g").len(), MAX_TERMS);
+        assert_eq!(terms("ab\0cd\u{1b}\0"), ["ab", "cd"]);
     }
 
     #[test]

@@ -151,6 +151,53 @@ async fn wrong_credentials_get_one_generic_message_and_are_rate_limited() {
 }
 
 #[rocket::async_test]
+async fn control_characters_never_reach_the_accounts() {
+    let app = TestApp::builder().live().build().await;
+    let (_, html) = app.open_account_page("/").await;
+    let (status, _, body) = app
+        .submit("/account/auth/sign_in", &html, &[("email", "a\u{0}@example.com"), ("password", "whatever pw")])
+        .await;
+    assert_eq!(status, 401);
+    assert_eq!(
+        Doc::parse(&body).text("[data-testid=account-error]"),
+        "メールアドレスまたはパスワードが正しくありません。"
+    );
+    let fields = [
+        ("email", "nul\u{0}@example.com"),
+        ("password", "long enough pw"),
+        ("vmarket_id", "nul_user"),
+        ("name_ja", "ぬる\u{0}"),
+        ("name_en", "Nul\u{1b}"),
+    ];
+    let (status, _, body) = app.submit("/account/auth/sign_up", &html, &fields).await;
+    assert_eq!(status, 422);
+    let doc = Doc::parse(&body);
+    for field in ["email", "name_ja", "name_en"] {
+        assert_eq!(doc.count(&format!("[data-testid=error-{field}]")), 1, "{field}");
+    }
+
+    // The profile refuses them too.
+    app.sign_up("clean@example.com", "clean_user", "きれい", "Clean", "/").await;
+    let jwt = app.sso_token().await;
+    let (ct, body) =
+        multipart(&[("name_en", "Clean\u{0}"), ("external_links", r#"["https://a.example/\u0000"]"#)], None);
+    let res = app
+        .client
+        .put("/api/v1/user/me?lang=en")
+        .header(Header::new("Authorization", format!("Bearer {jwt}")))
+        .header(ct)
+        .body(body)
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 422);
+    let body: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
+    let attributes: Vec<&str> =
+        body["details"].as_array().unwrap().iter().map(|d| d["attribute"].as_str().unwrap()).collect();
+    assert_eq!(attributes, ["name_en", "external_links"]);
+    assert_eq!(body["details"][0]["message"], "Contains control characters that cannot be used.");
+}
+
+#[rocket::async_test]
 async fn sign_up_explains_each_problem_and_keeps_the_input() {
     let app = TestApp::builder().live().build().await;
     let (_, html) = app.open_account_page("/en/worlds").await;

@@ -192,3 +192,26 @@ async fn the_summary_page_follows_the_clock() {
     assert!(totals[1].parse::<u32>().unwrap() >= 200, "hundreds of items: {totals:?}");
     assert_eq!(totals[2], "3");
 }
+
+#[rocket::async_test]
+async fn control_characters_in_a_keyword_separate_terms() {
+    // A NUL byte cannot reach SQLite's FTS5 parser or PostgreSQL: it splits the keyword like a
+    // space, on the pages and in the API alike.
+    let app = TestApp::new().await;
+    let plain = Doc::parse(&app.page(&format!("/2025Summer/catalog/search?keyword={}", q("猫耳"))).await.1);
+    let (status, html) = app.page("/2025Summer/catalog/search?keyword=%00%E7%8C%AB%E8%80%B3%00").await;
+    assert_eq!(status, 200);
+    assert_eq!(Doc::parse(&html).text("[data-testid=result-count]"), plain.text("[data-testid=result-count]"));
+    for path in [
+        "/api/v1/2025Summer/catalog_items?keyword=ab%00cd",
+        "/api/v1/2025Summer/exhibitors?keyword=x%00%00",
+        "/api/v1/2025Summer/companies?keyword=%00",
+        "/api/v1/2026Winter/hub_notifications?keyword=%E5%85%AC%00%E5%BC%8F",
+    ] {
+        let (status, body) = app.get_json(path).await;
+        assert_eq!(status, 200, "{path}: {body}");
+        assert!(body["pagination"]["count"].is_u64(), "{path}: {body}");
+    }
+    let (status, _) = app.page("/hub/search?keyword=ab%00cd").await;
+    assert_eq!(status, 200);
+}

@@ -136,6 +136,12 @@ async fn bad_values_are_reported_by_field() {
             "Must be 1 to 4000 characters.",
         ),
         (
+            json!({"message": "こんにちは\u{0}\u{1b}[2J"}),
+            "message",
+            "使えない制御文字が含まれています。",
+            "Contains control characters that cannot be used.",
+        ),
+        (
             json!({"agreement": false}),
             "agreement",
             "プライバシーポリシーへの同意が必要です。",

@@ -139,6 +139,10 @@ async fn a_user_posts_edits_and_deletes_their_own_events() {
     let long = "あ".repeat(257);
     let mut cases = cases;
     cases.push((vec![("title", &long)], vec!["title"]));
+    cases.push((
+        vec![("content", "ランタン\u{0}作り"), ("link_url", "https://a.example/\u{0}")],
+        vec!["content", "link_url"],
+    ));
     for (changes, expected) in cases {
         let mut form: Vec<(&str, &str)> =
             event.iter().filter(|(k, _)| !changes.iter().any(|(c, _)| c == k)).copied().collect();

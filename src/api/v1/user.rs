@@ -12,6 +12,7 @@ use crate::api::Api;
 use crate::api::upload::{decode_image, form_error, png, read_image};
 use crate::auth::guards::CurrentUser;
 use crate::error::{Error, FieldError, Result};
+use crate::model::text;
 use crate::model::user::{ICON_SIZES, ProfileUpdate, UserView, icon_key};
 use crate::storage::Storage;
 
@@ -103,6 +104,8 @@ fn check_name(
         field(attribute, "validation.required", &[]);
     } else if count > max {
         field(attribute, "validation.too_long", &[("max", &max.to_string())]);
+    } else if !text::is_clean(&value) {
+        field(attribute, "validation.control_chars", &[]);
     }
     value
 }
@@ -118,6 +121,7 @@ fn check_links(raw: &str, field: &mut impl FnMut(&str, &str, &[(&str, &str)])) -
     }
     for link in &list {
         let ok = link.len() <= 2048
+            && text::is_clean(link)
             && url::Url::parse(link).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
         if !ok {
             field("external_links", "validation.link_url", &[("url", link)]);

@@ -21,6 +21,7 @@ use crate::db::entities::{event, hub_notification};
 use crate::error::{Error, FieldError, Result};
 use crate::model::hub::{HubCategory, HubLocale, HubNotificationView};
 use crate::model::pagination::Pagination;
+use crate::model::text;
 use crate::model::user_event::{MAX_TAGS, UserEventInput, unknown_references};
 use crate::storage::Storage;
 use crate::web::params::{Id, Permalink};
@@ -71,6 +72,8 @@ impl Checks<'_> {
             self.fail(attribute, "validation.required", &[]);
         } else if value.chars().count() > max {
             self.fail(attribute, "validation.too_long", &[("max", &max.to_string())]);
+        } else if !text::is_clean(&value) {
+            self.fail(attribute, "validation.control_chars", &[]);
         }
         value
     }
@@ -132,6 +135,7 @@ async fn check(api: &Api<'_>, event_id: i32, form: &UserEventForm<'_>) -> Result
     let link_url = form.link_url.as_deref().map(str::trim).filter(|u| !u.is_empty()).map(str::to_string);
     if let Some(url) = &link_url {
         let ok = url.len() <= MAX_URL
+            && text::is_clean(url)
             && url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
         if !ok {
             c.fail("link_url", "validation.url", &[]);
