@@ -37,10 +37,26 @@ pub struct ProfileForm<'r> {
     icon: Option<TempFile<'r>>,
 }
 
+/// The profile form as the OpenAPI document describes it (the handler reads [`ProfileForm`]);
+/// absent fields stay as they are.
+#[derive(utoipa::ToSchema)]
+pub struct ProfileFormSchema {
+    /// Japanese display name, 1 to 64 characters.
+    #[schema(max_length = 64)]
+    pub name_ja: Option<String>,
+    /// English display name, 1 to 128 characters.
+    #[schema(max_length = 128)]
+    pub name_en: Option<String>,
+    /// A JSON list of at most 5 http(s) URLs, e.g. `["https://example.com"]`.
+    pub external_links: Option<String>,
+    /// A PNG, JPEG, WebP or GIF of at most 5 MiB and 4096 px a side.
+    #[schema(value_type = Option<String>, format = Binary)]
+    pub icon: Option<Vec<u8>>,
+}
+
 /// Updates names, links and icon. Cookie-authenticated calls need `X-CSRF-Token`.
 #[utoipa::path(put, path = "/api/v1/user/me", tag = "user", security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data",
-        description = "name_ja (≤64), name_en (≤128), external_links (JSON list of http(s) URLs, ≤5), icon (PNG/JPEG/WebP/GIF ≤5 MiB)"),
+    request_body(content = inline(ProfileFormSchema), content_type = "multipart/form-data"),
     responses((status = 200, body = UserView), (status = 401, body = crate::error::ErrorBody),
               (status = 403, body = crate::error::ErrorBody, description = "csrf_failed"),
               (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]

@@ -11,6 +11,7 @@ use rocket::fs::TempFile;
 use rocket::http::Status;
 use rocket::serde::json::Json;
 use rocket::{Route, State, delete, get, post, put, routes};
+use utoipa::ToSchema;
 
 use crate::api::Api;
 use crate::api::upload::{decode_image, form_error, png, read_image};
@@ -50,6 +51,40 @@ pub struct UserEventForm<'r> {
     world_id: Option<String>,
     hub_tags: Vec<String>,
     thumbnail: Option<TempFile<'r>>,
+}
+
+/// The user event form as the OpenAPI document describes it (the handlers read
+/// [`UserEventForm`]). Times are RFC 3339, or a date meaning midnight in Japan.
+#[derive(ToSchema)]
+pub struct UserEventFormSchema {
+    /// Title, at most 256 characters.
+    #[schema(max_length = 256)]
+    pub title: String,
+    /// Body text, at most 4096 characters.
+    #[schema(max_length = 4096)]
+    pub content: String,
+    /// When it starts.
+    pub start_at: String,
+    /// Audience.
+    pub locale: HubLocale,
+    /// Where to read more or join: an http(s) URL.
+    pub link_url: Option<String>,
+    /// When it becomes visible (default: at once).
+    pub publish_at: Option<String>,
+    /// When it ends: after `start_at`.
+    pub end_at: Option<String>,
+    /// The date shown on cards instead of the start.
+    pub display_date: Option<String>,
+    /// Only `user_event`.
+    pub category: Option<HubCategory>,
+    /// A world of the event.
+    pub world_id: Option<i32>,
+    /// Hub tag ids, at most 10.
+    #[schema(rename = "hub_tags[]")]
+    pub hub_tags: Vec<i32>,
+    /// A PNG, JPEG, WebP or GIF of at most 5 MiB and 4096 px a side.
+    #[schema(value_type = Option<String>, format = Binary)]
+    pub thumbnail: Option<Vec<u8>>,
 }
 
 type FormResult<'r> = std::result::Result<Form<UserEventForm<'r>>, Errors<'r>>;
@@ -236,8 +271,7 @@ pub async fn list(
 /// Posts a user event to the event's hub. Cookie-authenticated calls need `X-CSRF-Token`.
 #[utoipa::path(post, path = "/api/v1/user/{event}/hub_notifications", tag = "hub", security(("bearer" = [])),
     params(("event" = String, Path), ("lang" = Option<String>, Query)),
-    request_body(content_type = "multipart/form-data",
-        description = "title (≤256) *, content (≤4096) *, start_at *, locale (jp|global) *, link_url, thumbnail (image ≤5 MiB), publish_at, end_at (after start_at), display_date, category (user_event), world_id (a world of the event), hub_tags[] (≤10); times are RFC 3339 or a date (midnight JST)"),
+    request_body(content = inline(UserEventFormSchema), content_type = "multipart/form-data"),
     responses((status = 201, body = HubNotificationView), (status = 401, body = crate::error::ErrorBody),
               (status = 403, body = crate::error::ErrorBody, description = "csrf_failed"),
               (status = 404, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
@@ -272,7 +306,7 @@ pub async fn show(api: Api<'_>, current: CurrentUser, event: Permalink, id: Id) 
 /// unless a new one is sent).
 #[utoipa::path(put, path = "/api/v1/user/{event}/hub_notifications/{id}", tag = "hub", security(("bearer" = [])),
     params(("event" = String, Path), ("id" = i32, Path), ("lang" = Option<String>, Query)),
-    request_body(content_type = "multipart/form-data", description = "as for POST"),
+    request_body(content = inline(UserEventFormSchema), content_type = "multipart/form-data"),
     responses((status = 200, body = HubNotificationView), (status = 401, body = crate::error::ErrorBody),
               (status = 403, body = crate::error::ErrorBody, description = "csrf_failed"),
               (status = 404, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
