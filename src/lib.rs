@@ -15,6 +15,7 @@ pub mod clock;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod forms;
 pub mod i18n;
 pub mod jobs;
 pub mod linkpreview;

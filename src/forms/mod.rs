@@ -1,0 +1,3 @@
+//! Typed inputs of forms that more than one edge reads (an API call and a page).
+
+pub mod user_event;
