@@ -4,7 +4,7 @@
 //!
 //! Only notifications that are public and published by "now" (the application clock) are seen.
 
-use chrono::{DateTime, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Asia::Tokyo;
 use rocket::serde::json::Json;
 use rocket::{FromForm, Route, get, routes};
@@ -19,14 +19,18 @@ use crate::model::hub::{
 use crate::model::pagination::Pagination;
 use crate::web::params::{Id, Permalink};
 
-/// Parses an instant: RFC 3339 (`2026-12-12T12:00:00+09:00`) or a date (`2026-12-12`, midnight
-/// in Japan). `None` when the text is neither.
+/// Parses an instant: RFC 3339 (`2026-12-12T12:00:00+09:00`), a date and time without an
+/// offset (`2026-12-12T12:00`, as an HTML `datetime-local` field sends it: Japan time) or a date
+/// (`2026-12-12`, midnight in Japan). `None` when the text is none of these.
 pub fn parse_instant(raw: &str) -> Option<DateTime<Utc>> {
     if let Ok(at) = DateTime::parse_from_rfc3339(raw) {
         return Some(at.to_utc());
     }
-    let date = NaiveDate::parse_from_str(raw, "%Y-%m-%d").ok()?;
-    Tokyo.from_local_datetime(&date.and_hms_opt(0, 0, 0)?).single().map(|at| at.to_utc())
+    let local = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"]
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(raw, f).ok())
+        .or_else(|| NaiveDate::parse_from_str(raw, "%Y-%m-%d").ok()?.and_hms_opt(0, 0, 0))?;
+    Tokyo.from_local_datetime(&local).single().map(|at| at.to_utc())
 }
 
 impl Api<'_> {
@@ -253,7 +257,10 @@ mod tests {
     fn instants_in_rfc3339_or_japanese_dates() {
         assert_eq!(parse_instant("2026-12-12").unwrap().to_rfc3339(), "2026-12-11T15:00:00+00:00");
         assert_eq!(parse_instant("2026-12-12T12:00:00+09:00").unwrap().to_rfc3339(), "2026-12-12T03:00:00+00:00");
-        for bad in ["", "tomorrow", "2026-13-01", "2026/12/12", "2026-12-12T12:00"] {
+        // A date and time without offset (an HTML datetime-local value) is Japan time.
+        assert_eq!(parse_instant("2026-12-12T12:00").unwrap().to_rfc3339(), "2026-12-12T03:00:00+00:00");
+        assert_eq!(parse_instant("2026-12-12T12:00:30").unwrap().to_rfc3339(), "2026-12-12T03:00:30+00:00");
+        for bad in ["", "tomorrow", "2026-13-01", "2026/12/12", "2026-12-12T25:00", "2026-12-12 12:00"] {
             assert!(parse_instant(bad).is_none(), "{bad:?}");
         }
     }
