@@ -7,7 +7,9 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
-use sea_orm::{ConnectionTrait, PaginatorTrait, QueryOrder, QuerySelect, Set, TransactionSession, TransactionTrait};
+use sea_orm::{
+    Condition, ConnectionTrait, PaginatorTrait, QueryOrder, QuerySelect, Set, TransactionSession, TransactionTrait,
+};
 
 use crate::db::entities::{ambassador, hub_notification, hub_notification_tag, hub_tag, user, world};
 use crate::error::{Error, Result};
@@ -65,18 +67,72 @@ pub async fn unknown_references(
     Ok((world_unknown, tags.iter().copied().filter(|t| !known.contains(t)).collect()))
 }
 
+/// Which of a user's events a list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every one.
+    All,
+    /// Those not over yet: upcoming or running.
+    Open,
+    /// Those over: past their end, or past their start when they have no end.
+    Closed,
+}
+
+/// Where a user event stands at an instant, as its author sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Standing {
+    /// Waiting for its publish time.
+    Scheduled,
+    /// On the hub, not over yet.
+    Published,
+    /// Over.
+    Ended,
+}
+
 impl hub_notification::Model {
-    /// One page of `user_id`'s user events in `event_id`, newest start first, published or not.
+    /// Whether the event is over at `now`: past its end, or past its start without an end.
+    pub fn is_over(&self, now: DateTime<Utc>) -> bool {
+        self.end_at.unwrap_or(self.start_at) <= now
+    }
+
+    /// Where this user event stands at `now`.
+    pub fn standing(&self, now: DateTime<Utc>) -> Standing {
+        if self.is_over(now) {
+            Standing::Ended
+        } else if self.publish_at > now {
+            Standing::Scheduled
+        } else {
+            Standing::Published
+        }
+    }
+
+    /// One page of `user_id`'s user events in `event_id` within `scope` at `now`, newest start
+    /// first, published or not.
     pub async fn own_page(
         db: &impl ConnectionTrait,
         event_id: i32,
         user_id: i32,
+        scope: Scope,
+        now: DateTime<Utc>,
         page: PageRequest,
     ) -> Result<(Vec<Self>, u64)> {
+        use hub_notification::Column as C;
+        // Spelled out both ways: NOT over a NULL end_at would be NULL, not true.
+        let scope = match scope {
+            Scope::All => Condition::all(),
+            Scope::Open => Condition::any()
+                .add(C::EndAt.gt(now))
+                .add(Condition::all().add(C::EndAt.is_null()).add(C::StartAt.gt(now))),
+            Scope::Closed => Condition::any()
+                .add(C::EndAt.lte(now))
+                .add(Condition::all().add(C::EndAt.is_null()).add(C::StartAt.lte(now))),
+        };
         let select = hub_notification::Entity::find()
             .filter(hub_notification::Column::EventId.eq(event_id))
             .filter(hub_notification::Column::UserId.eq(user_id))
             .filter(hub_notification::Column::Category.eq(HubCategory::UserEvent))
+            .filter(scope)
             .order_by_desc(hub_notification::Column::StartAt)
             .order_by_desc(hub_notification::Column::Id);
         let count = select.clone().count(db).await?;

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::forms::user_event::{self, FormContext, FormResult, UserEventFormSchema};
 use crate::model::hub::HubNotificationView;
 use crate::model::pagination::Pagination;
-use crate::model::user_event::UserEventInput;
+use crate::model::user_event::{Scope, UserEventInput};
 use crate::storage::Storage;
 use crate::web::params::{Id, Permalink};
 
@@ -51,7 +51,8 @@ pub async fn list(
 ) -> Result<Json<ListBody<HubNotificationView>>> {
     let event = event::Model::resolve(api.db, event.as_str()).await?;
     let req = api.page(page, limit)?;
-    let (rows, count) = hub_notification::Model::own_page(api.db, event.id, current.user.id, req).await?;
+    let (rows, count) =
+        hub_notification::Model::own_page(api.db, event.id, current.user.id, Scope::All, api.now, req).await?;
     let data = HubNotificationView::load(api.db, rows, api.lang, api.now).await?;
     Ok(Json(ListBody { data, pagination: Pagination::new(req, count, count) }))
 }

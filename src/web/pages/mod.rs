@@ -7,6 +7,7 @@ pub mod exhibitors;
 pub mod history;
 pub mod home;
 pub mod hub;
+pub mod my_events;
 pub mod mypage;
 pub mod news;
 pub mod redirects;
@@ -24,6 +25,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(history::routes());
     routes.extend(mypage::routes());
     routes.extend(news::routes());
+    routes.extend(my_events::routes());
     routes.extend(support::routes());
     routes.extend(contact::routes());
     routes.extend(catalog::routes());

@@ -39,9 +39,13 @@ pub(crate) fn nav(page: &Page<'_>) -> Vec<serde_json::Value> {
 #[get("/mypage")]
 pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template> {
     let profile = UserView::load(page.db, &current.user, page.lang).await?;
-    let current_event = event::current(page.db, page.now)
-        .await?
-        .map(|e| json!({ "name": page.lang.pick(&e.event.name_ja, &e.event.name_en), "href": page.href("/") }));
+    let current_event = event::current(page.db, page.now).await?.map(|e| {
+        json!({
+            "name": page.lang.pick(&e.event.name_ja, &e.event.name_en),
+            "href": page.href("/"),
+            "my_events_href": page.href(&format!("/mypage/event/{}/my_notification", e.event.permalink)),
+        })
+    });
     let news = exhibitor_notification::Model::page(page.db, current.user.id, page.now, LATEST_NEWS, page.lang).await?;
     Ok(page.render(
         "mypage/index",
