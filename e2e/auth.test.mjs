@@ -7,7 +7,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { TEST_TIMEOUT_MS, htmlLang, launchBrowser, newPage, screenshot, url } from './support.mjs';
+import {
+  ACCOUNT_PATH,
+  SUBMIT,
+  TEST_TIMEOUT_MS,
+  accountForm,
+  htmlLang,
+  launchBrowser,
+  newPage,
+  screenshot,
+  url,
+} from './support.mjs';
 
 /** @type {import('playwright-core').Browser | undefined} */
 let browser;
@@ -24,9 +34,6 @@ function profileMessages(lang) {
 }
 const SAVED_JA = profileMessages('ja').saved;
 
-const ACCOUNT_PATH = '/account/auth/vmarket_account';
-/** A form's submit button (a <button> without a type submits too). */
-const SUBMIT = 'button:not([type="button"]):not([type="reset"]), input[type="submit"]';
 const STAMP = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 3).toString(36)}`;
 const ACCOUNT = {
   email: `e2e-${STAMP}@example.com`,
@@ -81,20 +88,6 @@ function accountRedirect(page) {
   const redirect = current.searchParams.get('redirect_url');
   assert.ok(redirect, `no redirect_url on ${page.url()}`);
   return decodeURIComponent(redirect);
-}
-
-/**
- * A form of the account page, made visible first if the page shows it behind a tab.
- * @param {import('playwright-core').Page} page
- * @param {'sign-up' | 'sign-in'} which
- */
-async function accountForm(page, which) {
-  const form = page.locator(`form[data-testid="${which}-form"]`);
-  await form.waitFor({ state: 'attached' });
-  const tab = page.getByTestId(`${which}-tab`);
-  if (!(await form.isVisible()) && (await tab.count()) > 0) await tab.first().click();
-  await form.waitFor({ state: 'visible' });
-  return form;
 }
 
 test('sign up from the header, edit the profile in both languages, sign out', { timeout: TEST_TIMEOUT_MS * 2 }, async () => {

@@ -88,3 +88,22 @@ export async function screenshot(page, name, fullPage = true) {
 export function htmlLang(page) {
   return page.locator('html').getAttribute('lang');
 }
+
+/** The account service's sign-in / sign-up page. */
+export const ACCOUNT_PATH = '/account/auth/vmarket_account';
+/** A form's submit button (a <button> without a type submits too). */
+export const SUBMIT = 'button:not([type="button"]):not([type="reset"]), input[type="submit"]';
+
+/**
+ * A form of the account page, made visible first if the page shows it behind a tab.
+ * @param {import('playwright-core').Page} page
+ * @param {'sign-up' | 'sign-in'} which
+ */
+export async function accountForm(page, which) {
+  const form = page.locator(`form[data-testid="${which}-form"]`);
+  await form.waitFor({ state: 'attached' });
+  const tab = page.getByTestId(`${which}-tab`);
+  if (!(await form.isVisible()) && (await tab.count()) > 0) await tab.first().click();
+  await form.waitFor({ state: 'visible' });
+  return form;
+}
