@@ -88,6 +88,8 @@ pub enum Standing {
     Published,
     /// Over.
     Ended,
+    /// Taken off the hub by staff (`is_public` cleared).
+    Hidden,
 }
 
 impl hub_notification::Model {
@@ -98,7 +100,9 @@ impl hub_notification::Model {
 
     /// Where this user event stands at `now`.
     pub fn standing(&self, now: DateTime<Utc>) -> Standing {
-        if self.is_over(now) {
+        if !self.is_public {
+            Standing::Hidden
+        } else if self.is_over(now) {
             Standing::Ended
         } else if self.publish_at > now {
             Standing::Scheduled
@@ -250,4 +254,56 @@ async fn set_tags(db: &impl ConnectionTrait, id: i32, tags: &[i32]) -> Result<()
             .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+
+    use super::*;
+
+    fn event(start: &str, end: Option<&str>, publish: &str, public: bool) -> hub_notification::Model {
+        let at = |t: &str| DateTime::parse_from_rfc3339(t).unwrap().to_utc();
+        hub_notification::Model {
+            id: 1,
+            event_id: 13,
+            title: "t".into(),
+            content: "c".into(),
+            link_url: None,
+            thumbnail: None,
+            publish_at: at(publish),
+            start_at: at(start),
+            end_at: end.map(at),
+            display_date: None,
+            locale: HubLocale::Jp,
+            category: HubCategory::UserEvent,
+            is_official: false,
+            by_ambassador: false,
+            is_certificated_stream: false,
+            is_public: public,
+            is_strong_recommended: false,
+            world_id: None,
+            user_id: Some(1),
+            created_at: at(publish),
+            updated_at: at(publish),
+        }
+    }
+
+    #[test]
+    fn standing_follows_publish_end_and_staff() {
+        let now = DateTime::parse_from_rfc3339("2026-12-01T00:00:00Z").unwrap().to_utc();
+        let later = "2026-12-20T11:00:00Z";
+        assert_eq!(event(later, None, "2026-11-01T00:00:00Z", true).standing(now), Standing::Published);
+        assert_eq!(event(later, None, "2026-12-05T00:00:00Z", true).standing(now), Standing::Scheduled);
+        assert_eq!(
+            event("2026-11-20T11:00:00Z", Some("2026-11-20T13:00:00Z"), "2026-11-01T00:00:00Z", true).standing(now),
+            Standing::Ended
+        );
+        // Without an end it is over once it has started.
+        assert_eq!(event("2026-11-30T11:00:00Z", None, "2026-11-01T00:00:00Z", true).standing(now), Standing::Ended);
+        assert_eq!(event(later, None, "2026-11-01T00:00:00Z", false).standing(now), Standing::Hidden);
+        let running = event("2026-11-30T23:00:00Z", Some("2026-12-01T02:00:00Z"), "2026-11-01T00:00:00Z", true);
+        assert_eq!(running.standing(now), Standing::Published);
+        assert!(running.is_over(now + Duration::hours(2)));
+    }
 }

@@ -164,6 +164,21 @@ async fn post_edit_and_delete_an_event_without_javascript() {
     assert_eq!(doc.text("[data-testid=standing]"), "終了");
     assert_eq!(Doc::parse(&app.page(&format!("{BASE}/open")).await.1).count("[data-testid=my-event]"), 2);
 
+    // Taken off the hub by staff: the author sees why, and no hub link.
+    {
+        use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
+        use vmarket::db::entities::hub_notification as n;
+        n::Entity::update_many()
+            .col_expr(n::Column::IsPublic, Expr::value(false))
+            .filter(n::Column::Title.eq("前夜祭"))
+            .exec(&app.db)
+            .await
+            .unwrap();
+    }
+    let doc = Doc::parse(&app.page(&format!("{BASE}/close")).await.1);
+    assert_eq!(doc.text("[data-testid=standing]"), "非公開（運営が停止）");
+    assert_eq!(doc.count("[data-testid=on-hub]"), 0);
+
     // Another user sees nothing of it.
     let delete = Doc::parse(&app.page(&edit).await.1).attr("[data-testid=delete-form]", "action");
     app.sign_out().await;
