@@ -14,6 +14,7 @@ use crate::api::v1::hub::parse_instant;
 use crate::error::{Error, FieldError, Result};
 use crate::i18n::{Lang, Messages};
 use crate::model::hub::{HubCategory, HubLocale};
+use crate::model::redirect::http_url;
 use crate::model::text;
 use crate::model::user_event::{MAX_TAGS, UserEventInput, unknown_references};
 use crate::storage::Storage;
@@ -121,12 +122,8 @@ impl Checks<'_> {
 
     fn text(&mut self, attribute: &str, raw: Option<&str>, max: usize) -> String {
         let value = raw.unwrap_or("").trim().to_string();
-        if value.is_empty() {
-            self.fail(attribute, "validation.required", &[]);
-        } else if value.chars().count() > max {
-            self.fail(attribute, "validation.too_long", &[("max", &max.to_string())]);
-        } else if !text::is_clean(&value) {
-            self.fail(attribute, "validation.control_chars", &[]);
+        if let Some(key) = text::problem(&value, max) {
+            self.fail(attribute, key, &[("max", &max.to_string())]);
         }
         value
     }
@@ -187,9 +184,7 @@ pub async fn check(cx: &FormContext<'_>, event_id: i32, form: &UserEventForm<'_>
     }
     let link_url = form.link_url.as_deref().map(str::trim).filter(|u| !u.is_empty()).map(str::to_string);
     if let Some(url) = &link_url {
-        let ok = url.len() <= MAX_URL
-            && text::is_clean(url)
-            && url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
+        let ok = url.len() <= MAX_URL && text::is_clean(url) && http_url(url).is_some();
         if !ok {
             c.fail("link_url", "validation.url", &[]);
         }

@@ -93,11 +93,8 @@ impl exhibitor_notification::Model {
             .order_by_desc(exhibitor_notification::Column::PublishedAt)
             .order_by_desc(exhibitor_notification::Column::Id);
         let count = select.clone().count(db).await?;
-        let read = exhibitor_notification::Entity::find()
-            .filter(Self::visible(now))
-            .filter(exhibitor_notification::Column::Id.in_subquery(read_ids(user_id)))
-            .count(db)
-            .await?;
+        let read =
+            select.clone().filter(exhibitor_notification::Column::Id.in_subquery(read_ids(user_id))).count(db).await?;
         let rows = select.offset(page.offset()).limit(page.limit).all(db).await?;
         let items = ExhibitorNotificationView::load(db, rows, user_id, lang).await?;
         Ok(NotificationPage { items, count, unread: count.saturating_sub(read) })

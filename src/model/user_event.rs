@@ -93,6 +93,14 @@ pub enum Standing {
 }
 
 impl hub_notification::Model {
+    /// `user_id`'s user events in `event_id`.
+    fn own(event_id: i32, user_id: i32) -> Condition {
+        Condition::all()
+            .add(hub_notification::Column::EventId.eq(event_id))
+            .add(hub_notification::Column::UserId.eq(user_id))
+            .add(hub_notification::Column::Category.eq(HubCategory::UserEvent))
+    }
+
     /// Whether the event is over at `now`: past its end, or past its start without an end.
     pub fn is_over(&self, now: DateTime<Utc>) -> bool {
         self.end_at.unwrap_or(self.start_at) <= now
@@ -133,9 +141,7 @@ impl hub_notification::Model {
                 .add(Condition::all().add(C::EndAt.is_null()).add(C::StartAt.lte(now))),
         };
         let select = hub_notification::Entity::find()
-            .filter(hub_notification::Column::EventId.eq(event_id))
-            .filter(hub_notification::Column::UserId.eq(user_id))
-            .filter(hub_notification::Column::Category.eq(HubCategory::UserEvent))
+            .filter(Self::own(event_id, user_id))
             .filter(scope)
             .order_by_desc(hub_notification::Column::StartAt)
             .order_by_desc(hub_notification::Column::Id);
@@ -147,9 +153,7 @@ impl hub_notification::Model {
     /// notification is as unknown as a missing one).
     pub async fn find_own(db: &impl ConnectionTrait, event_id: i32, user_id: i32, id: i32) -> Result<Self> {
         hub_notification::Entity::find_by_id(id)
-            .filter(hub_notification::Column::EventId.eq(event_id))
-            .filter(hub_notification::Column::UserId.eq(user_id))
-            .filter(hub_notification::Column::Category.eq(HubCategory::UserEvent))
+            .filter(Self::own(event_id, user_id))
             .one(db)
             .await?
             .ok_or_else(Error::not_found)

@@ -115,13 +115,8 @@ fn check_name(
 ) -> String {
     let Some(raw) = raw else { return current.to_string() };
     let value = raw.trim().to_string();
-    let count = value.chars().count();
-    if count == 0 {
-        field(attribute, "validation.required", &[]);
-    } else if count > max {
-        field(attribute, "validation.too_long", &[("max", &max.to_string())]);
-    } else if !text::is_clean(&value) {
-        field(attribute, "validation.control_chars", &[]);
+    if let Some(key) = text::problem(&value, max) {
+        field(attribute, key, &[("max", &max.to_string())]);
     }
     value
 }
