@@ -107,3 +107,27 @@ export async function accountForm(page, which) {
   await form.waitFor({ state: 'visible' });
   return form;
 }
+
+/** The staff account `scripts/e2e` creates for the console tests. */
+export const STAFF = {
+  email: process.env.VMARKET_E2E_STAFF_EMAIL ?? '',
+  password: process.env.VMARKET_E2E_STAFF_PASSWORD ?? '',
+};
+
+/**
+ * Signs in on the account page the browser is on (or is being sent to) and waits until it is
+ * back on a page whose path satisfies `landed`.
+ * @param {import('playwright-core').Page} page
+ * @param {{ email: string, password: string }} account
+ * @param {(path: string) => boolean} landed
+ */
+export async function signIn(page, account, landed) {
+  await page.waitForURL((u) => u.pathname === ACCOUNT_PATH);
+  const form = await accountForm(page, 'sign-in');
+  await form.locator('input[name="email"]').fill(account.email);
+  await form.locator('input[name="password"]').fill(account.password);
+  await Promise.all([
+    page.waitForURL((u) => landed(u.pathname), { timeout: 20_000 }),
+    form.locator(SUBMIT).first().click(),
+  ]);
+}

@@ -8,13 +8,15 @@ use rocket::{Build, Rocket};
 use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 
-use crate::account::AccountLimiter;
+use crate::account::SignInLimits;
 use crate::auth::Sso;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::i18n::Messages;
 use crate::linkpreview::LinkPreviewer;
 use crate::storage::{self, Storage};
+use crate::web::client_ip::TrustedProxies;
+use crate::web::headers::SecurityHeaders;
 use crate::web::vite::ViteAssets;
 use crate::web::{Site, errors, locale};
 use crate::{account, admin, api, auth, web};
@@ -36,7 +38,10 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let AppParts { figment, config, db, clock } = parts;
     let storage = Storage::from_config(&config)?;
     let sso = Sso::new(&config);
-    let limiter = AccountLimiter::new(config.sign_in_per_minute);
+    let limiter = SignInLimits::new(&config);
+    let trusted_proxies = TrustedProxies::parse(&config.trusted_proxies).map_err(crate::error::Error::Internal)?;
+    let security_headers = SecurityHeaders::new(&config);
+    let config_budget = config.image_decode_budget_mib;
     let builtin_sso = config.builtin_sso();
     let messages = Messages::bundled();
     let assets = ViteAssets::load(Path::new(&config.dist_dir));
@@ -57,11 +62,16 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(storage)
         .manage(sso)
         .manage(limiter)
+        .manage(trusted_proxies)
+        .manage(crate::api::upload::ImageDecoder::new(config_budget))
+        .manage(security_headers.clone())
         .manage(previewer)
         .manage(inquiry_limiter)
         .manage(form_key)
         .manage(queue)
         .attach(locale::LocaleRouting)
+        .attach(security_headers)
+        .attach(crate::telemetry::RequestLog)
         .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())
         .mount("/", rocket::routes![locale::locale_redirect])

@@ -104,6 +104,7 @@ async fn provision(db: &DatabaseConnection, a: &account::Model, now: DateTime<Ut
         vmarket_id: a.vmarket_id.clone(),
         name_ja: a.name_ja.clone(),
         name_en: a.name_en.clone(),
+        email: Some(a.email.clone()),
     };
     user::Model::provision(db, &identity, now).await.map_err(|e| e.to_string())
 }

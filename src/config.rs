@@ -58,10 +58,21 @@ pub struct Config {
     /// Sign-in and sign-up attempts allowed per client IP and minute.
     #[serde(default = "default_sign_in_per_minute")]
     pub sign_in_per_minute: u32,
+    /// Sign-in attempts allowed per account (email) and hour, from anywhere.
+    #[serde(default = "default_sign_in_per_account_per_hour")]
+    pub sign_in_per_account_per_hour: u32,
+    /// Networks (CIDR) of the load balancers whose `X-Forwarded-For` / `X-Real-IP` headers are
+    /// believed; empty = no header is, the client is the TCP peer.
+    #[serde(default)]
+    pub trusted_proxies: Vec<String>,
     /// Where uploaded files go: empty for `{data_dir}/objects`, or an `s3://bucket/prefix` URL
     /// (credentials from the usual `AWS_*` environment variables).
     #[serde(default)]
     pub object_store_url: String,
+    /// MiB of decoded images all uploads together may hold at once (at least 128: one 4096 px
+    /// RGBA image and its working copy); further uploads wait for their share.
+    #[serde(default = "default_image_decode_budget_mib")]
+    pub image_decode_budget_mib: u32,
     /// Directory with the Vite build output (`widgets/` and `admin/`).
     #[serde(default = "default_dist_dir")]
     pub dist_dir: String,
@@ -121,6 +132,12 @@ fn default_site_url() -> String {
 }
 fn default_sign_in_per_minute() -> u32 {
     10
+}
+fn default_sign_in_per_account_per_hour() -> u32 {
+    20
+}
+fn default_image_decode_budget_mib() -> u32 {
+    192
 }
 fn default_dist_dir() -> String {
     "static/dist".into()
@@ -200,7 +217,10 @@ impl Default for Config {
             environment: Environment::default(),
             sso_allowed_origins: Vec::new(),
             sign_in_per_minute: default_sign_in_per_minute(),
+            sign_in_per_account_per_hour: default_sign_in_per_account_per_hour(),
+            trusted_proxies: Vec::new(),
             object_store_url: String::new(),
+            image_decode_budget_mib: default_image_decode_budget_mib(),
             dist_dir: default_dist_dir(),
             static_dir: default_static_dir(),
             link_preview_allowed_hosts: Vec::new(),

@@ -60,11 +60,15 @@ async fn main() -> std::process::ExitCode {
 async fn run(cli: Cli) -> Result<(), String> {
     let figment = rocket::Config::figment();
     let config = Config::from_figment(&figment).map_err(|e| format!("configuration: {e}"))?;
+    let command = cli.command.unwrap_or(Command::Serve);
+    if matches!(command, Command::Serve) {
+        startup_checks(&figment, &config)?;
+    }
     let _sentry = telemetry::init_sentry(&config);
     let conn = db::connect(&config.database_url).await.map_err(|e| format!("database: {e}"))?;
     db::migrate(&conn).await.map_err(|e| format!("migration: {e}"))?;
     let now = chrono::Utc::now();
-    match cli.command.unwrap_or(Command::Serve) {
+    match command {
         Command::Migrate => {
             println!("migrations applied to {}", cli::redact(&config.database_url));
             Ok(())
@@ -97,6 +101,30 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// What a server needs before it may start, each refused with one line: outside the debug
+/// profile a secret key (sessions, CSRF and form tokens depend on it), and the template and
+/// static directories (the binary does not embed them; run it from the repository or point
+/// `template_dir` / `static_dir` at them).
+fn startup_checks(figment: &rocket::figment::Figment, config: &Config) -> Result<(), String> {
+    let debug = figment.profile() == rocket::Config::DEBUG_PROFILE;
+    // Rocket's defaults carry an all-zero key, so the key is present whenever it is asked for;
+    // only a non-zero key is one the operator set.
+    let has_key = figment.extract::<rocket::Config>().is_ok_and(|c| !c.secret_key.is_zero());
+    if !debug && !has_key {
+        return Err("ROCKET_SECRET_KEY is not set; a release build needs one (e.g. `openssl rand -base64 32`)".into());
+    }
+    let template_dir = figment.extract_inner::<String>("template_dir").unwrap_or_else(|_| "templates".into());
+    for (what, dir) in [("template_dir", template_dir.as_str()), ("static_dir", config.static_dir.as_str())] {
+        if !std::path::Path::new(dir).is_dir() {
+            return Err(format!(
+                "{what} {dir:?} is not a directory; run from the repository or set ROCKET_{}",
+                what.to_uppercase()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Starts the background workers on this runtime.

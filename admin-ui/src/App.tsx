@@ -5,9 +5,12 @@
  * While no resource is registered react-admin calls the app "empty" and renders `ready`;
  * `EmptyShell` shows the dashboard inside the normal layout then.
  */
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
 import simpleRestProvider from 'ra-data-simple-rest';
-import { Admin, Layout, Resource } from 'react-admin';
+import { Admin, type AuthProvider, Layout, Resource } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { createAuthProvider } from './authProvider';
 import { Dashboard } from './Dashboard';
 import { i18nProvider } from './i18n';
 import { RESOURCES } from './resources';
@@ -15,6 +18,15 @@ import { RESOURCES } from './resources';
 export const BASENAME = '/admin';
 export const API_URL = '/admin/api';
 const dataProvider = simpleRestProvider(API_URL);
+
+/**
+ * Styles go in `<style>` elements that carry the nonce the server put in
+ * `<meta name="csp-nonce">`: the Content-Security-Policy allows no other inline style.
+ */
+function styleCache() {
+  const nonce = document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content') ?? undefined;
+  return createCache({ key: 'vm', nonce });
+}
 
 function EmptyShell() {
   return (
@@ -24,11 +36,13 @@ function EmptyShell() {
   );
 }
 
-function Console() {
+function Console({ authProvider }: { authProvider: AuthProvider }) {
   return (
     <Admin
       basename={BASENAME}
       dataProvider={dataProvider}
+      authProvider={authProvider}
+      requireAuth
       i18nProvider={i18nProvider}
       dashboard={Dashboard}
       ready={EmptyShell}
@@ -42,12 +56,14 @@ function Console() {
   );
 }
 
-export function App() {
+export function App({ authProvider = createAuthProvider() }: { authProvider?: AuthProvider }) {
   return (
-    <BrowserRouter>
-      <Routes>
-        <Route path={`${BASENAME}/*`} element={<Console />} />
-      </Routes>
-    </BrowserRouter>
+    <CacheProvider value={styleCache()}>
+      <BrowserRouter>
+        <Routes>
+          <Route path={`${BASENAME}/*`} element={<Console authProvider={authProvider} />} />
+        </Routes>
+      </BrowserRouter>
+    </CacheProvider>
   );
 }

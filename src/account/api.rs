@@ -1,5 +1,5 @@
 //! The account service's JSON calls: `/vso/me` and `/vso/token` (SSO cookie), the one-time code
-//! exchange the product's callback makes, and the JWKS.
+//! exchange the product's callback makes, sign-out everywhere (`/auth/revoke`) and the JWKS.
 
 use rocket::form::{Form, FromForm};
 use rocket::http::CookieJar;
@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use crate::account::keys::{self, Jwks};
 use crate::account::pages::session_account;
+use crate::account::store::CodeGrant;
 use crate::account::tokens;
 use crate::clock::Clock;
 use crate::db::entities::account;
@@ -102,13 +103,20 @@ pub async fn token(
 pub struct CodeForm {
     #[field(default = String::new())]
     code: String,
+    #[field(default = String::new())]
+    redirect_url: String,
+    #[field(default = String::new())]
+    code_verifier: String,
 }
 
-/// Exchanges a one-time code (from the sign-in redirect) for a token. Server-to-server: the
-/// product's callback calls it, so the browser never holds the token in script.
+/// Exchanges a one-time code for a token. Server-to-server: the product's callback calls it, so
+/// the browser never holds the token in script. The code works once, within 60 seconds, and only
+/// with the `redirect_url` it was issued for and the PKCE verifier of its S256 challenge; a
+/// failed attempt spends it.
 #[utoipa::path(post, path = "/account/auth/token", tag = "account",
-    request_body(content_type = "application/x-www-form-urlencoded", description = "code=<one-time code>"),
-    responses((status = 200, body = TokenBody), (status = 401, body = crate::error::ErrorBody)))]
+    request_body(content_type = "application/x-www-form-urlencoded",
+        description = "code=<one-time code>&redirect_url=<the callback it was sent to>&code_verifier=<PKCE verifier>"),
+    responses((status = 200, body = TokenBody), (status = 400, body = crate::error::ErrorBody, description = "invalid_grant")))]
 #[post("/auth/token", data = "<form>")]
 pub async fn exchange(
     form: Form<CodeForm>,
@@ -117,8 +125,52 @@ pub async fn exchange(
     clock: &State<Clock>,
 ) -> Result<Json<TokenBody>> {
     let now = clock.now();
-    let a = account::Model::redeem_code(db.inner(), &form.code, now).await?.ok_or(Error::Unauthorized)?;
+    let grant = CodeGrant { code: &form.code, redirect_url: &form.redirect_url, code_verifier: &form.code_verifier };
+    let a = account::Model::redeem_code(db.inner(), &grant, now)
+        .await?
+        .ok_or(Error::BadRequest { code: "invalid_grant" })?;
     Ok(Json(TokenBody { jwt: tokens::issue(db.inner(), &a, &site.config.sso_base(), now).await? }))
+}
+
+/// The account's token generation after a sign-out everywhere.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Revoked {
+    /// Tokens of a lower generation are no longer accepted.
+    pub generation: i64,
+}
+
+/// Signs the token's account out everywhere (server-to-server, from the product's sign-out):
+/// every session ends and the token generation moves on. Needs a current token of the account.
+#[utoipa::path(post, path = "/account/auth/revoke", tag = "account", security(("bearer" = [])),
+    responses((status = 200, body = Revoked), (status = 401, body = crate::error::ErrorBody)))]
+#[post("/auth/revoke")]
+pub async fn revoke(
+    bearer: Bearer<'_>,
+    site: &State<Site>,
+    db: &State<DatabaseConnection>,
+    clock: &State<Clock>,
+) -> Result<Json<Revoked>> {
+    let account = tokens::verify_own(db.inner(), bearer.0, &site.config.sso_base(), clock.now()).await?;
+    Ok(Json(Revoked { generation: account.sign_out_everywhere(db.inner()).await? }))
+}
+
+/// The `Authorization: Bearer` token of a request (401 without one).
+pub struct Bearer<'r>(&'r str);
+
+#[rocket::async_trait]
+impl<'r> rocket::request::FromRequest<'r> for Bearer<'r> {
+    type Error = Error;
+
+    async fn from_request(req: &'r rocket::Request<'_>) -> rocket::request::Outcome<Self, Error> {
+        let token = req.headers().get_one("Authorization").and_then(|v| {
+            let (scheme, token) = v.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+        });
+        match token {
+            Some(t) => rocket::request::Outcome::Success(Bearer(t)),
+            None => rocket::request::Outcome::Error((rocket::http::Status::Unauthorized, Error::Unauthorized)),
+        }
+    }
 }
 
 /// The public keys that verify tokens (public fields only).
@@ -130,5 +182,5 @@ pub async fn discovery_keys(db: &State<DatabaseConnection>, clock: &State<Clock>
 
 /// Routes of the JSON side.
 pub fn routes() -> Vec<Route> {
-    routes![me, token, exchange, discovery_keys]
+    routes![me, token, exchange, revoke, discovery_keys]
 }

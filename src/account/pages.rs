@@ -1,20 +1,19 @@
-//! The account service's browser side: the sign-in / sign-up page, its two forms and sign-out.
-//! Success starts an SSO session and sends the browser to `redirect_url` with a one-time `code`.
-
-use std::net::IpAddr;
+//! The account service's sign-in / sign-up page and its two forms. A sign-in request must name a
+//! registered callback, a state and a PKCE challenge ([`AuthRequest`]); success starts an SSO
+//! session and sends the browser to the callback with a one-time code bound to both.
 
 use chrono::{DateTime, Utc};
 use rocket::form::{Form, FromForm};
-use rocket::http::{Cookie, CookieJar, Header, SameSite, Status};
+use rocket::http::{CookieJar, Header, Status};
 use rocket::response::{Redirect, Responder};
 use rocket::{Route, State, get, post, routes};
 use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 use serde_json::{Value, json};
-use url::Url;
 
-use crate::account::store::{NewAccount, session_lifetime};
-use crate::account::{AccountLimiter, SESSION_COOKIE, allowed_redirect};
+use crate::account::authorize::AuthRequest;
+use crate::account::store::{CodeBinding, NewAccount};
+use crate::account::{SESSION, SignInLimits};
 use crate::auth::csrf;
 use crate::clock::Clock;
 use crate::db::entities::account;
@@ -22,8 +21,10 @@ use crate::error::{Error, Result};
 use crate::i18n::Lang;
 use crate::model::text;
 use crate::web::Site;
+use crate::web::client_ip::ClientIp;
 use crate::web::locale::MANUAL_LOCALE_COOKIE;
 use crate::web::page::base_context;
+use crate::web::redirect;
 
 /// What the sign-in page answers with.
 #[derive(Responder)]
@@ -37,44 +38,65 @@ pub enum AccountResponse {
 }
 
 /// The language of the account pages: `lang` query, manual-locale cookie, then Japanese.
-fn page_lang(lang: Option<&str>, cookies: &CookieJar<'_>) -> Lang {
+pub fn page_lang(lang: Option<&str>, cookies: &CookieJar<'_>) -> Lang {
     lang.and_then(Lang::parse)
         .or_else(|| cookies.get(MANUAL_LOCALE_COOKIE).and_then(|c| Lang::parse(c.value())))
         .unwrap_or_default()
 }
 
-struct Ctx<'r> {
-    site: &'r Site,
-    db: &'r DatabaseConnection,
-    now: DateTime<Utc>,
-    lang: Lang,
+/// What every handler here renders with.
+pub struct Ctx<'r> {
+    /// Site-wide state.
+    pub site: &'r Site,
+    /// The database.
+    pub db: &'r DatabaseConnection,
+    /// "Now".
+    pub now: DateTime<Utc>,
+    /// The page language.
+    pub lang: Lang,
 }
 
 impl Ctx<'_> {
-    fn render(&self, cookies: &CookieJar<'_>, redirect_url: &str, extra: Value) -> Template {
+    /// The sign-in page for `request` with `extra` context (kept input, errors).
+    fn render(&self, cookies: &CookieJar<'_>, request: Option<&AuthRequest>, extra: Value) -> Template {
         let title = self.site.messages.t(self.lang, "account.title");
         let mut ctx = base_context(self.site, self.lang, "/account/auth/vmarket_account", &title, self.now);
         ctx.insert("noindex".into(), json!(true));
-        ctx.insert("redirect_url".into(), json!(redirect_url));
-        ctx.insert("csrf_token".into(), json!(csrf::token(cookies, self.site.config.secure_cookies())));
-        ctx.insert(
-            "lang_switch".into(),
-            json!({
-                "ja": format!("/account/auth/vmarket_account?lang=ja&redirect_url={}", encode(redirect_url)),
-                "en": format!("/account/auth/vmarket_account?lang=en&redirect_url={}", encode(redirect_url)),
-            }),
-        );
+        ctx.insert("request".into(), json!(request));
+        ctx.insert("csrf_token".into(), json!(csrf::token(cookies, &self.site.config)));
+        if let Some(r) = request {
+            let switch = |lang: &str| {
+                format!(
+                    "/account/auth/vmarket_account?lang={lang}&redirect_url={}&state={}&code_challenge={}&code_challenge_method=S256",
+                    encode(&r.redirect_url),
+                    encode(&r.state),
+                    encode(&r.code_challenge)
+                )
+            };
+            ctx.insert("lang_switch".into(), json!({ "ja": switch("ja"), "en": switch("en") }));
+        }
         if let Value::Object(map) = extra {
             ctx.extend(map);
         }
         Template::render("account/sign_in", Value::Object(ctx))
     }
 
+    /// The page saying the sign-in request itself is unusable (no forms).
+    fn bad_request(&self, cookies: &CookieJar<'_>) -> AccountResponse {
+        let error = self.site.messages.t(self.lang, "account.errors.bad_request");
+        AccountResponse::Page((Status::BadRequest, self.render(cookies, None, json!({ "error": error }))))
+    }
+
     /// Starts a session for `account` and sends the browser back with a one-time code.
-    async fn finish(&self, cookies: &CookieJar<'_>, account: &account::Model, target: Url) -> Result<AccountResponse> {
+    async fn finish(
+        &self,
+        cookies: &CookieJar<'_>,
+        account: &account::Model,
+        request: &AuthRequest,
+    ) -> Result<AccountResponse> {
         let secret = account.start_session(self.db, self.now).await?;
-        set_session_cookie(cookies, secret, self.site.config.secure_cookies());
-        redirect_with_code(self.db, account, target, self.now).await
+        SESSION.set(cookies, secret, &self.site.config);
+        redirect_with_code(self.db, account, request, self.now).await
     }
 }
 
@@ -82,27 +104,17 @@ fn encode(s: &str) -> String {
     url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }
 
-fn set_session_cookie(cookies: &CookieJar<'_>, secret: String, secure: bool) {
-    let max_age = rocket::time::Duration::seconds(session_lifetime().num_seconds());
-    cookies.add(
-        Cookie::build((SESSION_COOKIE, secret))
-            .path("/account")
-            .http_only(true)
-            .same_site(SameSite::Lax)
-            .secure(secure)
-            .max_age(max_age),
-    );
-}
-
 async fn redirect_with_code(
     db: &DatabaseConnection,
     account: &account::Model,
-    mut target: Url,
+    request: &AuthRequest,
     now: DateTime<Utc>,
 ) -> Result<AccountResponse> {
-    let code = account.issue_code(db, now).await?;
-    target.query_pairs_mut().append_pair("code", &code);
-    Ok(AccountResponse::Done(Redirect::to(target.to_string())))
+    let binding =
+        CodeBinding { redirect_url: request.redirect_url.clone(), code_challenge: request.code_challenge.clone() };
+    let code = account.issue_code(db, &binding, now).await?;
+    let url = request.return_url(&code).ok_or_else(|| Error::Internal("callback URL".into()))?;
+    Ok(AccountResponse::Done(redirect::to_url(&url)))
 }
 
 /// The signed-in account of the SSO cookie, if any.
@@ -111,16 +123,20 @@ pub async fn session_account(
     cookies: &CookieJar<'_>,
     now: DateTime<Utc>,
 ) -> Result<Option<account::Model>> {
-    match cookies.get(SESSION_COOKIE) {
-        Some(c) => account::Model::by_session(db, c.value(), now).await,
+    match SESSION.get(cookies) {
+        Some(secret) => account::Model::by_session(db, &secret, now).await,
         None => Ok(None),
     }
 }
 
 /// The sign-in / sign-up page. A browser that already has a session goes straight back.
-#[get("/auth/vmarket_account?<redirect_url>&<lang>")]
+#[get("/auth/vmarket_account?<redirect_url>&<state>&<code_challenge>&<code_challenge_method>&<lang>")]
+#[expect(clippy::too_many_arguments, reason = "a Rocket handler: the query parameters and guards it needs")]
 pub async fn sign_in_page(
     redirect_url: Option<&str>,
+    state: Option<&str>,
+    code_challenge: Option<&str>,
+    code_challenge_method: Option<&str>,
     lang: Option<&str>,
     cookies: &CookieJar<'_>,
     site: &State<Site>,
@@ -128,83 +144,78 @@ pub async fn sign_in_page(
     clock: &State<Clock>,
 ) -> Result<AccountResponse> {
     let ctx = Ctx { site, db, now: clock.now(), lang: page_lang(lang, cookies) };
-    let redirect_url = redirect_url.unwrap_or("/");
-    let target =
-        allowed_redirect(&site.config, redirect_url).ok_or(Error::BadRequest { code: "redirect_not_allowed" })?;
+    let Some(request) = AuthRequest::parse(&site.config, redirect_url, state, code_challenge, code_challenge_method)
+    else {
+        return Ok(ctx.bad_request(cookies));
+    };
     if let Some(account) = session_account(db, cookies, ctx.now).await? {
-        return redirect_with_code(db, &account, target, ctx.now).await;
+        return redirect_with_code(db, &account, &request, ctx.now).await;
     }
-    Ok(AccountResponse::Page((Status::Ok, ctx.render(cookies, redirect_url, json!({})))))
+    Ok(AccountResponse::Page((Status::Ok, ctx.render(cookies, Some(&request), json!({})))))
 }
 
-/// The sign-in form.
-#[derive(Debug, FromForm)]
-pub struct SignInForm {
-    #[field(default = String::new())]
-    email: String,
-    #[field(default = String::new())]
-    password: String,
-    #[field(default = String::new())]
-    redirect_url: String,
-    #[field(default = String::new())]
-    lang: String,
-    #[field(default = String::new())]
-    csrf_token: String,
+/// The fields every form of the page posts back: the sign-in request, the page language and
+/// the page's CSRF token.
+macro_rules! carried_fields {
+    ($(#[$meta:meta])* pub struct $name:ident { $($field:ident),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, FromForm)]
+        pub struct $name {
+            $(#[field(default = String::new())] $field: String,)*
+            #[field(default = String::new())]
+            redirect_url: String,
+            #[field(default = String::new())]
+            state: String,
+            #[field(default = String::new())]
+            code_challenge: String,
+            #[field(default = String::new())]
+            lang: String,
+            #[field(default = String::new())]
+            csrf_token: String,
+        }
+
+        impl $name {
+            fn request(&self, site: &Site) -> Option<AuthRequest> {
+                AuthRequest::parse(&site.config, Some(&self.redirect_url), Some(&self.state), Some(&self.code_challenge), None)
+            }
+        }
+    };
+}
+
+carried_fields! {
+    /// The sign-in form.
+    pub struct SignInForm { email, password }
 }
 
 /// Signs in with email and password. Wrong email and wrong password get the same message.
 #[post("/auth/sign_in", data = "<form>")]
 pub async fn sign_in(
     form: Form<SignInForm>,
-    ip: Option<IpAddr>,
+    client: ClientIp,
     cookies: &CookieJar<'_>,
     site: &State<Site>,
     db: &State<DatabaseConnection>,
     clock: &State<Clock>,
-    limiter: &State<AccountLimiter>,
+    limits: &State<SignInLimits>,
 ) -> Result<AccountResponse> {
     let ctx = Ctx { site, db, now: clock.now(), lang: page_lang(Some(&form.lang), cookies) };
-    let target =
-        allowed_redirect(&site.config, &form.redirect_url).ok_or(Error::BadRequest { code: "redirect_not_allowed" })?;
+    let Some(request) = form.request(site) else { return Ok(ctx.bad_request(cookies)) };
     let kept = json!({ "tab": "sign_in", "sign_in": { "email": form.email } });
     if !csrf::verify(cookies, Some(&form.csrf_token)) {
-        return Ok(failure(&ctx, cookies, &form.redirect_url, kept, "account.errors.expired_form", Status::Forbidden));
+        return Ok(failure(&ctx, cookies, &request, kept, "account.errors.expired_form", Status::Forbidden));
     }
-    if let Err(Error::RateLimited { retry_after }) = limiter.check(ip) {
-        return Ok(limited(&ctx, cookies, &form.redirect_url, kept, retry_after));
+    if let Err(Error::RateLimited { retry_after }) = limits.check(client, Some(&form.email)) {
+        return Ok(limited(&ctx, cookies, &request, kept, retry_after));
     }
     match account::Model::authenticate(db.inner(), &form.email, &form.password).await? {
-        Some(account) => ctx.finish(cookies, &account, target).await,
-        None => Ok(failure(
-            &ctx,
-            cookies,
-            &form.redirect_url,
-            kept,
-            "account.errors.wrong_credentials",
-            Status::Unauthorized,
-        )),
+        Some(account) => ctx.finish(cookies, &account, &request).await,
+        None => Ok(failure(&ctx, cookies, &request, kept, "account.errors.wrong_credentials", Status::Unauthorized)),
     }
 }
 
-/// The sign-up form.
-#[derive(Debug, FromForm)]
-pub struct SignUpForm {
-    #[field(default = String::new())]
-    email: String,
-    #[field(default = String::new())]
-    password: String,
-    #[field(default = String::new())]
-    vmarket_id: String,
-    #[field(default = String::new())]
-    name_ja: String,
-    #[field(default = String::new())]
-    name_en: String,
-    #[field(default = String::new())]
-    redirect_url: String,
-    #[field(default = String::new())]
-    lang: String,
-    #[field(default = String::new())]
-    csrf_token: String,
+carried_fields! {
+    /// The sign-up form.
+    pub struct SignUpForm { email, password, vmarket_id, name_ja, name_en }
 }
 
 impl SignUpForm {
@@ -247,16 +258,15 @@ impl SignUpForm {
 #[post("/auth/sign_up", data = "<form>")]
 pub async fn sign_up(
     form: Form<SignUpForm>,
-    ip: Option<IpAddr>,
+    client: ClientIp,
     cookies: &CookieJar<'_>,
     site: &State<Site>,
     db: &State<DatabaseConnection>,
     clock: &State<Clock>,
-    limiter: &State<AccountLimiter>,
+    limits: &State<SignInLimits>,
 ) -> Result<AccountResponse> {
     let ctx = Ctx { site, db, now: clock.now(), lang: page_lang(Some(&form.lang), cookies) };
-    let target =
-        allowed_redirect(&site.config, &form.redirect_url).ok_or(Error::BadRequest { code: "redirect_not_allowed" })?;
+    let Some(request) = form.request(site) else { return Ok(ctx.bad_request(cookies)) };
     let kept = |errors: Value| {
         json!({ "tab": "sign_up", "sign_up": {
             "email": form.email, "vmarket_id": form.vmarket_id, "name_ja": form.name_ja, "name_en": form.name_en,
@@ -264,17 +274,10 @@ pub async fn sign_up(
         }})
     };
     if !csrf::verify(cookies, Some(&form.csrf_token)) {
-        return Ok(failure(
-            &ctx,
-            cookies,
-            &form.redirect_url,
-            kept(json!({})),
-            "account.errors.expired_form",
-            Status::Forbidden,
-        ));
+        return Ok(failure(&ctx, cookies, &request, kept(json!({})), "account.errors.expired_form", Status::Forbidden));
     }
-    if let Err(Error::RateLimited { retry_after }) = limiter.check(ip) {
-        return Ok(limited(&ctx, cookies, &form.redirect_url, kept(json!({})), retry_after));
+    if let Err(Error::RateLimited { retry_after }) = limits.check(client, None) {
+        return Ok(limited(&ctx, cookies, &request, kept(json!({})), retry_after));
     }
     let field_errors = |pairs: Vec<(&str, &str)>| {
         let map: serde_json::Map<String, Value> =
@@ -284,19 +287,19 @@ pub async fn sign_up(
     let new = match form.validate() {
         Ok(new) => new,
         Err(errors) => {
-            let page = ctx.render(cookies, &form.redirect_url, kept(field_errors(errors)));
+            let page = ctx.render(cookies, Some(&request), kept(field_errors(errors)));
             return Ok(AccountResponse::Page((Status::UnprocessableEntity, page)));
         }
     };
     match new.create(db.inner(), ctx.now).await {
-        Ok(account) => ctx.finish(cookies, &account, target).await,
+        Ok(account) => ctx.finish(cookies, &account, &request).await,
         Err(Error::Conflict { code }) => {
             let error = if code == "vmarket_id_taken" {
                 ("vmarket_id", "account.errors.vmarket_id_taken")
             } else {
                 ("email", "account.errors.email_taken")
             };
-            let page = ctx.render(cookies, &form.redirect_url, kept(field_errors(vec![error])));
+            let page = ctx.render(cookies, Some(&request), kept(field_errors(vec![error])));
             Ok(AccountResponse::Page((Status::Conflict, page)))
         }
         Err(e) => Err(e),
@@ -306,47 +309,29 @@ pub async fn sign_up(
 fn failure(
     ctx: &Ctx<'_>,
     cookies: &CookieJar<'_>,
-    redirect_url: &str,
+    request: &AuthRequest,
     mut kept: Value,
     key: &str,
     status: Status,
 ) -> AccountResponse {
     kept["error"] = json!(ctx.site.messages.t(ctx.lang, key));
-    AccountResponse::Page((status, ctx.render(cookies, redirect_url, kept)))
+    AccountResponse::Page((status, ctx.render(cookies, Some(request), kept)))
 }
 
 fn limited(
     ctx: &Ctx<'_>,
     cookies: &CookieJar<'_>,
-    redirect_url: &str,
+    request: &AuthRequest,
     mut kept: Value,
     retry_after: u64,
 ) -> AccountResponse {
     kept["error"] =
         json!(ctx.site.messages.tf(ctx.lang, "account.errors.rate_limited", &[("n", &retry_after.to_string())]));
-    let page = ctx.render(cookies, redirect_url, kept);
+    let page = ctx.render(cookies, Some(request), kept);
     AccountResponse::Limited((Status::TooManyRequests, page), Header::new("Retry-After", retry_after.to_string()))
 }
 
-/// Signs out everywhere: ends every session of the account and sends the browser on.
-#[get("/auth/logout?<redirect_url>")]
-pub async fn logout(
-    redirect_url: Option<&str>,
-    cookies: &CookieJar<'_>,
-    site: &State<Site>,
-    db: &State<DatabaseConnection>,
-    clock: &State<Clock>,
-) -> Result<Redirect> {
-    let target = allowed_redirect(&site.config, redirect_url.unwrap_or("/"))
-        .ok_or(Error::BadRequest { code: "redirect_not_allowed" })?;
-    if let Some(account) = session_account(db, cookies, clock.now()).await? {
-        account.end_sessions(db.inner()).await?;
-    }
-    cookies.remove(Cookie::build(SESSION_COOKIE).path("/account"));
-    Ok(Redirect::to(target.to_string()))
-}
-
-/// Routes of the browser side.
+/// Routes of the sign-in page.
 pub fn routes() -> Vec<Route> {
-    routes![sign_in_page, sign_in, sign_up, logout]
+    routes![sign_in_page, sign_in, sign_up]
 }

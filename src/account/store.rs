@@ -1,13 +1,16 @@
 //! Accounts, their browser sessions and one-time codes. Secrets (session tokens, codes) are
 //! random 32-byte values; only their SHA-256 hashes are stored.
 
+use base64::Engine;
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::entity::prelude::*;
+use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{ConnectionTrait, Set};
 use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
 
 use crate::account::password;
-use crate::db::entities::{account, account_code, account_session};
+use crate::db::entities::{account, account_code, account_session, user};
 use crate::error::{Error, Result};
 
 /// How long a browser stays signed in to the account service.
@@ -17,7 +20,7 @@ pub fn session_lifetime() -> Duration {
 
 /// How long a one-time code may be exchanged.
 pub fn code_lifetime() -> Duration {
-    Duration::seconds(120)
+    Duration::seconds(60)
 }
 
 /// A new random secret, URL-safe.
@@ -51,9 +54,10 @@ impl NewAccount {
         if account::Model::by_email(db, &self.email).await?.is_some() {
             return Err(Error::Conflict { code: "email_taken" });
         }
-        if account::Entity::find().filter(account::Column::VmarketId.eq(&self.vmarket_id)).one(db).await?.is_some() {
+        if handle_taken(db, &self.vmarket_id).await? {
             return Err(Error::Conflict { code: "vmarket_id_taken" });
         }
+        let (email, handle) = (self.email.clone(), self.vmarket_id.clone());
         let row = account::ActiveModel {
             sub: Set(uuid::Uuid::new_v4().to_string()),
             email: Set(self.email),
@@ -61,15 +65,47 @@ impl NewAccount {
             vmarket_id: Set(self.vmarket_id),
             name_ja: Set(self.name_ja),
             name_en: Set(self.name_en),
+            token_generation: Set(0),
             created_at: Set(now),
             updated_at: Set(now),
             ..Default::default()
         };
-        row.insert(db).await.map_err(|_| Error::Conflict { code: "email_taken" })
+        match row.insert(db).await {
+            Ok(created) => Ok(created),
+            // A sign-up racing this one took the email or the handle (unique indexes decide).
+            Err(_) if account::Model::by_email(db, &email).await?.is_some() => {
+                Err(Error::Conflict { code: "email_taken" })
+            }
+            Err(_) if handle_taken(db, &handle).await? => Err(Error::Conflict { code: "vmarket_id_taken" }),
+            Err(e) => Err(e.into()),
+        }
     }
 }
 
+/// Whether an account or a product user already has `handle`, whatever its case. The built-in
+/// service shares one handle namespace with the product's users (both tables also hold a unique
+/// case-insensitive index, so a race cannot slip through).
+pub async fn handle_taken(db: &impl ConnectionTrait, handle: &str) -> Result<bool> {
+    let lower = handle.to_lowercase();
+    let in_accounts = account::Entity::find()
+        .filter(Expr::expr(Func::lower(Expr::col(account::Column::VmarketId))).eq(Expr::val(lower.clone())))
+        .one(db)
+        .await?
+        .is_some();
+    let in_users = user::Entity::find()
+        .filter(Expr::expr(Func::lower(Expr::col(user::Column::VmarketId))).eq(Expr::val(lower)))
+        .one(db)
+        .await?
+        .is_some();
+    Ok(in_accounts || in_users)
+}
+
 impl account::Model {
+    /// Finds an account by its token subject.
+    pub async fn by_sub(db: &impl ConnectionTrait, sub: &str) -> Result<Option<Self>> {
+        Ok(account::Entity::find().filter(account::Column::Sub.eq(sub)).one(db).await?)
+    }
+
     /// Finds an account by email, case-insensitively.
     pub async fn by_email(db: &impl ConnectionTrait, email: &str) -> Result<Option<Self>> {
         if !crate::model::text::is_clean(email) {
@@ -125,14 +161,35 @@ impl account::Model {
         Ok(())
     }
 
-    /// Issues a one-time code for the product's callback.
-    pub async fn issue_code(&self, db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<String> {
+    /// Ends every session of this account and moves its token generation on, so that every
+    /// token issued so far stops working at the product; returns the new generation.
+    pub async fn sign_out_everywhere(&self, db: &impl ConnectionTrait) -> Result<i64> {
+        self.end_sessions(db).await?;
+        account::Entity::update_many()
+            .col_expr(account::Column::TokenGeneration, Expr::col(account::Column::TokenGeneration).add(1))
+            .filter(account::Column::Id.eq(self.id))
+            .exec(db)
+            .await?;
+        let now = account::Entity::find_by_id(self.id).one(db).await?.ok_or_else(Error::not_found)?;
+        Ok(now.token_generation)
+    }
+
+    /// Issues a one-time code for a registered callback, bound to that exact `redirect_url` and
+    /// to the PKCE `code_challenge` (S256) of the sign-in that asked for it.
+    pub async fn issue_code(
+        &self,
+        db: &impl ConnectionTrait,
+        binding: &CodeBinding,
+        now: DateTime<Utc>,
+    ) -> Result<String> {
         let secret = new_secret();
         account_code::ActiveModel {
             account_id: Set(self.id),
             token_hash: Set(digest(&secret)),
             created_at: Set(now),
             expires_at: Set(now + code_lifetime()),
+            redirect_url: Set(binding.redirect_url.clone()),
+            code_challenge: Set(binding.code_challenge.clone()),
             ..Default::default()
         }
         .insert(db)
@@ -140,18 +197,61 @@ impl account::Model {
         Ok(secret)
     }
 
-    /// Redeems a one-time code: the account it was issued to, once, before it expires.
-    pub async fn redeem_code(db: &impl ConnectionTrait, code: &str, now: DateTime<Utc>) -> Result<Option<Self>> {
+    /// Redeems a one-time code: the account it was issued to — once, before it expires, and only
+    /// for the same `redirect_url` and a `code_verifier` whose S256 hash is the challenge.
+    pub async fn redeem_code(
+        db: &impl ConnectionTrait,
+        grant: &CodeGrant<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Self>> {
         let Some(row) =
-            account_code::Entity::find().filter(account_code::Column::TokenHash.eq(digest(code))).one(db).await?
+            account_code::Entity::find().filter(account_code::Column::TokenHash.eq(digest(grant.code))).one(db).await?
         else {
             return Ok(None);
         };
-        // Delete first: whoever deletes the row owns the code.
+        // Delete first: whoever deletes the row owns the code, and a failed attempt burns it.
         let deleted = account_code::Entity::delete_by_id(row.id).exec(db).await?;
-        if deleted.rows_affected != 1 || row.expires_at <= now {
+        let bound = row.redirect_url == grant.redirect_url && pkce_matches(grant.code_verifier, &row.code_challenge);
+        if deleted.rows_affected != 1 || row.expires_at <= now || !bound {
             return Ok(None);
         }
         Ok(account::Entity::find_by_id(row.account_id).one(db).await?)
     }
+}
+
+/// What a one-time code is bound to.
+#[derive(Debug, Clone)]
+pub struct CodeBinding {
+    /// The registered callback the code is sent to.
+    pub redirect_url: String,
+    /// The PKCE S256 challenge of the sign-in.
+    pub code_challenge: String,
+}
+
+/// A code exchange: the code, the callback it was sent to and the PKCE verifier.
+#[derive(Debug, Clone, Copy)]
+pub struct CodeGrant<'a> {
+    /// The one-time code.
+    pub code: &'a str,
+    /// The callback the code was issued for.
+    pub redirect_url: &'a str,
+    /// The PKCE verifier.
+    pub code_verifier: &'a str,
+}
+
+/// Whether `challenge` is a well-formed S256 PKCE challenge (43 base64url characters).
+pub fn is_challenge(challenge: &str) -> bool {
+    challenge.len() == 43 && challenge.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The S256 challenge of a PKCE verifier (RFC 7636 §4.2).
+pub fn pkce_challenge(verifier: &str) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+}
+
+/// Whether `verifier` (43–128 unreserved characters, RFC 7636 §4.1) hashes to `challenge`.
+pub fn pkce_matches(verifier: &str, challenge: &str) -> bool {
+    let well_formed = (43..=128).contains(&verifier.len())
+        && verifier.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'));
+    well_formed && is_challenge(challenge) && pkce_challenge(verifier).as_bytes().ct_eq(challenge.as_bytes()).into()
 }

@@ -30,10 +30,12 @@ use crate::api::{example, ogp, support, v1};
         v1::hub::list_notifications, v1::hub::top_live, v1::hub::vmarket_info, v1::hub::show_notification,
         v1::hub::ambassadors, v1::hub::streamers, v1::hub::hub_tags, v1::hub::hub_tag,
         v1::user_hub::list, v1::user_hub::create, v1::user_hub::show, v1::user_hub::update, v1::user_hub::remove,
+        account::api::revoke, crate::admin::session::session,
     ),
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
-         (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"), (name = "hub"))
+         (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"), (name = "hub"),
+         (name = "admin"))
 )]
 pub struct ApiDoc;
 

@@ -2,8 +2,6 @@
 //! the cache when fresh, else fetched through [`LinkPreviewer`] (each fetch also prunes expired
 //! cache rows). Rate-limited per client IP.
 
-use std::net::{IpAddr, Ipv4Addr};
-
 use rocket::serde::json::Json;
 use rocket::{Route, State, get, routes};
 
@@ -12,6 +10,7 @@ use crate::db::entities::link_preview;
 use crate::error::{Error, Result};
 use crate::linkpreview::{FetchError, LinkPreviewer, UrlError};
 use crate::model::link_preview::LinkPreview;
+use crate::web::client_ip::ClientIp;
 
 /// Preview of the page at `url`. Answers 200 whenever the page's server gave an HTTP response
 /// (its status in `status`); refused URLs are 422 `url_not_allowed` before any connection.
@@ -28,12 +27,10 @@ use crate::model::link_preview::LinkPreview;
 pub async fn show(
     api: Api<'_>,
     previewer: &State<LinkPreviewer>,
-    client: Option<IpAddr>,
+    client: ClientIp,
     url: Option<&str>,
 ) -> Result<Json<LinkPreview>> {
-    previewer
-        .admit(client.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)))
-        .map_err(|retry_after| Error::RateLimited { retry_after })?;
+    previewer.admit(client)?;
     let url = previewer.parse(url.unwrap_or_default()).map_err(|e| match e {
         UrlError::Invalid => Error::invalid("url", api.t("validation.url")),
         UrlError::Refused(reason) => FetchError::Refused(reason).into(),

@@ -26,6 +26,14 @@ pub struct Claims {
     pub name_ja: String,
     /// English name.
     pub name_en: String,
+    /// The account's token generation when this token was issued: signing out moves the
+    /// generation on, and the product refuses tokens of an earlier one (strictly ordered, no
+    /// clock involved).
+    #[serde(default)]
+    pub r#gen: i64,
+    /// The account's email, where the product sends mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
 }
 
 impl Claims {
@@ -36,6 +44,7 @@ impl Claims {
             vmarket_id: self.vmarket_id.clone(),
             name_ja: self.name_ja.clone(),
             name_en: self.name_en.clone(),
+            email: self.email.clone(),
         }
     }
 }

@@ -2,21 +2,27 @@
 //! cookie-authenticated requests must repeat in the `X-CSRF-Token` header (or a form field).
 //! Pages put it in `<meta name="csrf-token">` for scripts.
 
-use rocket::http::{Cookie, CookieJar, SameSite};
+use rocket::http::{CookieJar, SameSite};
 use subtle::ConstantTimeEq;
+
+use crate::config::Config;
+use crate::web::cookies::Spec;
 
 /// The cookie holding the token.
 pub const CSRF_COOKIE: &str = "vmarket_csrf";
 /// The header scripts send it back in.
 pub const CSRF_HEADER: &str = "X-CSRF-Token";
 
+/// The cookie: HttpOnly (pages hand the token to scripts and forms), same-site requests only.
+pub const COOKIE: Spec = Spec::new(CSRF_COOKIE, "/").same_site(SameSite::Strict);
+
 /// The request's CSRF token, creating the cookie when there is none.
-pub fn token(cookies: &CookieJar<'_>, secure: bool) -> String {
-    if let Some(existing) = cookies.get(CSRF_COOKIE).map(|c| c.value().to_string()).filter(|v| v.len() == 64) {
+pub fn token(cookies: &CookieJar<'_>, config: &Config) -> String {
+    if let Some(existing) = COOKIE.get(cookies).filter(|v| v.len() == 64) {
         return existing;
     }
     let fresh = hex::encode(rand::random::<[u8; 32]>());
-    cookies.add(Cookie::build((CSRF_COOKIE, fresh.clone())).path("/").same_site(SameSite::Strict).secure(secure));
+    COOKIE.set(cookies, fresh.clone(), config);
     fresh
 }
 

@@ -73,8 +73,9 @@ async fn authenticate(req: &Request<'_>) -> Auth {
             return Auth::Invalid;
         }
     };
-    // Tokens issued before (or in the same second as) the user signed out are dead.
-    if user.tokens_valid_after.is_some_and(|after| claims.iat <= after.timestamp()) {
+    // Tokens of a generation before the user's last sign-out are dead (strictly ordered: no
+    // clock comparison, so a sign-in in the same second as a sign-out works).
+    if !user.accepts_generation(claims.r#gen) {
         return Auth::Invalid;
     }
     Auth::User(Box::new(user), source)

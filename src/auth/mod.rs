@@ -6,6 +6,7 @@ pub mod csrf;
 pub mod guards;
 pub mod jwks;
 pub mod routes;
+pub mod sign_in;
 pub mod verify;
 
 use std::time::Duration;
@@ -20,6 +21,8 @@ pub const TOKEN_COOKIE: &str = "vmarket_token";
 pub struct Sso {
     /// Base URL of the account service (also the tokens' issuer).
     pub issuer: String,
+    /// This site's one registered callback, `{site_url}/auth/callback`.
+    pub callback_url: String,
     /// HTTP client for the code exchange and the JWKS.
     pub client: reqwest::Client,
     /// The public keys.
@@ -37,6 +40,7 @@ impl Sso {
             .unwrap_or_default();
         let issuer = config.sso_base();
         let jwks = JwksCache::new(client.clone(), format!("{issuer}/auth/discovery/keys"));
-        Self { issuer, client, jwks }
+        let callback_url = format!("{}/auth/callback", config.site_url.trim_end_matches('/'));
+        Self { issuer, callback_url, client, jwks }
     }
 }

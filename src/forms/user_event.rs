@@ -9,7 +9,7 @@ use rocket::fs::TempFile;
 use sea_orm::DatabaseConnection;
 use utoipa::ToSchema;
 
-use crate::api::upload::{decode_image, png, read_image};
+use crate::api::upload::{Uploads, png, read_image};
 use crate::api::v1::hub::parse_instant;
 use crate::error::{Error, FieldError, Result};
 use crate::i18n::{Lang, Messages};
@@ -17,7 +17,6 @@ use crate::model::hub::{HubCategory, HubLocale};
 use crate::model::redirect::http_url;
 use crate::model::text;
 use crate::model::user_event::{MAX_TAGS, UserEventInput, unknown_references};
-use crate::storage::Storage;
 use crate::web::params::Id;
 
 /// Longest title.
@@ -225,35 +224,32 @@ pub async fn check(cx: &FormContext<'_>, event_id: i32, form: &UserEventForm<'_>
 /// Stores an uploaded thumbnail (scaled to fit 1280×720, as PNG); returns its URL.
 pub async fn store_thumbnail(
     cx: &FormContext<'_>,
-    storage: &Storage,
+    uploads: &Uploads<'_>,
     user_id: i32,
     file: Option<&TempFile<'_>>,
 ) -> Result<Option<String>> {
     let Some(file) = file.filter(|f| f.len() > 0) else { return Ok(None) };
     let bytes = read_image(file).await?;
     let (w, h) = THUMBNAIL_BOX;
-    let encoded = tokio::task::spawn_blocking(move || {
-        decode_image(&bytes)
-            .and_then(|img| png(&img.resize(w.min(img.width()), h.min(img.height()), FilterType::Lanczos3)))
-    })
-    .await;
-    let Ok(Ok(encoded)) = encoded else {
-        return Err(Error::invalid("thumbnail", cx.messages.t(cx.lang, "validation.image")));
-    };
+    let encoded = uploads
+        .images
+        .render(bytes, move |img| png(&img.resize(w.min(img.width()), h.min(img.height()), FilterType::Lanczos3)))
+        .await
+        .map_err(|refusal| Error::invalid("thumbnail", cx.messages.t(cx.lang, refusal.message_key())))?;
     let key = format!("hub/users/{user_id}/{}.png", uuid::Uuid::new_v4());
-    storage.put(&key, encoded).await?;
+    uploads.storage.put(&key, encoded).await?;
     Ok(Some(format!("/media/{key}")))
 }
 
 /// Checks the form, then stores the thumbnail: nothing is stored for a form with errors.
 pub async fn input(
     cx: &FormContext<'_>,
-    storage: &Storage,
+    uploads: &Uploads<'_>,
     event_id: i32,
     user_id: i32,
     form: &UserEventForm<'_>,
 ) -> Result<UserEventInput> {
     let mut input = check(cx, event_id, form).await?;
-    input.thumbnail = store_thumbnail(cx, storage, user_id, form.thumbnail.as_ref()).await?;
+    input.thumbnail = store_thumbnail(cx, uploads, user_id, form.thumbnail.as_ref()).await?;
     Ok(input)
 }

@@ -63,8 +63,10 @@ impl Failure {
         Self { transient, message: format!("{target}: HTTP {status}: {body}") }
     }
 
-    fn from_error(target: &str, e: &reqwest::Error) -> Self {
-        Self { transient: true, message: format!("{target}: {e}") }
+    /// A network failure. The URL is left out: a Slack webhook URL is itself a secret, and
+    /// `last_error` is stored and shown to staff.
+    fn from_error(target: &str, e: reqwest::Error) -> Self {
+        Self { transient: true, message: format!("{target}: {}", e.without_url()) }
     }
 
     fn permanent(message: String) -> Self {
@@ -205,7 +207,7 @@ async fn post_slack(
         .json(&json!({ "text": slack_text(row, category) }))
         .send()
         .await
-        .map_err(|e| Failure::from_error("slack", &e))?;
+        .map_err(|e| Failure::from_error("slack", e))?;
     let status = res.status();
     if status.is_success() {
         return Ok(());
@@ -258,7 +260,7 @@ async fn create_jira_issue(
         .json(&json!({ "fields": jira_fields(row, category) }))
         .send()
         .await
-        .map_err(|e| Failure::from_error("jira", &e))?;
+        .map_err(|e| Failure::from_error("jira", e))?;
     let status = res.status();
     let body = res.text().await.unwrap_or_default();
     if !status.is_success() {

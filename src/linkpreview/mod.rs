@@ -10,17 +10,16 @@ pub mod policy;
 pub mod resolver;
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use governor::clock::Clock as _;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use url::Url;
 
 use crate::config::Config;
 use crate::error::Error;
+use crate::web::client_ip::ClientIp;
+use crate::web::limit::Limiter;
 use html::PageMeta;
 use policy::{Policy, Refusal};
 use resolver::{LookupError, VettedResolver};
@@ -29,8 +28,6 @@ use resolver::{LookupError, VettedResolver};
 pub const MAX_REDIRECTS: usize = 5;
 /// Bytes of a page read at most; the rest is never downloaded.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
-/// Rate-limiter keys kept before idle ones are dropped.
-const MAX_TRACKED_CLIENTS: usize = 10_000;
 
 /// The result of fetching a page.
 #[derive(Debug, Clone)]
@@ -89,7 +86,7 @@ impl From<FetchError> for Error {
 pub struct LinkPreviewer {
     client: reqwest::Client,
     policy: Arc<Policy>,
-    limiter: DefaultKeyedRateLimiter<IpAddr>,
+    limiter: Limiter<IpAddr>,
     timeout: Duration,
     /// How long a result may be served from the cache.
     pub cache_ttl: chrono::Duration,
@@ -108,25 +105,18 @@ impl LinkPreviewer {
             .timeout(timeout)
             .user_agent(concat!("vmarket-linkpreview/", env!("CARGO_PKG_VERSION")))
             .build()?;
-        let per_minute = NonZeroU32::new(config.link_preview_per_minute).unwrap_or(NonZeroU32::MIN);
         Ok(Self {
             client,
             policy,
-            limiter: RateLimiter::keyed(Quota::per_minute(per_minute)),
+            limiter: Limiter::per_minute(config.link_preview_per_minute),
             timeout,
             cache_ttl: chrono::Duration::seconds(config.link_preview_cache_secs.max(0)),
         })
     }
 
-    /// Counts one request from `client`; `Err(seconds)` says when the next one may succeed.
-    pub fn admit(&self, client: IpAddr) -> Result<(), u64> {
-        if self.limiter.len() > MAX_TRACKED_CLIENTS {
-            self.limiter.retain_recent();
-        }
-        self.limiter.check_key(&client).map_err(|not_until| {
-            let wait = not_until.wait_time_from(self.limiter.clock().now());
-            (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
-        })
+    /// Counts one request from `client`; `RateLimited` says when the next one may succeed.
+    pub fn admit(&self, client: ClientIp) -> Result<(), crate::error::Error> {
+        self.limiter.check(&client.limit_key())
     }
 
     /// Parses the requested URL (without its fragment) and checks it against the policy.

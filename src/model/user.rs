@@ -57,6 +57,8 @@ pub struct Identity {
     pub name_ja: String,
     /// English name at sign-up.
     pub name_en: String,
+    /// Email address, when the account service shares it.
+    pub email: Option<String>,
 }
 
 /// Icon URLs: the original and three sizes (spec §3 User `icon`).
@@ -145,6 +147,11 @@ impl user::Model {
     /// The user of a verified identity, created on first sign-in.
     pub async fn provision(db: &impl ConnectionTrait, id: &Identity, now: DateTime<Utc>) -> Result<Self> {
         if let Some(found) = Self::by_sub(db, &id.sub).await? {
+            if id.email.is_some() && found.email != id.email {
+                let mut row: user::ActiveModel = found.into();
+                row.email = Set(id.email.clone());
+                return Ok(row.update(db).await?);
+            }
             return Ok(found);
         }
         let row = user::ActiveModel {
@@ -158,7 +165,9 @@ impl user::Model {
             score: Set(0),
             role: Set(Role::None),
             attribute: Set(UserAttribute::None),
-            tokens_valid_after: Set(None),
+            min_token_generation: Set(0),
+            email: Set(id.email.clone()),
+            lang: Set(Lang::Ja.code().to_string()),
             created_at: Set(now),
             updated_at: Set(now),
             ..Default::default()
@@ -170,11 +179,32 @@ impl user::Model {
         }
     }
 
-    /// Ends every token issued before `now` (sign-out everywhere).
-    pub async fn revoke_tokens(self, db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<()> {
-        let mut row: user::ActiveModel = self.into();
-        row.tokens_valid_after = Set(Some(now));
-        row.update(db).await?;
+    /// Refuses every token of a generation below `generation` from now on (sign-out
+    /// everywhere). Generations only move forward.
+    pub async fn revoke_tokens_below(&self, db: &impl ConnectionTrait, generation: i64) -> Result<()> {
+        user::Entity::update_many()
+            .col_expr(user::Column::MinTokenGeneration, Expr::value(generation))
+            .filter(user::Column::Id.eq(self.id))
+            .filter(user::Column::MinTokenGeneration.lt(generation))
+            .exec(db)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether a token of `generation` is still accepted for this user.
+    pub fn accepts_generation(&self, generation: i64) -> bool {
+        generation >= self.min_token_generation
+    }
+
+    /// Remembers the language the user last signed in with (mails follow it).
+    pub async fn set_lang(&self, db: &impl ConnectionTrait, lang: Lang) -> Result<()> {
+        if self.lang != lang.code() {
+            user::Entity::update_many()
+                .col_expr(user::Column::Lang, Expr::value(lang.code()))
+                .filter(user::Column::Id.eq(self.id))
+                .exec(db)
+                .await?;
+        }
         Ok(())
     }
 

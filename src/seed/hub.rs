@@ -665,7 +665,9 @@ async fn demo_user(
         score: Set(0),
         role: Set(Role::None),
         attribute: Set(attribute),
-        tokens_valid_after: Set(None),
+        min_token_generation: Set(0),
+        email: Set(None),
+        lang: Set("ja".into()),
         created_at: Set(now),
         updated_at: Set(now),
         ..Default::default()

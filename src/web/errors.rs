@@ -29,6 +29,17 @@ pub fn is_crawler(user_agent: Option<&str>) -> bool {
 
 /// The error page (or the crawler's bare answer) for `status`; `code` picks the detail line.
 pub fn page_response(req: &Request<'_>, status: Status, code: &str) -> response::Result<'static> {
+    page_response_in(req, status, code, None)
+}
+
+/// [`page_response`] in `lang` (for routes outside the locale rules, such as the console);
+/// `None` follows the request's path.
+pub fn page_response_in(
+    req: &Request<'_>,
+    status: Status,
+    code: &str,
+    lang: Option<Lang>,
+) -> response::Result<'static> {
     if is_crawler(req.headers().get_one("User-Agent")) {
         let body = format!(
             "<!doctype html><html><head><meta name=\"robots\" content=\"noindex\"><title>{}</title></head><body></body></html>",
@@ -49,9 +60,13 @@ pub fn page_response(req: &Request<'_>, status: Status, code: &str) -> response:
     let original =
         locale::locale_info(req).map(|i| i.original_path.clone()).unwrap_or_else(|| req.uri().path().to_string());
     let (prefix, path) = split_prefix(&original);
-    let lang =
-        locale::locale_info(req).map(|i| i.lang).unwrap_or(if prefix == Some(Lang::En) { Lang::En } else { Lang::Ja });
+    let lang = lang.or(locale::locale_info(req).map(|i| i.lang)).unwrap_or(if prefix == Some(Lang::En) {
+        Lang::En
+    } else {
+        Lang::Ja
+    });
     let detail_key = match code {
+        "forbidden" => Some("errors.page.forbidden"),
         "invalid_parameter" => Some("errors.page.invalid_parameter"),
         "route_not_found" => Some("errors.page.route_not_found"),
         "not_found" | "unknown_permalink" => Some("errors.page.not_found"),
@@ -94,7 +109,7 @@ fn sign_in_required(req: &Request<'_>) -> rocket::response::Redirect {
         Some(q) => format!("{}?{q}", i.original_path),
         None => i.original_path.clone(),
     });
-    rocket::response::Redirect::to(crate::auth::routes::login_href(&path.unwrap_or_else(|| "/".into())))
+    crate::web::redirect::to_site(&crate::auth::routes::auto_login_href(&path.unwrap_or_else(|| "/".into())))
 }
 
 /// A route matched but a parameter failed its check (Rocket forwards with 422).

@@ -11,19 +11,24 @@
 //! language for 365 days.
 
 use rocket::fairing::{Fairing, Info, Kind};
+use rocket::http::Method;
 use rocket::http::uri::Origin;
-use rocket::http::{Cookie, Method, SameSite};
 use rocket::request::{FromRequest, Outcome};
 use rocket::response::Redirect;
 use rocket::time::Duration;
 use rocket::{Data, Request, Response, get};
 
 use crate::i18n::Lang;
+use crate::web::cookies::Spec;
 
 /// The manual-locale cookie that overrides the path.
 pub const MANUAL_LOCALE_COOKIE: &str = "VUEI18N_MANUAL_LOCALE";
 /// The cookie that remembers the language the visitor was sent to.
 pub const REDIRECTED_COOKIE: &str = "i18n_redirected";
+/// The manual-locale cookie: a year, readable by page scripts (spec §9).
+pub const MANUAL: Spec = Spec::new(MANUAL_LOCALE_COOKIE, "/").max_age(Duration::days(365)).script_readable();
+/// The locale-redirect cookie: 365 days (spec §9), readable by page scripts.
+pub const REDIRECTED: Spec = Spec::new(REDIRECTED_COOKIE, "/").max_age(Duration::days(365)).script_readable();
 /// The internal route a locale redirect is answered by.
 const REDIRECT_ROUTE: &str = "/__locale_redirect";
 
@@ -162,14 +167,11 @@ impl Fairing for LocaleRouting {
     async fn on_response<'r>(&self, req: &'r Request<'_>, res: &mut Response<'r>) {
         let Some(info) = locale_info(req) else { return };
         let current = req.cookies().get(REDIRECTED_COOKIE).map(|c| c.value().to_string());
-        if current.as_deref() != Some(info.lang.code()) {
-            let cookie = Cookie::build((REDIRECTED_COOKIE, info.lang.code()))
-                .path("/")
-                .max_age(Duration::days(365))
-                .same_site(SameSite::Lax)
-                .build();
+        if current.as_deref() != Some(info.lang.code())
+            && let Some(site) = req.rocket().state::<crate::web::Site>()
+        {
             // The jar's changes are already in the response by now; add the header directly.
-            res.adjoin_header(cookie);
+            res.adjoin_header(REDIRECTED.build(info.lang.code(), &site.config));
         }
     }
 }
@@ -189,10 +191,11 @@ impl<'r> FromRequest<'r> for LocaleRedirect {
     }
 }
 
-/// Answers a request the locale rules redirected.
+/// Answers a request the locale rules redirected; an unsafe target (say `/en//evil.example`
+/// with the Japanese cookie) becomes the top page.
 #[get("/__locale_redirect")]
 pub fn locale_redirect(target: LocaleRedirect) -> Redirect {
-    Redirect::to(target.0)
+    crate::web::redirect::to_site(&target.0)
 }
 
 #[cfg(test)]

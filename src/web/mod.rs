@@ -1,12 +1,17 @@
 //! Server-rendered pages: locale routing, parameter rules, Tera helpers, the Vite manifest,
 //! error pages and the page handlers per route module.
 
+pub mod client_ip;
+pub mod cookies;
 pub mod errors;
+pub mod headers;
+pub mod limit;
 pub mod locale;
 pub mod page;
 pub mod pager;
 pub mod pages;
 pub mod params;
+pub mod redirect;
 pub mod tera;
 pub mod vite;
 

@@ -57,7 +57,7 @@ impl<'r> FromRequest<'r> for Page<'r> {
             Outcome::Success(OptionalUser(user)) => user,
             _ => None,
         };
-        let csrf_token = user.as_ref().map(|_| csrf::token(req.cookies(), site.config.secure_cookies()));
+        let csrf_token = user.as_ref().map(|_| csrf::token(req.cookies(), &site.config));
         Outcome::Success(Page { site, db, lang, path, now: clock.now(), user, csrf_token })
     }
 }

@@ -1,21 +1,19 @@
 //! Protection for anonymous forms and calls: a per-form token bound to a timestamp (an HMAC
 //! made with a key derived from Rocket's `secret_key`), the client-IP hash stored with an
-//! inquiry, and the per-IP rate limit of inquiries (governor).
+//! inquiry, and the per-client rate limit of inquiries.
 //!
 //! The token stops cross-site posting of the contact form: another site can make a browser
 //! post to us, but cannot read our page to get a token. It needs no cookie or server state.
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 
 use chrono::{DateTime, Utc};
-use governor::clock::{Clock as _, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota};
 use hmac::{Hmac, Mac};
-use rocket::request::{FromRequest, Outcome, Request};
 use sha2::{Digest, Sha256};
 
 use crate::error::Error;
+use crate::web::client_ip::ClientIp;
+use crate::web::limit::Limiter;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -97,38 +95,19 @@ impl FormKey {
     }
 }
 
-/// The client's IP address (Rocket's `client_ip`: `X-Real-IP` when trusted, else the peer).
-#[derive(Debug, Clone, Copy)]
-pub struct ClientAddr(pub Option<IpAddr>);
-
-#[rocket::async_trait]
-impl<'r> FromRequest<'r> for ClientAddr {
-    type Error = ();
-
-    async fn from_request(req: &'r Request<'_>) -> Outcome<Self, ()> {
-        Outcome::Success(Self(req.client_ip()))
-    }
-}
-
-/// The per-IP limit on new inquiries, shared by the API and the contact form.
-#[derive(Debug)]
-pub struct InquiryLimiter(DefaultKeyedRateLimiter<IpAddr>);
+/// The per-client limit on new inquiries, shared by the API and the contact form.
+pub struct InquiryLimiter(Limiter<IpAddr>);
 
 impl InquiryLimiter {
-    /// `per_minute` inquiries per IP and minute (at least one), as a burst.
+    /// `per_minute` inquiries per client and minute (at least one), as a burst.
     pub fn per_minute(per_minute: u32) -> Self {
-        let n = NonZeroU32::new(per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
-        Self(DefaultKeyedRateLimiter::keyed(Quota::per_minute(n)))
+        Self(Limiter::per_minute(per_minute))
     }
 
-    /// Counts one inquiry from `ip` (unknown clients share one bucket); `RateLimited` with the
-    /// seconds to wait when over the limit.
-    pub fn check(&self, ip: Option<IpAddr>) -> Result<(), Error> {
-        let key = ip.unwrap_or(IpAddr::from([0, 0, 0, 0]));
-        self.0.check_key(&key).map_err(|not_until| {
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
-            Error::RateLimited { retry_after: wait.as_secs().max(1) }
-        })
+    /// Counts one inquiry from `client`; `RateLimited` with the seconds to wait when over the
+    /// limit.
+    pub fn check(&self, client: ClientIp) -> Result<(), Error> {
+        self.0.check(&client.limit_key())
     }
 }
 
@@ -159,8 +138,8 @@ mod tests {
     #[test]
     fn limiter_counts_per_ip() {
         let limiter = InquiryLimiter::per_minute(2);
-        let a = Some(IpAddr::from([192, 0, 2, 1]));
-        let b = Some(IpAddr::from([192, 0, 2, 2]));
+        let a = ClientIp(Some(IpAddr::from([192, 0, 2, 1])));
+        let b = ClientIp(Some(IpAddr::from([192, 0, 2, 2])));
         assert!(limiter.check(a).is_ok());
         assert!(limiter.check(a).is_ok());
         assert!(matches!(limiter.check(a), Err(Error::RateLimited { retry_after }) if retry_after >= 1));

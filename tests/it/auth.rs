@@ -16,7 +16,7 @@ async fn the_whole_sign_in_story() {
     let doc = Doc::parse(&app.page("/worlds").await.1);
     assert_eq!(doc.attr("[data-testid=sign-in]", "href"), "/auth/login?next=%2Fworlds");
     let res = app.get("/mypage").await;
-    assert_eq!(res.headers().get_one("Location"), Some("/auth/login?next=%2Fmypage"));
+    assert_eq!(res.headers().get_one("Location"), Some("/auth/login?next=%2Fmypage&auto=1"));
 
     // Sign up on the account service, come back to mypage, signed in.
     let landed = app.sign_up("akari@example.com", "akari_h", "星野あかり", "Akari Hoshino", "/mypage").await;
@@ -81,8 +81,14 @@ async fn the_whole_sign_in_story() {
     let doc = Doc::parse(&app.page("/en/mypage").await.1);
     assert_eq!(doc.text("[data-testid=header-user-name]"), "Akari H.");
 
-    // Sign out: cookie gone, SSO session gone, and even the old bearer token is dead.
-    let res = app.get("/auth/logout?next=%2Fworlds").await;
+    // Sign out: a link only asks; the form (with the CSRF token) signs out. The cookie goes, the
+    // SSO session goes, and even the old bearer token is dead.
+    let (status, html) = app.page("/auth/logout?next=%2Fworlds").await;
+    assert_eq!(status, 200);
+    assert_eq!(Doc::parse(&html).count("[data-testid=sign-out-form]"), 1);
+    assert_eq!(app.get("/mypage").await.status().code, 200, "a GET signs nobody out");
+    let body = format!("csrf_token={}&next=%2Fworlds", app.csrf().await);
+    let res = app.client.post("/auth/logout").header(ContentType::Form).body(body).dispatch().await;
     let to_account = res.headers().get_one("Location").expect("logout redirects").to_string();
     assert!(to_account.starts_with(&format!("{}/account/auth/logout?redirect_url=", app.origin)));
     let back = app.get(&local(&to_account, &app.origin)).await;
@@ -94,8 +100,8 @@ async fn the_whole_sign_in_story() {
     let (status, body) = app.get_bearer("/api/v1/user/me", &jwt).await;
     assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
 
-    // Signing in again works, and an existing SSO session skips the form.
-    app.clock.set(app.clock.now() + chrono::Duration::seconds(2));
+    // Signing in again works at once — in the very second of the sign-out (the clock has not
+    // moved) — and an existing SSO session skips the form.
     let (_, html) = app.open_account_page("/").await;
     let (status, location, _) = app
         .submit(
@@ -107,13 +113,14 @@ async fn the_whole_sign_in_story() {
     assert_eq!(status, 303);
     app.follow(location.unwrap()).await;
     assert_eq!(app.get("/mypage").await.status().code, 200);
+    assert_eq!(app.get_bearer("/api/v1/user/me", &jwt).await.0, 401, "the token from before the sign-out stays dead");
     let res = app
         .get(&local(app.get("/auth/login?next=%2Fworlds").await.headers().get_one("Location").unwrap(), &app.origin))
         .await;
-    assert!(
-        res.headers().get_one("Location").unwrap().contains("/auth/callback?next=%2Fworlds&code="),
-        "silent sign-in"
-    );
+    let silent = res.headers().get_one("Location").unwrap().to_string();
+    assert!(silent.starts_with(&format!("{}/auth/callback?code=", app.origin)), "silent sign-in: {silent}");
+    let (landed, status, _) = app.follow(silent).await;
+    assert_eq!((landed.as_str(), status), ("/worlds", 200));
 }
 
 #[rocket::async_test]
@@ -140,7 +147,10 @@ async fn wrong_credentials_get_one_generic_message_and_are_rate_limited() {
         .post("/account/auth/sign_in")
         .header(ContentType::Form)
         .body(format!(
-            "email=x%40example.com&password=x&redirect_url=%2F&csrf_token={}",
+            "email=x%40example.com&password=x&redirect_url={}&state={}&code_challenge={}&csrf_token={}",
+            urlencode(&Doc::parse(&html).attr("input[name=redirect_url]", "value")),
+            Doc::parse(&html).attr("input[name=state]", "value"),
+            Doc::parse(&html).attr("input[name=code_challenge]", "value"),
             Doc::parse(&html).attr("input[name=csrf_token]", "value")
         ))
         .dispatch()
@@ -242,32 +252,74 @@ async fn sign_up_explains_each_problem_and_keeps_the_input() {
 #[rocket::async_test]
 async fn redirects_never_leave_the_site() {
     let app = TestApp::builder().live().build().await;
-    for hostile in
-        ["https://evil.example/", "//evil.example/", "https://127.0.0.1.evil.example/", "javascript:alert(1)"]
-    {
-        let q: String = url::form_urlencoded::byte_serialize(hostile.as_bytes()).collect();
-        let (status, body) = app.get_json(&format!("/account/auth/vmarket_account?redirect_url={q}")).await;
-        assert_eq!((status, body["code"].as_str()), (400, Some("redirect_not_allowed")), "{hostile}");
-        let (status, _) = app.get_json(&format!("/account/auth/logout?redirect_url={q}")).await;
-        assert_eq!(status, 400, "logout {hostile}");
+    for hostile in [
+        "https://evil.example/",
+        "//evil.example/",
+        "https://127.0.0.1.evil.example/",
+        "javascript:alert(1)",
+        "/auth/callback",
+    ] {
+        let q = urlencode(hostile);
+        let (status, body) = app
+            .page(&format!("/account/auth/vmarket_account?redirect_url={q}&state=s&code_challenge={CHALLENGE}"))
+            .await;
+        assert_eq!(status, 400, "{hostile}");
+        assert_eq!(Doc::parse(&body).count("form"), 0, "no sign-in form for {hostile}");
+        let res = app.get(&format!("/account/auth/logout?redirect_url={q}")).await;
+        assert_eq!(res.headers().get_one("Location"), Some(format!("{}/", app.origin).as_str()), "logout {hostile}");
     }
-    for hostile in ["//evil.example", "https%3A%2F%2Fevil.example", "%2Fapi%2Fv1%2Fuser%2Fme"] {
-        let res = app.get(&format!("/auth/login?next={hostile}")).await;
-        let location = res.headers().get_one("Location").unwrap().to_string();
-        assert!(location.contains("next%3D%252F%26") || location.contains("next%3D%252F&"), "{hostile} → {location}");
+    // Whatever `next` says, the visitor lands on a page of this site.
+    for hostile in
+        ["//evil.example", "https%3A%2F%2Fevil.example", "%2Fapi%2Fv1%2Fuser%2Fme", "%2Fen%2F%2Fevil.example"]
+    {
+        let (_, html) = app.open_account_page_raw(&format!("/auth/login?next={hostile}")).await;
+        let fields = fresh_sign_up(&format!("{hostile}@example.com"));
+        let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let (status, location, _) = app.submit("/account/auth/sign_up", &html, &fields).await;
+        assert_eq!(status, 303);
+        let (landed, status, _) = app.follow(location.unwrap()).await;
+        assert_eq!((landed.as_str(), status), ("/", 200), "{hostile}");
+        app.sign_out().await;
     }
     // A forged sign-in post without the form's token is refused.
+    let (_, html) = app.open_account_page("/").await;
+    let doc = Doc::parse(&html);
     let res = app
         .client
         .post("/account/auth/sign_in")
         .header(ContentType::Form)
-        .body("email=a%40example.com&password=x&redirect_url=%2F")
+        .body(format!(
+            "email=a%40example.com&password=x&redirect_url={}&state={}&code_challenge={}",
+            urlencode(&doc.attr("input[name=redirect_url]", "value")),
+            doc.attr("input[name=state]", "value"),
+            doc.attr("input[name=code_challenge]", "value"),
+        ))
         .dispatch()
         .await;
     assert_eq!(res.status().code, 403);
-    // A made-up code is refused at the exchange.
-    let (status, _) = app.get_json("/auth/callback?code=deadbeef&next=%2F").await;
-    assert_eq!(status, 401);
+    // A made-up code in a browser that started no sign-in signs nothing in.
+    let res = app.get("/auth/callback?code=deadbeef&state=x").await;
+    assert_eq!(res.headers().get_one("Location"), Some("/auth/failed?reason=state&lang=ja"));
+}
+
+/// A well-formed PKCE challenge for hand-made sign-in URLs.
+const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+fn urlencode(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+/// Sign-up fields for a new account whose handle is derived from `email`.
+fn fresh_sign_up(email: &str) -> Vec<(&'static str, String)> {
+    let handle: String =
+        email.chars().filter(|c| c.is_ascii_alphanumeric()).take(20).collect::<String>().to_lowercase();
+    vec![
+        ("email", format!("{handle}@example.com")),
+        ("password", "correct horse battery".into()),
+        ("vmarket_id", format!("u_{handle}")),
+        ("name_ja", "テスト".into()),
+        ("name_en", "Test".into()),
+    ]
 }
 
 #[rocket::async_test]

@@ -117,7 +117,7 @@ async fn the_api_lists_published_news_with_read_flags_per_user() {
 async fn mypage_news_in_both_languages() {
     let app = TestApp::builder().live().build().await;
     let res = app.get("/mypage/news").await;
-    assert_eq!(res.headers().get_one("Location"), Some("/auth/login?next=%2Fmypage%2Fnews"));
+    assert_eq!(res.headers().get_one("Location"), Some("/auth/login?next=%2Fmypage%2Fnews&auto=1"));
 
     app.sign_up("mio@example.com", "mio_k", "桐谷みお", "Mio Kiritani", "/mypage/news").await;
 

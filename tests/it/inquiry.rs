@@ -477,7 +477,8 @@ async fn forwarding_gives_up_after_the_retry_budget_and_keeps_the_inquiry() {
     };
     let remote = FakeRemote::start().await;
     let app = forwarding_app(&remote, 2).await;
-    route_category_to(&app, format!("http://{closed}/services/T/B/X"), None).await;
+    // A webhook URL is a secret: it must not show up in what is stored for staff.
+    route_category_to(&app, format!("http://{closed}/services/T0SECRET/B0SECRET/xoxSECRETtoken"), None).await;
     let workers = app.start_workers().await;
     let (_, _, body) = app.post_json("/api/v1/inquiry", &valid()).await;
     let id = body["id"].as_i64().unwrap() as i32;
@@ -486,6 +487,7 @@ async fn forwarding_gives_up_after_the_retry_budget_and_keeps_the_inquiry() {
     assert_eq!(row.jira_status, ForwardStatus::Sent, "Jira went through on the first attempt");
     assert_eq!(row.attempts, 2);
     assert!(row.last_error.as_deref().unwrap_or_default().starts_with("slack:"), "{:?}", row.last_error);
+    assert!(!row.last_error.as_deref().unwrap_or_default().contains("SECRET"), "{:?}", row.last_error);
     assert_eq!(row.next_attempt_at, None);
     assert_eq!(remote.delivered("/rest/api/2/issue").len(), 1, "Jira is not asked again on the retry");
     assert!(remote.delivered("/rest/api/2/issue")[0].json["fields"].get("parent").is_none());

@@ -37,7 +37,7 @@ async fn post_edit_and_delete_an_event_without_javascript() {
     let res = app.get(&format!("{BASE}/new")).await;
     assert_eq!(
         res.headers().get_one("Location"),
-        Some("/auth/login?next=%2Fmypage%2Fevent%2F2026Winter%2Fmy_notification%2Fnew")
+        Some("/auth/login?next=%2Fmypage%2Fevent%2F2026Winter%2Fmy_notification%2Fnew&auto=1")
     );
     app.sign_up("hina@example.com", "hina_s", "灯野ひな", "Hina Tono", "/mypage").await;
 

@@ -1,8 +1,6 @@
 //! Inquiries: `GET /api/v1/inquiry_categories` and `POST /api/v1/inquiry`. A new inquiry is
 //! stored and answered at once; forwarding to Slack/Jira is a background job.
 
-use std::net::IpAddr;
-
 use chrono::{DateTime, Utc};
 use rocket::http::Status;
 use rocket::request::{FromRequest, Outcome, Request};
@@ -19,6 +17,7 @@ use crate::i18n::Lang;
 use crate::jobs::{ForwardInquiry, Queue};
 use crate::model::inquiry::{InquiryCategoryView, InquiryInput, InquiryReceipt};
 use crate::web::Site;
+use crate::web::client_ip::ClientIp;
 use crate::web::protect::{FormKey, InquiryLimiter};
 
 /// The body of `GET /inquiry_categories`.
@@ -67,7 +66,7 @@ pub struct Intake<'r> {
     /// Key for IP hashes and form tokens.
     pub key: &'r FormKey,
     limiter: &'r InquiryLimiter,
-    ip: Option<IpAddr>,
+    client: ClientIp,
 }
 
 #[rocket::async_trait]
@@ -83,7 +82,7 @@ impl<'r> FromRequest<'r> for Intake<'r> {
             rocket.state::<InquiryLimiter>(),
         ) {
             (Some(site), Some(queue), Some(key), Some(limiter)) => {
-                Outcome::Success(Intake { site, queue, key, limiter, ip: req.client_ip() })
+                Outcome::Success(Intake { site, queue, key, limiter, client: ClientIp::of(req) })
             }
             _ => Outcome::Error((Status::InternalServerError, ())),
         }
@@ -100,9 +99,9 @@ impl Intake<'_> {
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<inquiry::Model> {
-        self.limiter.check(self.ip)?;
+        self.limiter.check(self.client)?;
         let new = input.check(db, &self.site.messages, lang).await?;
-        let ip_hash = self.ip.map(|ip| self.key.ip_hash(ip));
+        let ip_hash = self.client.0.map(|ip| self.key.ip_hash(ip));
         let row = inquiry::Model::create(db, new, &self.site.config, lang, ip_hash, now).await?;
         if row.is_pending()
             && let Err(e) = ForwardInquiry::enqueue(self.queue, row.id, 1, std::time::Duration::ZERO).await

@@ -6,15 +6,14 @@ use image::imageops::FilterType;
 use rocket::form::{Errors, Form, FromForm};
 use rocket::fs::TempFile;
 use rocket::serde::json::Json;
-use rocket::{Route, State, get, put, routes};
+use rocket::{Route, get, put, routes};
 
 use crate::api::Api;
-use crate::api::upload::{decode_image, form_error, png, read_image};
+use crate::api::upload::{Uploads, form_error, png, read_image};
 use crate::auth::guards::CurrentUser;
 use crate::error::{Error, FieldError, Result};
 use crate::model::text;
 use crate::model::user::{ICON_SIZES, ProfileUpdate, UserView, icon_key};
-use crate::storage::Storage;
 
 /// How many external links a profile may show.
 pub const MAX_LINKS: usize = 5;
@@ -64,7 +63,7 @@ pub struct ProfileFormSchema {
 pub async fn update(
     api: Api<'_>,
     current: CurrentUser,
-    storage: &State<Storage>,
+    uploads: Uploads<'_>,
     form: std::result::Result<Form<ProfileForm<'_>>, Errors<'_>>,
 ) -> Result<Json<UserView>> {
     let form = form.map_err(form_error)?;
@@ -82,10 +81,10 @@ pub async fn update(
     let icon = match &form.icon {
         Some(file) if file.len() > 0 => {
             let bytes = read_image(file).await?;
-            match tokio::task::spawn_blocking(move || resize_icon(&bytes)).await {
-                Ok(Ok(sizes)) => Some(sizes),
-                _ => {
-                    field("icon", "validation.image", &[]);
+            match uploads.images.render(bytes, resize_icon).await {
+                Ok(sizes) => Some(sizes),
+                Err(refusal) => {
+                    field("icon", refusal.message_key(), &[]);
                     None
                 }
             }
@@ -98,7 +97,7 @@ pub async fn update(
     let new_icon = icon.is_some();
     if let Some(sizes) = icon {
         for ((size, _), png) in ICON_SIZES.iter().zip(sizes) {
-            storage.put(&icon_key(user.id, user.icon_version + 1, size), png).await?;
+            uploads.storage.put(&icon_key(user.id, user.icon_version + 1, size), png).await?;
         }
     }
     let update = ProfileUpdate { name_ja, name_en, external_links: links, new_icon };
@@ -141,10 +140,8 @@ fn check_links(raw: &str, field: &mut impl FnMut(&str, &str, &[(&str, &str)])) -
     list
 }
 
-/// Decodes an image (PNG, JPEG, WebP or GIF, at most 4096 px a side) and renders the icon sizes
-/// as square PNGs.
-pub fn resize_icon(bytes: &[u8]) -> std::result::Result<Vec<Vec<u8>>, image::ImageError> {
-    let img = decode_image(bytes)?;
+/// Renders the icon sizes of a decoded image as square PNGs.
+pub fn resize_icon(img: image::DynamicImage) -> std::result::Result<Vec<Vec<u8>>, image::ImageError> {
     ICON_SIZES.iter().map(|(_, side)| png(&img.resize_to_fill(*side, *side, FilterType::Lanczos3))).collect()
 }
 
@@ -165,10 +162,8 @@ mod tests {
         image::RgbImage::from_pixel(300, 200, image::Rgb([200, 40, 120]))
             .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
             .unwrap();
-        let sizes = resize_icon(&png).unwrap();
+        let sizes = resize_icon(image::load_from_memory(&png).unwrap()).unwrap();
         let dims: Vec<_> = sizes.iter().map(|b| image::load_from_memory(b).unwrap().width()).collect();
         assert_eq!(dims, [64, 128, 256]);
-        assert!(resize_icon(b"GIF89a not really").is_err());
-        assert!(resize_icon(b"plain text").is_err());
     }
 }

@@ -6,9 +6,10 @@
 
 use rocket::http::Status;
 use rocket::serde::json::Json;
-use rocket::{Route, State, delete, get, post, put, routes};
+use rocket::{Route, delete, get, post, put, routes};
 
 use crate::api::Api;
+use crate::api::upload::Uploads;
 use crate::api::upload::form_error;
 use crate::api::v1::ListBody;
 use crate::auth::guards::CurrentUser;
@@ -18,20 +19,19 @@ use crate::forms::user_event::{self, FormContext, FormResult, UserEventFormSchem
 use crate::model::hub::HubNotificationView;
 use crate::model::pagination::Pagination;
 use crate::model::user_event::{Scope, UserEventInput};
-use crate::storage::Storage;
 use crate::web::params::{Id, Permalink};
 
 /// Parses and checks the form, then stores its thumbnail.
 async fn input(
     api: &Api<'_>,
-    storage: &Storage,
+    uploads: &Uploads<'_>,
     event_id: i32,
     user_id: i32,
     form: FormResult<'_>,
 ) -> Result<UserEventInput> {
     let form = form.map_err(form_error)?;
     let cx = FormContext { db: api.db, messages: &api.site.messages, lang: api.lang };
-    user_event::input(&cx, storage, event_id, user_id, &form).await
+    user_event::input(&cx, uploads, event_id, user_id, &form).await
 }
 
 /// The user's own user events in the event, newest start first, published or not.
@@ -69,12 +69,12 @@ pub async fn list(
 pub async fn create(
     api: Api<'_>,
     current: CurrentUser,
-    storage: &State<Storage>,
+    uploads: Uploads<'_>,
     event: Permalink,
     form: FormResult<'_>,
 ) -> Result<(Status, Json<HubNotificationView>)> {
     let event = event::Model::resolve(api.db, event.as_str()).await?;
-    let input = input(&api, storage, event.id, current.user.id, form).await?;
+    let input = input(&api, &uploads, event.id, current.user.id, form).await?;
     let row = hub_notification::Model::create_user_event(api.db, event.id, &current.user, input, api.now).await?;
     Ok((Status::Created, Json(HubNotificationView::load_one(api.db, row, api.lang, api.now).await?)))
 }
@@ -104,14 +104,14 @@ pub async fn show(api: Api<'_>, current: CurrentUser, event: Permalink, id: Id) 
 pub async fn update(
     api: Api<'_>,
     current: CurrentUser,
-    storage: &State<Storage>,
+    uploads: Uploads<'_>,
     event: Permalink,
     id: Id,
     form: FormResult<'_>,
 ) -> Result<Json<HubNotificationView>> {
     let event = event::Model::resolve(api.db, event.as_str()).await?;
     let row = hub_notification::Model::find_own(api.db, event.id, current.user.id, id.0).await?;
-    let input = input(&api, storage, event.id, current.user.id, form).await?;
+    let input = input(&api, &uploads, event.id, current.user.id, form).await?;
     let row = row.update_user_event(api.db, input, api.now).await?;
     Ok(Json(HubNotificationView::load_one(api.db, row, api.lang, api.now).await?))
 }

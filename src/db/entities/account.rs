@@ -17,6 +17,7 @@ pub struct Model {
     pub vmarket_id: String,
     pub name_ja: String,
     pub name_en: String,
+    pub token_generation: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

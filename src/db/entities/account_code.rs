@@ -13,6 +13,8 @@ pub struct Model {
     pub token_hash: String,
     pub created_at: DateTimeUtc,
     pub expires_at: DateTimeUtc,
+    pub redirect_url: String,
+    pub code_challenge: String,
 }
 
 /// No relations are navigated through SeaORM; queries filter by foreign key.

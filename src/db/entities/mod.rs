@@ -30,6 +30,7 @@ pub mod keyword;
 pub mod link_preview;
 pub mod poster;
 pub mod redirect_rule;
+pub mod sign_in_state;
 pub mod signing_key;
 pub mod user;
 pub mod user_external_link;

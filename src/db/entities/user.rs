@@ -21,7 +21,9 @@ pub struct Model {
     pub score: i32,
     pub role: Role,
     pub attribute: UserAttribute,
-    pub tokens_valid_after: Option<DateTimeUtc>,
+    pub min_token_generation: i64,
+    pub email: Option<String>,
+    pub lang: String,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -93,7 +93,9 @@ pub async fn submit(page: Page<'_>, intake: Intake<'_>, form: Form<ContactForm>)
         match intake.receive(page.db, &form.input(), page.lang, page.now).await {
             Ok(row) => {
                 let sig = intake.key.sign(RECEIPT, &row.id.to_string());
-                return Ok(Redirect::to(page.href(&format!("/contact/form/sent/{}?s={sig}", row.id))));
+                return Ok(crate::web::redirect::to_site(
+                    &page.href(&format!("/contact/form/sent/{}?s={sig}", row.id)),
+                ));
             }
             Err(Error::Validation(fields)) => (Status::UnprocessableEntity, fields, "contact.form.fix_errors"),
             Err(Error::RateLimited { .. }) => (Status::TooManyRequests, Vec::new(), "errors.rate_limited"),

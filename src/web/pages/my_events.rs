@@ -11,10 +11,11 @@ use chrono_tz::Asia::Tokyo;
 use rocket::form::Form;
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
-use rocket::{Either, Route, State, get, post, routes};
+use rocket::{Either, Route, get, post, routes};
 use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
+use crate::api::upload::Uploads;
 use crate::auth::csrf;
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, hub_notification, hub_notification_tag, user, world};
@@ -23,7 +24,6 @@ use crate::forms::user_event::{self, FormContext, MAX_CONTENT, MAX_TITLE, UserEv
 use crate::model::hub::HubTagView;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::model::user_event::Scope;
-use crate::storage::Storage;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
 use crate::web::pages::mypage::nav;
@@ -259,17 +259,17 @@ pub async fn new(p: Page<'_>, _current: CurrentUser, permalink: Permalink) -> Re
 pub async fn create(
     p: Page<'_>,
     cookies: &CookieJar<'_>,
-    storage: &State<Storage>,
+    uploads: Uploads<'_>,
     permalink: Permalink,
     form: Form<UserEventForm<'_>>,
 ) -> Result<Answer> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let ev = event::Model::resolve(p.db, permalink.as_str()).await?;
     let cx = FormContext { db: p.db, messages: &p.site.messages, lang: p.lang };
-    match user_event::input(&cx, storage, ev.id, user.id, &form).await {
+    match user_event::input(&cx, &uploads, ev.id, user.id, &form).await {
         Ok(input) => {
             hub_notification::Model::create_user_event(p.db, ev.id, user, input, p.now).await?;
-            Ok(Either::Right(Redirect::to(format!("{}?done=created", p.href(&base(&ev.permalink))))))
+            Ok(Either::Right(crate::web::redirect::to_site(&format!("{}?done=created", p.href(&base(&ev.permalink))))))
         }
         Err(Error::Validation(errors)) => {
             render_form(&p, &ev, None, FormView::typed(&form, &errors, None), Status::UnprocessableEntity).await
@@ -292,7 +292,7 @@ pub async fn edit(p: Page<'_>, current: CurrentUser, permalink: Permalink, id: I
 pub async fn update(
     p: Page<'_>,
     cookies: &CookieJar<'_>,
-    storage: &State<Storage>,
+    uploads: Uploads<'_>,
     permalink: Permalink,
     id: Id,
     form: Form<UserEventForm<'_>>,
@@ -301,10 +301,10 @@ pub async fn update(
     let ev = event::Model::resolve(p.db, permalink.as_str()).await?;
     let n = hub_notification::Model::find_own(p.db, ev.id, user.id, id.0).await?;
     let cx = FormContext { db: p.db, messages: &p.site.messages, lang: p.lang };
-    match user_event::input(&cx, storage, ev.id, user.id, &form).await {
+    match user_event::input(&cx, &uploads, ev.id, user.id, &form).await {
         Ok(input) => {
             n.update_user_event(p.db, input, p.now).await?;
-            Ok(Either::Right(Redirect::to(format!("{}?done=updated", p.href(&base(&ev.permalink))))))
+            Ok(Either::Right(crate::web::redirect::to_site(&format!("{}?done=updated", p.href(&base(&ev.permalink))))))
         }
         Err(Error::Validation(errors)) => {
             let view = FormView::typed(&form, &errors, n.thumbnail.clone());
@@ -333,7 +333,7 @@ pub async fn remove(
     let ev = event::Model::resolve(p.db, permalink.as_str()).await?;
     let n = hub_notification::Model::find_own(p.db, ev.id, user.id, id.0).await?;
     n.delete_user_event(p.db).await?;
-    Ok(Redirect::to(format!("{}?done=deleted", p.href(&base(&ev.permalink)))))
+    Ok(crate::web::redirect::to_site(&format!("{}?done=deleted", p.href(&base(&ev.permalink)))))
 }
 
 /// Routes of this module.

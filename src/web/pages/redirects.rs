@@ -8,8 +8,10 @@ use rocket::{Route, get, routes};
 
 use crate::db::entities::{event, redirect_rule, vrc_redirect};
 use crate::error::{Error, Result};
+use crate::model::redirect::RuleTarget;
 use crate::web::page::Page;
 use crate::web::params::Permalink;
+use crate::web::redirect::{Kind, Target, redirect};
 
 /// The rank of the `/{slug}` catch-all: larger than that of every other page route.
 pub const SLUG_RANK: isize = 100;
@@ -20,13 +22,14 @@ pub async fn follow_vrc_redirect(page: Page<'_>, permalink: Permalink, id: &str)
     let event = event::Model::resolve(page.db, permalink.as_str()).await?;
     let row = vrc_redirect::Model::find_in_event(page.db, event.id, id).await?;
     let url = row.destination().ok_or_else(Error::not_found)?;
-    Ok(Redirect::found(url.to_string()))
+    Ok(redirect(Kind::Found, Target::Url(&url)))
 }
 
 /// Applies the active slug rule for `slug` (case-insensitive): 301 when permanent, else 302.
-/// Site-path targets keep the visitor's language; the request's query string is passed on to
-/// targets that have none (campaign parameters survive). No rule (or a slug with characters outside
-/// the permalink rule) → the normal "page not found".
+/// Site-path targets keep the visitor's language, and the request's query string is passed on to
+/// site-path targets that have none (campaign parameters survive). External targets never get the
+/// query: it may carry anything, a sign-in code included. No rule (or a slug with characters
+/// outside the permalink rule) → the normal "page not found".
 #[get("/<slug>", rank = 100)]
 pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Option<Redirect>> {
     if Permalink::parse(slug).is_err() {
@@ -36,13 +39,19 @@ pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Opt
     let Some((rule, target)) = rule.and_then(|r| r.destination().map(|t| (r, t))) else {
         return Ok(None);
     };
-    let mut location = target.location(page.lang);
-    if let Some(query) = origin.query().filter(|q| !q.is_empty())
-        && !location.contains('?')
-    {
-        location = format!("{location}?{query}");
-    }
-    Ok(Some(if rule.permanent { Redirect::moved(location) } else { Redirect::found(location) }))
+    let kind = if rule.permanent { Kind::Moved } else { Kind::Found };
+    Ok(Some(match target {
+        RuleTarget::External(url) => redirect(kind, Target::Url(&url)),
+        RuleTarget::SitePath(_) => {
+            let mut location = target.location(page.lang);
+            if let Some(query) = origin.query().filter(|q| !q.is_empty())
+                && !location.contains('?')
+            {
+                location = format!("{location}?{query}");
+            }
+            redirect(kind, Target::Site(&location))
+        }
+    }))
 }
 
 /// Routes of this module.

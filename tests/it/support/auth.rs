@@ -51,7 +51,13 @@ pub fn png(w: u32, h: u32) -> Vec<u8> {
 impl TestApp {
     /// Follows `/auth/login?next=…` to the account page; returns (page path, HTML).
     pub async fn open_account_page(&self, next: &str) -> (String, String) {
-        let res = self.get(&format!("/auth/login?next={}", urlencode(next))).await;
+        self.open_account_page_raw(&format!("/auth/login?next={}", urlencode(next))).await
+    }
+
+    /// Follows a sign-in start URL given as is (`/auth/login?…`, query already encoded) to the
+    /// account page; returns (page path, HTML).
+    pub async fn open_account_page_raw(&self, login: &str) -> (String, String) {
+        let res = self.get(login).await;
         let location = res.headers().get_one("Location").expect("login redirects").to_string();
         let path = local(&location, &self.origin);
         let (status, html) = self.page(&path).await;
@@ -59,15 +65,24 @@ impl TestApp {
         (path, html)
     }
 
+    /// Opens the account page a sign-in started at (`account_page`, absolute or local) and signs
+    /// in as `email` with the test password; returns (status, Location, body) of the post.
+    pub async fn submit_sign_in(&self, account_page: &str, email: &str) -> (u16, Option<String>, String) {
+        let path = local(account_page, &self.origin);
+        let (status, html) = self.page(&path).await;
+        assert_eq!(status, 200, "account page at {path}");
+        self.submit("/account/auth/sign_in", &html, &[("email", email), ("password", "correct horse battery")]).await
+    }
+
     /// Submits an account form and returns (status, Location, body).
     pub async fn submit(&self, action: &str, html: &str, fields: &[(&str, &str)]) -> (u16, Option<String>, String) {
         let doc = Doc::parse(html);
         let form =
             if action.ends_with("sign_in") { "[data-testid=sign-in-form]" } else { "[data-testid=sign-up-form]" };
-        let mut pairs: Vec<(String, String)> = ["redirect_url", "lang", "csrf_token"]
-            .iter()
-            .map(|n| (n.to_string(), doc.attr(&format!("{form} input[name={n}]"), "value")))
-            .collect();
+        // Every hidden field the form carries (redirect URL, state, challenge, language, CSRF).
+        let hidden = format!("{form} input[type=hidden]");
+        let mut pairs: Vec<(String, String)> =
+            doc.attrs(&hidden, "name").into_iter().zip(doc.attrs(&hidden, "value")).collect();
         pairs.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
         let body = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish();
         let res = self.client.post(action.to_string()).header(ContentType::Form).body(body).dispatch().await;
@@ -107,13 +122,15 @@ impl TestApp {
         path
     }
 
-    /// Signs out of the product and the account service (following both redirects); the clock
-    /// moves on a second so that a later sign-in is after the sign-out.
+    /// Signs out of the product and the account service as the header's sign-out button does
+    /// (a POST carrying the CSRF token), following the redirects.
     pub async fn sign_out(&self) {
-        let res = self.get("/auth/logout").await;
+        let csrf = self.csrf().await;
+        let body = format!("csrf_token={csrf}&next=%2F");
+        let res = self.client.post("/auth/logout").header(ContentType::Form).body(body).dispatch().await;
+        assert_eq!(res.status().code, 303, "sign-out redirects");
         let location = res.headers().get_one("Location").expect("logout redirects").to_string();
         self.follow(location).await;
-        self.clock.set(self.clock.now() + chrono::Duration::seconds(2));
     }
 
     /// A fresh token from the account service for the browser's SSO session.
@@ -136,9 +153,12 @@ impl TestApp {
         (status, serde_json::from_str(&text).unwrap_or(Value::Null))
     }
 
-    /// The CSRF token the current page carries.
+    /// The CSRF token a signed-in page carries (following a silent sign-in if the session
+    /// token has expired).
     pub async fn csrf(&self) -> String {
-        Doc::parse(&self.page("/mypage").await.1).attr("meta[name=csrf-token]", "content")
+        let (path, status, html) = self.follow("/mypage".into()).await;
+        assert_eq!(status, 200, "signed in at {path}");
+        Doc::parse(&html).attr("meta[name=csrf-token]", "content")
     }
 }
 

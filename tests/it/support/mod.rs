@@ -2,10 +2,12 @@
 //! a temp dir, or a new PostgreSQL database when `VMARKET_TEST_DATABASE_URL` is set), seeded
 //! with the demo data and driven by a manual clock.
 
+pub mod actors;
 pub mod auth;
 pub mod fake_remote;
 pub mod html;
 pub mod http;
+pub mod images;
 
 use std::path::PathBuf;
 
@@ -123,7 +125,17 @@ impl TestAppBuilder {
             None
         };
         let client = Client::tracked(app::build(parts()).expect("app builds")).await.expect("valid rocket instance");
-        TestApp { client, clock, db: conn, origin: config.site_url.clone(), config, shutdown, _tmp: tmp, _pg: pg }
+        TestApp {
+            client,
+            clock,
+            db: conn,
+            origin: config.site_url.clone(),
+            config,
+            figment,
+            shutdown,
+            _tmp: tmp,
+            _pg: pg,
+        }
     }
 }
 
@@ -140,6 +152,7 @@ pub struct TestApp {
     shutdown: Option<rocket::Shutdown>,
     /// The configuration the app was built with.
     pub config: Config,
+    figment: Figment,
     _tmp: tempfile::TempDir,
     _pg: Option<PgDatabase>,
 }
@@ -153,6 +166,17 @@ impl TestApp {
     /// The demo app at [`default_now`].
     pub async fn new() -> Self {
         Self::builder().build().await
+    }
+
+    /// Another browser (its own cookie jar) on the same application and database.
+    pub async fn browser(&self) -> Client {
+        let parts = AppParts {
+            figment: self.figment.clone(),
+            config: self.config.clone(),
+            db: self.db.clone(),
+            clock: self.clock.clone(),
+        };
+        Client::tracked(app::build(parts).expect("app builds")).await.expect("valid rocket instance")
     }
 
     /// GETs `path`.

@@ -1,0 +1,160 @@
+/**
+ * The console's authProvider, backed by the site's own sign-in: the HttpOnly token cookie is
+ * sent with every call, `/admin/api/session` says who is signed in and what their role may do
+ * (DOMAIN.md's role table, computed by the server), and `canAccess` reads the same table so
+ * menus and buttons match what the server allows. Signing out posts the site's sign-out form.
+ */
+import type { AuthProvider } from 'react-admin';
+
+/** What a role may do in an area, as the server reports it. */
+export type Access = 'read' | 'read_and_act' | 'write';
+
+/** `GET /admin/api/session`. */
+export interface Session {
+  id: number;
+  vmarket_id: string;
+  name_ja: string;
+  name_en: string;
+  avatar: string | null;
+  role: 'admin' | 'director' | 'uc_staff' | 'qa_tester';
+  access: Partial<Record<string, Access>>;
+}
+
+/** The area each console resource belongs to (DOMAIN.md "Staff roles"). */
+export const RESOURCE_AREAS: Record<string, string> = {
+  events: 'event',
+  concepts: 'event',
+  worlds: 'event',
+  posters: 'event',
+  companies: 'event',
+  catalog_items: 'event',
+  catalog_categories: 'event',
+  exhibitors: 'event',
+  hub_notifications: 'event',
+  hub_tags: 'event',
+  ambassadors: 'event',
+  streamers: 'event',
+  exhibitor_notifications: 'event',
+  circles: 'exhibitors',
+  entries: 'exhibitors',
+  applications: 'exhibitors',
+  entry_plans: 'event',
+  lottery_runs: 'lottery',
+  payments: 'payments',
+  inquiries: 'support',
+  inquiry_categories: 'support',
+  redirect_rules: 'support',
+  vrc_redirects: 'support',
+  users: 'users',
+  time_travel: 'time_travel',
+  audit_log: 'audit',
+};
+
+const READ_ACTIONS = new Set(['list', 'show', 'export']);
+
+/** Whether `session` may do `action` on `resource` (unknown resources are refused). */
+export function canAccessWith(session: Session, resource: string, action: string): boolean {
+  const area = RESOURCE_AREAS[resource];
+  const access = area ? session.access[area] : undefined;
+  if (!access) return false;
+  if (READ_ACTIONS.has(action) || access === 'write') return true;
+  return access === 'read_and_act' && action === 'reconcile';
+}
+
+/** Where the browser signs in to come back to the page it is on. */
+export function signInUrl(path: string): string {
+  return `/auth/login?next=${encodeURIComponent(path)}&auto=1`;
+}
+
+/** Ways the provider reaches the outside world (tests pass their own). */
+export interface AuthEnvironment {
+  fetch: typeof fetch;
+  navigate: (url: string) => void;
+  currentPath: () => string;
+  signOut: () => void;
+  lang: () => 'ja' | 'en';
+}
+
+function postSignOut(): void {
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = '/auth/logout';
+  const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
+  const fields: [string, string][] = [
+    ['csrf_token', csrf],
+    ['next', '/'],
+  ];
+  for (const [name, value] of fields) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.appendChild(input);
+  }
+  document.body.appendChild(form);
+  form.submit();
+}
+
+const browser: AuthEnvironment = {
+  fetch: (input, init) => fetch(input, init),
+  navigate: (url) => window.location.assign(url),
+  currentPath: () => window.location.pathname + window.location.search,
+  signOut: postSignOut,
+  lang: () => (localStorage.getItem('RaStore.locale')?.includes('en') ? 'en' : 'ja'),
+};
+
+/** An error that carries the HTTP status react-admin looks at. */
+class HttpStatusError extends Error {
+  constructor(public status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/** The authProvider over `env` (the browser by default). */
+export function createAuthProvider(env: AuthEnvironment = browser): AuthProvider {
+  let current: Promise<Session> | null = null;
+  const session = (): Promise<Session> => {
+    current ??= env
+      .fetch('/admin/api/session', { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then(async (res) => {
+        if (!res.ok) throw new HttpStatusError(res.status);
+        return (await res.json()) as Session;
+      })
+      .catch((err: unknown) => {
+        current = null;
+        throw err;
+      });
+    return current;
+  };
+  const toSignIn = () => env.navigate(signInUrl(env.currentPath()));
+
+  return {
+    login: async () => toSignIn(),
+    logout: async () => {
+      current = null;
+      env.signOut();
+      return false;
+    },
+    checkAuth: async () => {
+      try {
+        await session();
+      } catch (err) {
+        if (err instanceof HttpStatusError && err.status === 401) toSignIn();
+        throw { message: false, logoutUser: false };
+      }
+    },
+    checkError: async (error: { status?: number }) => {
+      if (error?.status === 401) {
+        current = null;
+        toSignIn();
+        throw { message: false, logoutUser: false };
+      }
+    },
+    getIdentity: async () => {
+      const s = await session();
+      return { id: s.id, fullName: env.lang() === 'en' ? s.name_en : s.name_ja, avatar: s.avatar ?? undefined };
+    },
+    getPermissions: async () => (await session()).role,
+    canAccess: async ({ resource, action }) => canAccessWith(await session(), resource, action),
+  };
+}

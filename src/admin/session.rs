@@ -1,0 +1,63 @@
+//! `GET /admin/api/session`: who the signed-in staff member is and what their role may do, area
+//! by area — what the console's `authProvider` reads for identity, permissions and `canAccess`.
+
+use std::collections::BTreeMap;
+
+use rocket::serde::json::Json;
+use rocket::{Route, get, routes};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::admin::permissions::{Access, Area};
+use crate::auth::guards::{AnyStaff, Staff};
+use crate::model::user::Role;
+
+/// The console session.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SessionView {
+    /// User id.
+    pub id: i32,
+    /// Public handle.
+    pub vmarket_id: String,
+    /// Japanese name.
+    pub name_ja: String,
+    /// English name.
+    pub name_en: String,
+    /// Icon (64 px), if any.
+    pub avatar: Option<String>,
+    /// The staff role.
+    pub role: Role,
+    /// What the role may do in each area (areas it may not see are left out).
+    pub access: BTreeMap<String, Access>,
+}
+
+/// The signed-in staff member and their permissions.
+#[utoipa::path(get, path = "/admin/api/session", tag = "admin", security(("bearer" = [])),
+    responses((status = 200, body = SessionView), (status = 401, body = crate::error::ErrorBody),
+              (status = 403, body = crate::error::ErrorBody)))]
+#[get("/api/session")]
+pub fn session(staff: Staff<AnyStaff>) -> Json<SessionView> {
+    let user = staff.user;
+    let access = Area::ALL
+        .iter()
+        .map(|area| (*area, area.access(user.role)))
+        .filter(|(_, access)| *access != Access::None)
+        .map(|(area, access)| {
+            (serde_json::to_value(area).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(), access)
+        })
+        .collect();
+    Json(SessionView {
+        id: user.id,
+        avatar: user.icon().small,
+        vmarket_id: user.vmarket_id,
+        name_ja: user.name_ja,
+        name_en: user.name_en,
+        role: user.role,
+        access,
+    })
+}
+
+/// Routes of the console session.
+pub fn routes() -> Vec<Route> {
+    routes![session]
+}

@@ -1,0 +1,72 @@
+//! Security headers on every response: a Content-Security-Policy that allows only the site's
+//! own scripts and styles, `Referrer-Policy`, `X-Content-Type-Options`, `X-Frame-Options`, and
+//! HSTS outside development. A route that needs another policy (the console's per-request
+//! style nonce) sets its own `Content-Security-Policy`, which is then left alone.
+
+use rocket::fairing::{Fairing, Info, Kind};
+use rocket::http::Header;
+use rocket::{Request, Response};
+use url::Url;
+
+use crate::config::Config;
+
+/// The fairing (also managed state, for routes that build their own policy); built once from the
+/// configuration.
+#[derive(Debug, Clone)]
+pub struct SecurityHeaders {
+    form_action: String,
+    hsts: bool,
+}
+
+impl SecurityHeaders {
+    /// The headers for `config`: forms may post to this site and the account service (and its
+    /// allowed origins, which sign-in redirects pass through).
+    pub fn new(config: &Config) -> Self {
+        let mut form_action = vec!["'self'".to_string()];
+        let origins = std::iter::once(config.sso_base()).chain(config.sso_allowed_origins.iter().cloned());
+        for origin in origins.filter_map(|o| Url::parse(&o).ok()).map(|u| u.origin().ascii_serialization()) {
+            if !form_action.contains(&origin) && origin != "null" {
+                form_action.push(origin);
+            }
+        }
+        Self { form_action: form_action.join(" "), hsts: config.secure_cookies() }
+    }
+
+    /// The site's policy.
+    pub fn csp(&self) -> String {
+        policy(&self.form_action, "'self'")
+    }
+
+    /// The site's policy, also allowing `<style>` elements that carry `nonce` (the console's
+    /// CSS-in-JS adds its styles that way).
+    pub fn csp_with_style_nonce(&self, nonce: &str) -> String {
+        policy(&self.form_action, &format!("'self' 'nonce-{nonce}'"))
+    }
+}
+
+fn policy(form_action: &str, style_src: &str) -> String {
+    format!(
+        "default-src 'self'; script-src 'self'; style-src {style_src}; img-src 'self' data: https:; \
+         font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; \
+         frame-ancestors 'none'; form-action {form_action}"
+    )
+}
+
+#[rocket::async_trait]
+impl Fairing for SecurityHeaders {
+    fn info(&self) -> Info {
+        Info { name: "security headers", kind: Kind::Response }
+    }
+
+    async fn on_response<'r>(&self, _: &'r Request<'_>, res: &mut Response<'r>) {
+        if !res.headers().contains("Content-Security-Policy") {
+            res.set_header(Header::new("Content-Security-Policy", self.csp()));
+        }
+        res.set_header(Header::new("Referrer-Policy", "strict-origin-when-cross-origin"));
+        res.set_header(Header::new("X-Content-Type-Options", "nosniff"));
+        res.set_header(Header::new("X-Frame-Options", "DENY"));
+        if self.hsts {
+            res.set_header(Header::new("Strict-Transport-Security", "max-age=31536000; includeSubDomains"));
+        }
+    }
+}
