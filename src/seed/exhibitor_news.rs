@@ -1,20 +1,23 @@
-//! Demo exhibitor notifications: the organisers' news around the 2026 events (applications,
-//! lotteries, payments, submissions, maintenance), two scheduled after the demo "now" and one
-//! unpublished draft. Rows already there (same Japanese title and publish time) are left alone.
+//! Demo exhibitor notifications (`data/exhibitor_news.json`): the organisers' news around the
+//! 2026 events (applications, lotteries, payments, submissions, maintenance), two scheduled
+//! after the demo "now" and one unpublished draft. Rows already there (same Japanese title and
+//! publish time) are left alone.
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
 use serde::Deserialize;
 
+use super::data::{self, Keys, Reader, Source};
 use crate::db::entities::{event, exhibitor_notification};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
-/// The demo news, compiled into the binary.
-const NEWS: &str = include_str!("exhibitor_news.json");
+/// The file.
+const FILE: Source = Source { name: "exhibitor_news.json", text: include_str!("data/exhibitor_news.json") };
 
 /// One notification: `[Japanese, English]` pairs and the event's permalink.
 #[derive(Deserialize)]
-struct NewsSeed {
+#[serde(deny_unknown_fields)]
+pub struct NewsSeed {
     event: Option<String>,
     at: DateTime<Utc>,
     #[serde(default = "public")]
@@ -28,10 +31,27 @@ fn public() -> bool {
     true
 }
 
-/// Writes the missing demo notifications; returns how many were created.
-pub async fn seed(db: &impl ConnectionTrait) -> Result<usize> {
-    let news: Vec<NewsSeed> =
-        serde_json::from_str(NEWS).map_err(|e| Error::Internal(format!("exhibitor_news.json: {e}")))?;
+/// Reads `exhibitor_news.json`.
+pub fn load() -> Result<Vec<NewsSeed>> {
+    let mut file = Reader::open(FILE)?;
+    let news = file.list("news")?;
+    file.finish()?;
+    Ok(news)
+}
+
+/// Checks the events the news names.
+pub fn check(news: &[NewsSeed], keys: &Keys) -> Result<()> {
+    for (i, n) in news.iter().enumerate() {
+        if let Some(event) = &n.event {
+            data::known(keys.events.contains(event), FILE.name, "news", i, format_args!("event `{event}`"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the missing demo notifications (those of an event that is not there are skipped);
+/// returns how many were created.
+pub async fn seed(db: &impl ConnectionTrait, news: &[NewsSeed]) -> Result<usize> {
     let mut created = 0;
     for n in news {
         let exists = exhibitor_notification::Entity::find()
@@ -52,9 +72,9 @@ pub async fn seed(db: &impl ConnectionTrait) -> Result<usize> {
                 }
             }
         };
-        let [label_ja, label_en] = n.label;
-        let [title_ja, title_en] = n.title;
-        let [description_ja, description_en] = n.body;
+        let [label_ja, label_en] = n.label.clone();
+        let [title_ja, title_en] = n.title.clone();
+        let [description_ja, description_en] = n.body.clone();
         exhibitor_notification::ActiveModel {
             event_id: Set(event_id),
             title_ja: Set(title_ja),

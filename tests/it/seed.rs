@@ -1,6 +1,9 @@
-//! `vmarket seed demo` writes the demo marketplace once; running it again changes nothing.
+//! `vmarket seed demo` writes the demo marketplace once; running it again changes nothing, and
+//! what it writes is pinned by a fingerprint of the whole seeded database.
 
-use sea_orm::{EntityTrait, PaginatorTrait};
+use chrono::{DateTime, Utc};
+use sea_orm::{ConnectionTrait, DatabaseBackend, DatabaseConnection, EntityTrait, PaginatorTrait, Statement};
+use sha2::{Digest, Sha256};
 use vmarket::db::entities::{artist, event, exhibitor_notification, keyword, world};
 
 use crate::support::{TestApp, default_now};
@@ -29,4 +32,188 @@ async fn the_demo_seed_is_idempotent() {
     assert_eq!(summer.permalink, "2025Summer");
     let winter = event::Entity::find_by_id(11).one(&app.db).await.unwrap().expect("event 11");
     assert_eq!(winter.permalink, "2025Winter");
+}
+
+/// The demo site, row for row: the same fingerprint on SQLite and PostgreSQL, and after a
+/// second seed run. A change to any seeded row (or a new table or column) shows up here.
+#[rocket::async_test]
+async fn the_demo_seed_writes_the_same_site() {
+    let app = TestApp::new().await;
+    let first = fingerprint(&app.db).await;
+    insta::assert_snapshot!("demo_fingerprint", first);
+    vmarket::seed::demo(&app.db, default_now()).await.expect("second seed");
+    assert_eq!(fingerprint(&app.db).await, first, "a second seed run changed the database");
+}
+
+/// Tables that are not the application's: migration bookkeeping and apalis' job tables (on
+/// PostgreSQL those live in the `apalis` schema, outside the one listed).
+const NOT_APPLICATION: [&str; 4] = ["seaql_migrations", "_sqlx_migrations", "Jobs", "Workers"];
+
+/// One line per application table, by name: its row count and a SHA-256 over its column names
+/// and its rows in primary-key order, every column normalised so that both backends agree
+/// (integers as numbers, booleans as true/false, timestamps as RFC 3339 UTC).
+async fn fingerprint(db: &DatabaseConnection) -> String {
+    let mut lines = Vec::new();
+    for table in tables(db).await {
+        let columns = columns(db, &table).await;
+        let rows = rows(db, &table, &columns).await;
+        let mut hash = Sha256::new();
+        let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+        hash.update(serde_json::to_string(&names).unwrap());
+        for row in &rows {
+            hash.update("\n");
+            hash.update(serde_json::to_string(&row.iter().map(Cell::json).collect::<Vec<_>>()).unwrap());
+        }
+        lines.push(format!("{table}: {} rows, sha256 {}", rows.len(), hex::encode(hash.finalize())));
+    }
+    lines.join("\n")
+}
+
+/// A column, its normalised kind and its place in the primary key (0 = not part of it).
+struct Column {
+    name: String,
+    kind: Kind,
+    pk: i64,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Int,
+    Text,
+    Bool,
+    Time,
+}
+
+impl Kind {
+    /// The kind of a declared column type (SQLite's as written in the migration, PostgreSQL's
+    /// `information_schema` name). An unknown type fails the test rather than being skipped.
+    fn of(declared: &str, table: &str, column: &str) -> Self {
+        let t = declared.to_lowercase();
+        if t.contains("timestamp") {
+            Kind::Time
+        } else if t.contains("bool") {
+            Kind::Bool
+        } else if t.contains("int") {
+            Kind::Int
+        } else if t.contains("char") || t.contains("text") {
+            Kind::Text
+        } else {
+            panic!("{table}.{column} has type {declared:?}, which the fingerprint does not normalise yet")
+        }
+    }
+}
+
+/// One normalised value; ordered so rows sort the same on both backends.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum Cell {
+    Null,
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+impl Cell {
+    fn json(&self) -> serde_json::Value {
+        match self {
+            Cell::Null => serde_json::Value::Null,
+            Cell::Int(n) => (*n).into(),
+            Cell::Bool(b) => (*b).into(),
+            Cell::Text(s) => s.as_str().into(),
+        }
+    }
+}
+
+/// The `(name, type, pk)` rows of a schema query.
+async fn schema_rows(db: &DatabaseConnection, sql: &str) -> Vec<(String, String, i64)> {
+    let rows = db.query_all_raw(Statement::from_string(db.get_database_backend(), sql)).await.expect(sql);
+    rows.iter()
+        .map(|r| (r.try_get("", "name").unwrap(), r.try_get("", "type").unwrap(), r.try_get("", "pk").unwrap()))
+        .collect()
+}
+
+/// The application tables, by name.
+async fn tables(db: &DatabaseConnection) -> Vec<String> {
+    let sql = match db.get_database_backend() {
+        DatabaseBackend::Sqlite => {
+            "SELECT name, type, 0 AS pk FROM pragma_table_list \
+             WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'"
+        }
+        _ => {
+            "SELECT CAST(table_name AS TEXT) AS name, CAST(table_type AS TEXT) AS type, CAST(0 AS BIGINT) AS pk \
+             FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+        }
+    };
+    let mut names: Vec<String> = schema_rows(db, sql)
+        .await
+        .into_iter()
+        .map(|(name, ..)| name)
+        .filter(|n| !NOT_APPLICATION.contains(&n.as_str()))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The columns of `table`, by name.
+async fn columns(db: &DatabaseConnection, table: &str) -> Vec<Column> {
+    let sql = match db.get_database_backend() {
+        DatabaseBackend::Sqlite => format!("SELECT name, type, pk FROM pragma_table_info('{table}')"),
+        _ => format!(
+            "SELECT CAST(c.column_name AS TEXT) AS name, CAST(c.data_type AS TEXT) AS type, \
+             CAST(COALESCE((SELECT k.ordinal_position FROM information_schema.key_column_usage k \
+               JOIN information_schema.table_constraints t \
+                 ON t.constraint_name = k.constraint_name AND t.table_schema = k.table_schema \
+               WHERE t.constraint_type = 'PRIMARY KEY' AND k.table_schema = c.table_schema \
+                 AND k.table_name = c.table_name AND k.column_name = c.column_name), 0) AS BIGINT) AS pk \
+             FROM information_schema.columns c WHERE c.table_schema = current_schema() AND c.table_name = '{table}'"
+        ),
+    };
+    let mut columns: Vec<Column> = schema_rows(db, &sql)
+        .await
+        .into_iter()
+        .map(|(name, declared, pk)| Column { kind: Kind::of(&declared, table, &name), name, pk })
+        .collect();
+    columns.sort_by(|a, b| a.name.cmp(&b.name));
+    columns
+}
+
+/// Every row of `table`, normalised, in primary-key order (then by the whole row).
+async fn rows(db: &DatabaseConnection, table: &str, columns: &[Column]) -> Vec<Vec<Cell>> {
+    let select: Vec<String> = columns
+        .iter()
+        .map(|c| match c.kind {
+            Kind::Int => format!("CAST(\"{0}\" AS BIGINT) AS \"{0}\"", c.name),
+            _ => format!("\"{}\"", c.name),
+        })
+        .collect();
+    let sql = format!("SELECT {} FROM \"{table}\"", select.join(", "));
+    let raw = db.query_all_raw(Statement::from_string(db.get_database_backend(), sql)).await.expect("rows");
+    let mut rows: Vec<Vec<Cell>> = raw
+        .iter()
+        .map(|r| {
+            columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let cell = match c.kind {
+                        Kind::Int => r.try_get_by_index::<Option<i64>>(i).map(|v| v.map(Cell::Int)),
+                        Kind::Bool => r.try_get_by_index::<Option<bool>>(i).map(|v| v.map(Cell::Bool)),
+                        Kind::Text => r.try_get_by_index::<Option<String>>(i).map(|v| v.map(Cell::Text)),
+                        Kind::Time => r
+                            .try_get_by_index::<Option<DateTime<Utc>>>(i)
+                            .map(|v| v.map(|t| Cell::Text(t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)))),
+                    };
+                    let cell = cell.unwrap_or_else(|e| panic!("{table}.{}: {e}", c.name));
+                    cell.unwrap_or(Cell::Null)
+                })
+                .collect()
+        })
+        .collect();
+    let mut key: Vec<(i64, usize)> =
+        columns.iter().enumerate().filter(|(_, c)| c.pk > 0).map(|(i, c)| (c.pk, i)).collect();
+    key.sort();
+    rows.sort_by(|a, b| {
+        let by_key = key.iter().map(|&(_, i)| a[i].cmp(&b[i])).find(|o| o.is_ne());
+        by_key.unwrap_or_else(|| a.cmp(b))
+    });
+    rows
 }
