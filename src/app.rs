@@ -47,6 +47,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let inquiry_limiter = crate::web::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
     let form_key = crate::web::protect::FormKey::from_figment(&figment);
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
+    let mailer = crate::mail::Mailer::new(&config)?;
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
@@ -61,6 +62,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(inquiry_limiter)
         .manage(form_key)
         .manage(queue)
+        .manage(mailer)
         .attach(locale::LocaleRouting)
         .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())
