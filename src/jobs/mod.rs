@@ -101,8 +101,8 @@ impl Queue {
         result.map_err(|e| DbErr::Migration(format!("job tables: {e}")))
     }
 
-    /// Enqueues `job` to run after `delay`. A second push with the same `key` is ignored, so a
-    /// retry or a resume never schedules the same run twice.
+    /// Enqueues `job` to run after `delay`. A second push with the same `key` is a no-op (on both
+    /// backends), so a retry or a resume never schedules the same run twice.
     pub async fn push<J: Job>(&self, job: J, delay: Duration, key: &str) -> Result<(), DbErr> {
         let task = TaskBuilder::new(job).run_after(delay).max_attempts(1).idempotency_key(key).build();
         let result = match self {
@@ -115,7 +115,40 @@ impl Queue {
                 PostgresStorage::<J>::new(pool).with_config(config).push_task(task).await.map_err(|e| e.to_string())
             }
         };
-        result.map_err(|e| DbErr::Custom(format!("enqueue {}: {e}", J::QUEUE)))
+        match result {
+            Ok(()) => Ok(()),
+            // SQLite skips a duplicate key (`ON CONFLICT DO NOTHING`), PostgreSQL's insert fails on
+            // the unique index: either way the run is already queued.
+            Err(_) if self.has_task(J::QUEUE, key).await? => Ok(()),
+            Err(e) => Err(DbErr::Custom(format!("enqueue {}: {e}", J::QUEUE))),
+        }
+    }
+
+    /// Whether a task with idempotency key `key` exists in `queue`.
+    ///
+    /// Backend switch: apalis' table is `Jobs` on SQLite, `apalis.jobs` on PostgreSQL.
+    async fn has_task(&self, queue: &str, key: &str) -> Result<bool, DbErr> {
+        let found = match self {
+            Self::Sqlite(pool) => {
+                sea_orm::sqlx::query_scalar::<_, bool>(
+                    "SELECT EXISTS (SELECT 1 FROM Jobs WHERE job_type = ?1 AND idempotency_key = ?2)",
+                )
+                .bind(queue)
+                .bind(key)
+                .fetch_one(pool)
+                .await
+            }
+            Self::Postgres(pool) => {
+                sea_orm::sqlx::query_scalar::<_, bool>(
+                    "SELECT EXISTS (SELECT 1 FROM apalis.jobs WHERE job_type = $1 AND idempotency_key = $2)",
+                )
+                .bind(queue)
+                .bind(key)
+                .fetch_one(pool)
+                .await
+            }
+        };
+        found.map_err(|e| DbErr::Custom(format!("look up job {key}: {e}")))
     }
 }
 

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod fake_remote;
 pub mod html;
 pub mod http;
+pub mod smtp_sink;
 
 use std::path::PathBuf;
 
