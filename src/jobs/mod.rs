@@ -8,7 +8,7 @@
 //! of every attempt and a crash between two runs loses nothing: [`resume`] re-enqueues whatever is
 //! still pending when workers start (the key makes that a no-op when the run is already queued).
 //!
-//! Every job type is listed once, in [`JOBS`]: each gets its own supervised worker, and its
+//! Every job type is listed once, in `JOBS`: each gets its own supervised worker, and its
 //! pending work is resumed when workers start.
 
 pub mod forward_inquiry;

@@ -5,7 +5,7 @@
 //!
 //! ```ignore
 //! let txn = db.begin().await?;
-//! circle.approve(&txn, …).await?;                       // the domain write
+//! circle.approve(&txn).await?;                          // the domain write
 //! let queued = mailer.queue(&txn, &Outgoing {            // the mail, in the same transaction
 //!     to: owner.email.clone(),
 //!     lang: owner.lang,
