@@ -52,6 +52,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let inquiry_limiter = crate::web::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
     let form_key = crate::web::protect::FormKey::from_figment(&figment);
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
+    let mailer = crate::mail::Mailer::new(&config)?;
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
@@ -69,6 +70,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(inquiry_limiter)
         .manage(form_key)
         .manage(queue)
+        .manage(mailer)
         .attach(locale::LocaleRouting)
         .attach(security_headers)
         .attach(crate::telemetry::RequestLog)

@@ -1,12 +1,21 @@
-//! Command-line actions that are more than a line: creating accounts and granting staff roles.
+//! Command-line actions that are more than a line: creating accounts, granting staff roles and
+//! sending a test mail.
 
 use chrono::{DateTime, Utc};
 use clap::Subcommand;
 use sea_orm::DatabaseConnection;
 
+use serde_json::json;
+
 use crate::account::store::NewAccount;
+use crate::clock::Clock;
 use crate::config::Config;
-use crate::db::entities::{account, user};
+use crate::db::entities::{account, mail, user};
+use crate::error::Error;
+use crate::i18n::Lang;
+use crate::jobs::{JobContext, SendMail, send_mail};
+use crate::mail::{MailKind, Outgoing};
+use crate::model::mail::MailStatus;
 use crate::model::user::{Identity, Role};
 
 /// `vmarket user …`
@@ -107,6 +116,56 @@ async fn provision(db: &DatabaseConnection, a: &account::Model, now: DateTime<Ut
         email: Some(a.email.clone()),
     };
     user::Model::provision(db, &identity, now).await.map_err(|e| e.to_string())
+}
+
+/// `vmarket mail …`
+#[derive(Debug, Subcommand)]
+pub enum MailAction {
+    /// Queue a test mail and make its first delivery attempt at once, reporting the outcome
+    /// (later attempts, if needed, are made by the running workers).
+    Test {
+        /// The recipient's address.
+        #[arg(long)]
+        to: String,
+        /// The language of the mail: ja or en.
+        #[arg(long, default_value = "ja")]
+        lang: String,
+        /// A line added to the mail (e.g. a ticket number).
+        #[arg(long)]
+        note: Option<String>,
+        /// Only queue it: the running workers (`vmarket serve` / `vmarket worker`) deliver it.
+        #[arg(long)]
+        queue_only: bool,
+    },
+}
+
+/// Runs a `vmarket mail` action.
+pub async fn mail(db: &DatabaseConnection, config: &Config, action: MailAction, clock: &Clock) -> Result<(), String> {
+    let MailAction::Test { to, lang, note, queue_only } = action;
+    let lang = Lang::parse(&lang).ok_or_else(|| format!("unknown language {lang:?}: use ja or en"))?;
+    let ctx = JobContext::new(db.clone(), config.clone(), clock.clone()).map_err(|e| e.to_string())?;
+    let outgoing = Outgoing { to: to.clone(), lang, kind: MailKind::Test, context: json!({ "note": note }) };
+    let queued = ctx.mailer.queue(db, &outgoing, clock.now()).await.map_err(|e| match e {
+        Error::Validation(_) => format!("{to:?} is not a mail address"),
+        other => format!("cannot queue the mail: {other}"),
+    })?;
+    println!("queued test mail #{} to {} ({lang})", queued.id, to.trim());
+    if queue_only {
+        queued.push(&ctx.queue).await;
+        println!("the workers deliver it via {}", ctx.delivery.settings.describe());
+        return Ok(());
+    }
+    let summary =
+        send_mail::deliver(&ctx, SendMail { mail_id: queued.id, attempt: 1 }).await.map_err(|e| e.to_string())?;
+    let row = mail::Model::find(db, queued.id).await.map_err(|e| e.to_string())?.ok_or("the mail vanished")?;
+    match row.status {
+        MailStatus::Sent => {
+            println!("sent via {}", ctx.delivery.settings.describe());
+            Ok(())
+        }
+        MailStatus::Pending => Err(format!("{summary}\nthe running workers retry it (see `mails` #{})", row.id)),
+        MailStatus::Failed => Err(summary),
+    }
 }
 
 /// A database URL without its password, for messages.

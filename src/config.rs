@@ -113,9 +113,64 @@ pub struct Config {
     /// How often idle workers look for due jobs, in milliseconds.
     #[serde(default = "default_job_poll_interval_ms")]
     pub job_poll_interval_ms: u64,
-    /// Timeout of one outgoing HTTP call made by a job (Slack, Jira), in seconds.
+    /// Timeout of one outgoing network call made by a job (Slack, Jira, SMTP), in seconds.
     #[serde(default = "default_job_http_timeout_secs")]
     pub job_http_timeout_secs: u64,
+    /// Where mails go: empty = `.eml` files under `{data_dir}/outbox`; otherwise an SMTP URL
+    /// (`smtp://host:port`, `smtp://user:pass@host?tls=required`, `smtps://user:pass@host`; see
+    /// `crate::mail::settings`). May hold a password, so it never prints.
+    #[serde(default)]
+    pub smtp_url: SmtpUrl,
+    /// The `From` of every mail (`Name <address>` or an address); empty = a development default,
+    /// which staging and production refuse when mail goes over SMTP.
+    #[serde(default)]
+    pub mail_from: String,
+    /// How many times a mail is tried before it is marked `failed`.
+    #[serde(default = "default_mail_max_attempts")]
+    pub mail_max_attempts: u32,
+}
+
+/// The SMTP URL setting: a string that may carry credentials, so its `Debug` form hides the
+/// password. Read it with [`SmtpUrl::expose`] only to connect.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SmtpUrl(String);
+
+impl SmtpUrl {
+    /// The URL as configured, password included: for the SMTP client only, never for output.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether no SMTP server is configured (mail goes to the outbox directory).
+    pub fn is_empty(&self) -> bool {
+        self.0.trim().is_empty()
+    }
+
+    /// The URL with its password replaced by `***` (and nothing else changed), for messages.
+    pub fn redacted(&self) -> String {
+        match url::Url::parse(self.0.trim()) {
+            Ok(mut u) if u.password().is_some() => {
+                let _ = u.set_password(Some("***"));
+                u.to_string()
+            }
+            Ok(u) => u.to_string(),
+            Err(_) if self.is_empty() => String::new(),
+            Err(_) => "(not a valid URL)".into(),
+        }
+    }
+}
+
+impl From<&str> for SmtpUrl {
+    fn from(url: &str) -> Self {
+        Self(url.to_string())
+    }
+}
+
+impl std::fmt::Debug for SmtpUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("SmtpUrl").field(&self.redacted()).finish()
+    }
 }
 
 fn default_database_url() -> String {
@@ -169,11 +224,18 @@ fn default_job_poll_interval_ms() -> u64 {
 fn default_job_http_timeout_secs() -> u64 {
     10
 }
+fn default_mail_max_attempts() -> u32 {
+    12
+}
 
 impl Config {
     /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
+    /// Settings that cannot work together (e.g. SMTP outside development without `mail_from`)
+    /// are refused here, so the process does not start with them.
     pub fn from_figment(figment: &Figment) -> Result<Self, Box<rocket::figment::Error>> {
-        figment.extract().map_err(Box::new)
+        let config: Self = figment.extract().map_err(Box::new)?;
+        crate::mail::MailSettings::from_config(&config).map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
+        Ok(config)
     }
 
     /// Whether the built-in account service answers at `/account` (no external `sso_domain`).
@@ -235,6 +297,9 @@ impl Default for Config {
             job_retry_base_secs: default_job_retry_base_secs(),
             job_poll_interval_ms: default_job_poll_interval_ms(),
             job_http_timeout_secs: default_job_http_timeout_secs(),
+            smtp_url: SmtpUrl::default(),
+            mail_from: String::new(),
+            mail_max_attempts: default_mail_max_attempts(),
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod forms;
 pub mod i18n;
 pub mod jobs;
 pub mod linkpreview;
+pub mod mail;
 pub mod model;
 pub mod seed;
 pub mod storage;

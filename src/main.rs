@@ -20,7 +20,7 @@ struct Cli {
 enum Command {
     /// Run the web server and the background workers (the default). Migrations run first.
     Serve,
-    /// Run the background workers only (inquiry forwarding, …), until Ctrl-C.
+    /// Run the background workers only (inquiry forwarding, mail, …), until Ctrl-C.
     Worker,
     /// Apply pending database migrations and exit.
     Migrate,
@@ -36,6 +36,11 @@ enum Command {
     },
     /// Rotate the token signing key: the old key keeps verifying until its tokens expire.
     Keygen,
+    /// Mail tools for operators.
+    Mail {
+        #[command(subcommand)]
+        action: cli::MailAction,
+    },
 }
 
 #[derive(Subcommand)]
@@ -79,6 +84,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::User { action } => cli::user(&conn, &config, action, now).await,
+        Command::Mail { action } => cli::mail(&conn, &config, action, &Clock::system()).await,
         Command::Keygen => {
             let key = vmarket::account::keys::rotate(&conn, now).await.map_err(|e| format!("keygen: {e}"))?;
             println!("new signing key {}; the previous key verifies until its tokens expire", key.kid);

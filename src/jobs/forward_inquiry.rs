@@ -10,7 +10,6 @@
 
 use std::time::Duration;
 
-use apalis::prelude::{BoxDynError, Data};
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait, IntoActiveModel};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -28,6 +27,14 @@ pub struct ForwardInquiry {
 
 impl Job for ForwardInquiry {
     const QUEUE: &'static str = "forward_inquiry";
+
+    async fn run(self, ctx: &JobContext) -> Result<String, sea_orm::DbErr> {
+        forward(ctx, self.inquiry_id).await
+    }
+
+    async fn resume(ctx: &JobContext) -> Result<(), sea_orm::DbErr> {
+        resume(ctx).await
+    }
 }
 
 impl ForwardInquiry {
@@ -74,13 +81,9 @@ impl Failure {
     }
 }
 
-/// The apalis handler: one run for one inquiry. Remote failures are handled here (status,
-/// backoff, next run) and reported as the task's result; only database errors fail the task.
-pub async fn run(job: ForwardInquiry, ctx: Data<JobContext>) -> Result<String, BoxDynError> {
-    Ok(forward(&ctx, job.inquiry_id).await?)
-}
-
-/// Tries every pending target of the inquiry once and records the outcome; returns a summary.
+/// One run for one inquiry: tries every pending target once and records the outcome; returns a
+/// summary. Remote failures are handled here (status, backoff, next run); only database errors
+/// fail the task.
 pub async fn forward(ctx: &JobContext, inquiry_id: i32) -> Result<String, sea_orm::DbErr> {
     let Some(mut row) = inquiry::Entity::find_by_id(inquiry_id).one(&ctx.db).await? else {
         return Ok(format!("inquiry {inquiry_id} no longer exists"));

@@ -7,9 +7,15 @@
 //! (`run_after`) under an idempotency key, and fails its task, so the apalis table keeps the error
 //! of every attempt and a crash between two runs loses nothing: [`resume`] re-enqueues whatever is
 //! still pending when workers start (the key makes that a no-op when the run is already queued).
+//!
+//! Every job type is listed once, in `JOBS`: each gets its own supervised worker, and its
+//! pending work is resumed when workers start.
 
 pub mod forward_inquiry;
+pub mod send_mail;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,13 +31,43 @@ use tokio::task::JoinHandle;
 
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::mail::{Delivery, Mailer};
 pub use forward_inquiry::ForwardInquiry;
+pub use send_mail::SendMail;
 
-/// A background job: a serializable struct with a stable queue name.
+/// A background job: a serializable struct with a stable queue name, what one run does, and how
+/// to find the runs still owed after a restart.
 pub trait Job: Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
     /// The queue (apalis `job_type`) its tasks are stored under; never rename it.
     const QUEUE: &'static str;
+
+    /// One run (one apalis task). Failures of the remote side are handled inside (status,
+    /// backoff, next run) and summarised in the result; an error fails the task.
+    fn run(self, ctx: &JobContext) -> impl Future<Output = Result<String, DbErr>> + Send;
+
+    /// Re-enqueues every run still owed according to the database; idempotent.
+    fn resume(ctx: &JobContext) -> impl Future<Output = Result<(), DbErr>> + Send;
 }
+
+type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What the worker pool needs to know about one job type.
+struct JobType {
+    queue: &'static str,
+    resume: for<'a> fn(&'a JobContext) -> BoxFuture<'a, Result<(), DbErr>>,
+    spawn: fn(JobContext, watch::Receiver<bool>) -> JoinHandle<()>,
+}
+
+const fn job_type<J: Job>() -> JobType {
+    JobType {
+        queue: J::QUEUE,
+        resume: |ctx| Box::pin(J::resume(ctx)),
+        spawn: |ctx, stopped| tokio::spawn(supervise::<J>(ctx, stopped)),
+    }
+}
+
+/// Every job type. Adding one: a file with a [`Job`] impl, and a line here.
+const JOBS: &[JobType] = &[job_type::<ForwardInquiry>(), job_type::<SendMail>()];
 
 /// Where jobs are stored: the same database as everything else.
 ///
@@ -65,8 +101,8 @@ impl Queue {
         result.map_err(|e| DbErr::Migration(format!("job tables: {e}")))
     }
 
-    /// Enqueues `job` to run after `delay`. A second push with the same `key` is ignored, so a
-    /// retry or a resume never schedules the same run twice.
+    /// Enqueues `job` to run after `delay`. A second push with the same `key` is a no-op (on both
+    /// backends), so a retry or a resume never schedules the same run twice.
     pub async fn push<J: Job>(&self, job: J, delay: Duration, key: &str) -> Result<(), DbErr> {
         let task = TaskBuilder::new(job).run_after(delay).max_attempts(1).idempotency_key(key).build();
         let result = match self {
@@ -79,11 +115,44 @@ impl Queue {
                 PostgresStorage::<J>::new(pool).with_config(config).push_task(task).await.map_err(|e| e.to_string())
             }
         };
-        result.map_err(|e| DbErr::Custom(format!("enqueue {}: {e}", J::QUEUE)))
+        match result {
+            Ok(()) => Ok(()),
+            // SQLite skips a duplicate key (`ON CONFLICT DO NOTHING`), PostgreSQL's insert fails on
+            // the unique index: either way the run is already queued.
+            Err(_) if self.has_task(J::QUEUE, key).await? => Ok(()),
+            Err(e) => Err(DbErr::Custom(format!("enqueue {}: {e}", J::QUEUE))),
+        }
+    }
+
+    /// Whether a task with idempotency key `key` exists in `queue`.
+    ///
+    /// Backend switch: apalis' table is `Jobs` on SQLite, `apalis.jobs` on PostgreSQL.
+    async fn has_task(&self, queue: &str, key: &str) -> Result<bool, DbErr> {
+        let found = match self {
+            Self::Sqlite(pool) => {
+                sea_orm::sqlx::query_scalar::<_, bool>(
+                    "SELECT EXISTS (SELECT 1 FROM Jobs WHERE job_type = ?1 AND idempotency_key = ?2)",
+                )
+                .bind(queue)
+                .bind(key)
+                .fetch_one(pool)
+                .await
+            }
+            Self::Postgres(pool) => {
+                sea_orm::sqlx::query_scalar::<_, bool>(
+                    "SELECT EXISTS (SELECT 1 FROM apalis.jobs WHERE job_type = $1 AND idempotency_key = $2)",
+                )
+                .bind(queue)
+                .bind(key)
+                .fetch_one(pool)
+                .await
+            }
+        };
+        found.map_err(|e| DbErr::Custom(format!("look up job {key}: {e}")))
     }
 }
 
-/// What every job handler gets: the database, configuration, clock, HTTP client and queue.
+/// What every job handler gets: the database, configuration, clock, HTTP client, queue and mail.
 #[derive(Clone, Debug)]
 pub struct JobContext {
     /// The database.
@@ -96,10 +165,14 @@ pub struct JobContext {
     pub http: reqwest::Client,
     /// Where follow-up runs are enqueued.
     pub queue: Queue,
+    /// Renders and queues mails (for jobs that send some).
+    pub mailer: Mailer,
+    /// Delivers mails (SMTP or the outbox).
+    pub delivery: Delivery,
 }
 
 impl JobContext {
-    /// A context over `db`.
+    /// A context over `db`. Needs a Tokio runtime (the SMTP connection pool).
     pub fn new(db: DatabaseConnection, config: Config, clock: Clock) -> Result<Self, DbErr> {
         let queue = Queue::for_db(&db)?;
         let http = reqwest::Client::builder()
@@ -107,7 +180,9 @@ impl JobContext {
             .user_agent(concat!("vmarket/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| DbErr::Custom(format!("http client: {e}")))?;
-        Ok(Self { db, config: Arc::new(config), clock, http, queue })
+        let mailer = Mailer::new(&config).map_err(|e| DbErr::Custom(format!("mail: {e}")))?;
+        let delivery = Delivery::new(&config).map_err(|e| DbErr::Custom(format!("mail: {e}")))?;
+        Ok(Self { db, config: Arc::new(config), clock, http, queue, mailer, delivery })
     }
 
     /// The delay before run `attempt + 1` after `attempt` failed runs: `base · 2^(attempt-1)`,
@@ -125,17 +200,24 @@ pub struct Workers {
     tasks: Vec<JoinHandle<()>>,
 }
 
-/// Starts every worker on the current Tokio runtime, after re-enqueuing pending work. A worker
-/// that stops on an error (e.g. the database was briefly unreachable) is started again.
+/// Starts one worker per job type on the current Tokio runtime, after re-enqueuing pending
+/// work. A worker that stops on an error (e.g. the database was briefly unreachable) is started
+/// again.
 pub async fn start(ctx: JobContext) -> Result<Workers, DbErr> {
     resume(&ctx).await?;
+    tracing::info!(mail = %ctx.delivery.settings.describe(), "starting background workers");
     let (stop, stopped) = watch::channel(false);
-    let task = tokio::spawn(supervise(ctx, stopped));
-    Ok(Workers { stop, tasks: vec![task] })
+    let tasks = JOBS.iter().map(|job| (job.spawn)(ctx.clone(), stopped.clone())).collect();
+    Ok(Workers { stop, tasks })
 }
 
-/// Runs the forwarding worker until `stopped` turns true, restarting it after failures.
-async fn supervise(ctx: JobContext, stopped: watch::Receiver<bool>) {
+/// The apalis handler of every job type: one run of `job`.
+async fn handle<J: Job>(job: J, ctx: Data<JobContext>) -> Result<String, BoxDynError> {
+    Ok(job.run(&ctx).await?)
+}
+
+/// Runs the worker of job type `J` until `stopped` turns true, restarting it after failures.
+async fn supervise<J: Job>(ctx: JobContext, stopped: watch::Receiver<bool>) {
     let poll = Duration::from_millis(ctx.config.job_poll_interval_ms.max(10));
     let mut restarts = 0u32;
     while !*stopped.borrow() {
@@ -144,21 +226,21 @@ async fn supervise(ctx: JobContext, stopped: watch::Receiver<bool>) {
             let _ = until.wait_for(|stop| *stop).await;
             Ok::<(), WorkerError>(())
         };
-        let name = format!("forward-inquiry-{}-{:08x}-{restarts}", std::process::id(), rand::random::<u32>());
+        let name = format!("{}-{}-{:08x}-{restarts}", J::QUEUE, std::process::id(), rand::random::<u32>());
         // Backend switch: the same worker over either storage.
         let result = match ctx.queue.clone() {
             Queue::Sqlite(pool) => {
-                let storage = SqliteStorage::<ForwardInquiry>::new(&pool)
-                    .with_config(apalis_sqlite::Config::default().queue(ForwardInquiry::QUEUE))
+                let storage = SqliteStorage::<J>::new(&pool)
+                    .with_config(apalis_sqlite::Config::default().queue(J::QUEUE))
                     .poll_with_strategy(Tick::new(poll));
-                let worker = WorkerBuilder::new(name).backend(storage).data(ctx.clone()).build(forward_inquiry::run);
+                let worker = WorkerBuilder::new(name).backend(storage).data(ctx.clone()).build(handle::<J>);
                 worker.run_until(signal).await
             }
             Queue::Postgres(pool) => {
-                let storage = PostgresStorage::<ForwardInquiry>::new(&pool)
-                    .with_config(apalis_postgres::Config::default().queue(ForwardInquiry::QUEUE))
+                let storage = PostgresStorage::<J>::new(&pool)
+                    .with_config(apalis_postgres::Config::default().queue(J::QUEUE))
                     .poll_with_strategy(Tick::new(poll));
-                let worker = WorkerBuilder::new(name).backend(storage).data(ctx.clone()).build(forward_inquiry::run);
+                let worker = WorkerBuilder::new(name).backend(storage).data(ctx.clone()).build(handle::<J>);
                 worker.run_until(signal).await
             }
         };
@@ -167,8 +249,10 @@ async fn supervise(ctx: JobContext, stopped: watch::Receiver<bool>) {
         }
         restarts += 1;
         match result {
-            Err(e) => tracing::error!(error = %e, restarts, "worker stopped with an error; restarting"),
-            Ok(()) => tracing::warn!(restarts, "worker ended on its own; restarting"),
+            Err(e) => {
+                tracing::error!(queue = J::QUEUE, error = %e, restarts, "worker stopped with an error; restarting")
+            }
+            Ok(()) => tracing::warn!(queue = J::QUEUE, restarts, "worker ended on its own; restarting"),
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
@@ -214,5 +298,8 @@ impl Workers {
 
 /// Re-enqueues every job whose work is still pending in the database (idempotent).
 pub async fn resume(ctx: &JobContext) -> Result<(), DbErr> {
-    forward_inquiry::resume(ctx).await
+    for job in JOBS {
+        (job.resume)(ctx).await.map_err(|e| DbErr::Custom(format!("resume {}: {e}", job.queue)))?;
+    }
+    Ok(())
 }

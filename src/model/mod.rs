@@ -11,6 +11,7 @@ pub mod hub;
 pub mod inquiry;
 pub mod kinds;
 pub mod link_preview;
+pub mod mail;
 pub mod pagination;
 pub mod people;
 pub mod phase;

@@ -13,6 +13,7 @@ mod hub;
 mod hub_api;
 mod inquiry;
 mod locale;
+mod mail;
 mod my_events;
 mod ogp;
 mod pages;

@@ -28,6 +28,7 @@ pub mod inquiry;
 pub mod inquiry_category;
 pub mod keyword;
 pub mod link_preview;
+pub mod mail;
 pub mod poster;
 pub mod redirect_rule;
 pub mod sign_in_state;

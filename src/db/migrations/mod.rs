@@ -14,6 +14,7 @@ mod m20261122_000400_hub;
 mod m20261122_000500_redirects;
 mod m20261122_000600_exhibitor_notifications;
 mod m20261123_000700_sign_in_hardening;
+mod m20261123_000800_mails;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000500_redirects::Migration),
             Box::new(m20261122_000600_exhibitor_notifications::Migration),
             Box::new(m20261123_000700_sign_in_hardening::Migration),
+            Box::new(m20261123_000800_mails::Migration),
         ]
     }
 }

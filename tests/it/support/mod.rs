@@ -8,6 +8,7 @@ pub mod fake_remote;
 pub mod html;
 pub mod http;
 pub mod images;
+pub mod smtp_sink;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,37 @@
+//! A mail in the queue: recipient, language, kind, the rendered subject and bodies, and where its
+//! delivery stands.
+
+use sea_orm::entity::prelude::*;
+
+use crate::model::mail::MailStatus;
+
+/// A row of `mails`.
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "mails")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i32,
+    pub recipient: String,
+    pub lang: String,
+    pub kind: String,
+    #[sea_orm(column_type = "Text")]
+    pub subject: String,
+    #[sea_orm(column_type = "Text")]
+    pub text_body: String,
+    #[sea_orm(column_type = "Text")]
+    pub html_body: String,
+    pub message_id: String,
+    pub status: MailStatus,
+    pub attempts: i32,
+    #[sea_orm(column_type = "Text", nullable)]
+    pub last_error: Option<String>,
+    pub created_at: DateTimeUtc,
+    pub next_attempt_at: Option<DateTimeUtc>,
+    pub sent_at: Option<DateTimeUtc>,
+}
+
+/// A mail stands alone: no relations.
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

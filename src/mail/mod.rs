@@ -1,0 +1,188 @@
+//! Mail: rendering in the recipient's language, a queue in the database, delivery as a
+//! background job over SMTP (lettre, rustls) or into an outbox directory.
+//!
+//! How another module sends a mail:
+//!
+//! ```ignore
+//! let txn = db.begin().await?;
+//! circle.approve(&txn).await?;                          // the domain write
+//! let queued = mailer.queue(&txn, &Outgoing {            // the mail, in the same transaction
+//!     to: owner.email.clone(),
+//!     lang: owner.lang,
+//!     kind: MailKind::Test,
+//!     context: json!({ "circle_name": circle.name }),
+//! }, clock.now()).await?;
+//! txn.commit().await?;
+//! queued.push(&queue).await;                             // after the commit
+//! ```
+//!
+//! [`Mailer::queue`] renders the mail at once (subject, plain text and HTML, from the Tera
+//! templates under `templates/mail/`, every string from `locales/*.json`), so what goes out is
+//! fixed when it is queued, and stores it as `pending` in `mails`. [`Queued::push`] then
+//! enqueues its first delivery attempt ([`crate::jobs::SendMail`]). Nothing is lost if the
+//! process dies between the commit and the push, or if the push fails: workers re-enqueue every
+//! pending mail when they start.
+//!
+//! Mails go out as `multipart/alternative` (text + HTML). A mail that cannot be delivered stays
+//! `pending` and is retried with exponential backoff (`job_retry_base_secs`, doubling, at most
+//! 6 h) until `mail_max_attempts`, then it is `failed` and stays in the table for staff.
+
+mod message;
+mod render;
+pub mod settings;
+mod transport;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use sea_orm::ConnectionTrait;
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::db::entities::mail;
+use crate::error::{Error, Result};
+use crate::i18n::{Lang, Messages};
+use crate::jobs::{Queue, SendMail};
+use crate::model::mail::NewMail;
+pub use message::build_message;
+pub use render::{Rendered, Templates};
+pub use settings::MailSettings;
+pub use transport::{DeliveryError, Transport};
+
+/// A kind of mail. Each has three templates under `templates/mail/<name>/`: `subject.txt.tera`,
+/// `text.txt.tera` and `html.html.tera` (which extend `templates/mail/layout_text.txt.tera` /
+/// `layout.html.tera`).
+///
+/// Adding one: a variant here, its name in [`MailKind::name`], its templates in
+/// `render::sources`, and its strings under `mail.<name>` in both locale files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MailKind {
+    /// `vmarket mail test`: shows that mail delivery works.
+    Test,
+}
+
+impl MailKind {
+    /// Every kind.
+    pub const ALL: [MailKind; 1] = [MailKind::Test];
+
+    /// The template name, stored in `mails.kind`; never rename one.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Test => "test",
+        }
+    }
+}
+
+/// One mail to send: to whom, in which language, which kind, and the values its templates use.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outgoing {
+    /// The recipient's address (`someone@example.com`).
+    pub to: String,
+    /// The recipient's language: the mail is rendered in it.
+    pub lang: Lang,
+    /// Which templates.
+    pub kind: MailKind,
+    /// A JSON object whose keys the templates read (`null` for none). The keys `lang`,
+    /// `site_url`, `queued_at` and `subject` are set by the mailer.
+    pub context: Value,
+}
+
+/// Renders mails and stores them in the queue. Cheap to clone; managed state in the web
+/// process, part of [`crate::jobs::JobContext`] in workers, built by the CLI.
+#[derive(Clone)]
+pub struct Mailer {
+    templates: Arc<Templates>,
+    messages: Messages,
+    site_url: String,
+    message_id_domain: String,
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mailer").field("site_url", &self.site_url).finish_non_exhaustive()
+    }
+}
+
+impl Mailer {
+    /// A mailer for `config`, with the bundled message catalogues and mail templates.
+    pub fn new(config: &Config) -> Result<Self> {
+        let settings = MailSettings::from_config(config).map_err(Error::Internal)?;
+        let messages = Messages::bundled();
+        let templates =
+            Templates::new(messages.clone()).map_err(|e| Error::Internal(format!("mail templates: {e:?}")))?;
+        Ok(Self {
+            templates: Arc::new(templates),
+            messages,
+            site_url: config.site_url.trim_end_matches('/').to_string(),
+            message_id_domain: settings.from.email.domain().to_string(),
+        })
+    }
+
+    /// Renders `outgoing` as it would be sent at `now`.
+    pub fn render(&self, outgoing: &Outgoing, now: DateTime<Utc>) -> Result<Rendered> {
+        self.templates.render(outgoing, &self.site_url, now).map_err(|e| {
+            Error::Internal(format!("mail {} ({}): {}", outgoing.kind.name(), outgoing.lang, render::describe(&e)))
+        })
+    }
+
+    /// Renders `outgoing` and stores it as a pending mail, inside `db` (which may be the
+    /// caller's transaction). Push the returned handle once that transaction has committed.
+    ///
+    /// An address that is not a valid mail address is a validation error on `email`.
+    pub async fn queue(&self, db: &impl ConnectionTrait, outgoing: &Outgoing, now: DateTime<Utc>) -> Result<Queued> {
+        let to = outgoing.to.trim();
+        if to.parse::<lettre::Address>().is_err() {
+            return Err(Error::invalid("email", self.messages.t(outgoing.lang, "validation.email")));
+        }
+        let rendered = self.render(outgoing, now)?;
+        let new = NewMail {
+            recipient: to.to_string(),
+            lang: outgoing.lang.code().to_string(),
+            kind: outgoing.kind.name().to_string(),
+            subject: rendered.subject,
+            text_body: rendered.text,
+            html_body: rendered.html,
+            message_id: format!("<{}@{}>", uuid::Uuid::new_v4().simple(), self.message_id_domain),
+        };
+        let row = mail::Model::insert(db, new, now).await?;
+        Ok(Queued { id: row.id })
+    }
+}
+
+/// A stored mail whose delivery job is not enqueued yet.
+#[must_use = "push it once the transaction has committed (workers resume it on start otherwise)"]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Queued {
+    /// The row in `mails`.
+    pub id: i32,
+}
+
+impl Queued {
+    /// Enqueues the first delivery attempt. Call it after the mail's transaction committed.
+    /// A failure is logged, not returned: the mail is stored, and workers pick up every pending
+    /// mail when they start.
+    pub async fn push(self, queue: &Queue) {
+        if let Err(e) = SendMail::enqueue(queue, self.id, 1, Duration::ZERO).await {
+            tracing::error!(mail_id = self.id, error = %e, "could not enqueue a mail; workers resume it on start");
+        }
+    }
+}
+
+/// What delivering needs: the settings (sender, attempts) and the transport.
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    /// The mail settings.
+    pub settings: MailSettings,
+    /// SMTP or the outbox directory.
+    pub transport: Transport,
+}
+
+impl Delivery {
+    /// The delivery side for `config`. Needs a Tokio runtime (the SMTP connection pool).
+    pub fn new(config: &Config) -> Result<Self, String> {
+        let settings = MailSettings::from_config(config)?;
+        let transport = Transport::new(&settings)?;
+        Ok(Self { settings, transport })
+    }
+}
