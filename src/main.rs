@@ -36,6 +36,9 @@ enum Command {
     },
     /// Rotate the token signing key: the old key keeps verifying until its tokens expire.
     Keygen,
+    /// Print the OpenAPI document of every API operation (the front end builds its types from
+    /// `widgets/openapi.json`: `vmarket openapi > widgets/openapi.json`).
+    Openapi,
 }
 
 #[derive(Subcommand)]
@@ -58,6 +61,12 @@ async fn main() -> std::process::ExitCode {
 }
 
 async fn run(cli: Cli) -> Result<(), String> {
+    if matches!(cli.command, Some(Command::Openapi)) {
+        // Needs neither configuration nor a database: the document is the code's.
+        let json = vmarket::api::docs::document_json().map_err(|e| format!("openapi: {e}"))?;
+        print!("{json}");
+        return Ok(());
+    }
     let figment = rocket::Config::figment();
     let config = Config::from_figment(&figment).map_err(|e| format!("configuration: {e}"))?;
     let _sentry = telemetry::init_sentry(&config);
@@ -75,6 +84,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::User { action } => cli::user(&conn, &config, action, now).await,
+        Command::Openapi => unreachable!("answered before the database is opened"),
         Command::Keygen => {
             let key = vmarket::account::keys::rotate(&conn, now).await.map_err(|e| format!("keygen: {e}"))?;
             println!("new signing key {}; the previous key verifies until its tokens expire", key.kid);
