@@ -117,7 +117,8 @@ pub fn openapi() -> Json<Document> {
 }
 
 /// Swagger UI (development only): its page at `/api-docs/` and its files beside it; the page's
-/// initializer script (a file too, no inline script) loads [`openapi`].
+/// initializer script (a file too, no inline script) loads [`openapi`]. It runs under
+/// `script-src 'self'; style-src 'self'` (`e2e/api-docs.test.mjs`).
 #[get("/<file..>")]
 pub fn swagger_ui(file: PathBuf, uri: &Origin<'_>) -> Result<Either<SwaggerFile<'static>, Redirect>> {
     if file.as_os_str().is_empty() && !uri.path().ends_with('/') {
@@ -125,7 +126,9 @@ pub fn swagger_ui(file: PathBuf, uri: &Origin<'_>) -> Result<Either<SwaggerFile<
         return Ok(Either::Right(Redirect::permanent(format!("{}/", uri.path()))));
     }
     let file = file.to_str().ok_or_else(Error::not_found)?;
-    let config = utoipa_swagger_ui::Config::from(DOCUMENT_URL).validator_url("none");
+    // The base layout leaves out the top bar, whose logo is an SVG with an inline <style> that a
+    // `style-src 'self'` policy blocks; no validator badge (an image from another site).
+    let config = utoipa_swagger_ui::Config::from(DOCUMENT_URL).validator_url("none").use_base_layout();
     match utoipa_swagger_ui::serve(file, Arc::new(config)) {
         Ok(Some(found)) => Ok(Either::Left(found)),
         Ok(None) => Err(Error::not_found()),

@@ -178,6 +178,7 @@ async fn swagger_ui_is_served_in_development() {
     let init = res.into_string().await.unwrap_or_default();
     assert!(init.contains(r#""url": "/api-docs/openapi.json""#), "{init}");
     assert!(init.contains(r#""validatorUrl": "none""#), "{init}");
+    assert!(init.contains(r#""layout": "BaseLayout""#), "no top bar with its inline-styled logo: {init}");
 
     for (file, kind) in [("swagger-ui-bundle.js", "javascript"), ("swagger-ui.css", "css")] {
         let res = app.get(&format!("/api-docs/{file}")).await;
