@@ -1,5 +1,5 @@
 # vmarket: `make run` serves the demo site; `make test` runs every test (installs what it needs).
-.PHONY: run test deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean
+.PHONY: run test openapi deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean
 
 NEXTEST := $(shell cargo nextest --version >/dev/null 2>&1 && echo "cargo nextest run" || echo "cargo test")
 
@@ -9,6 +9,10 @@ run:
 	npm run build
 	cargo run --bin vmarket -- seed demo
 	cargo run --bin vmarket -- serve
+
+## Rewrites widgets/openapi.json (the front end's typed API client is generated from it).
+openapi:
+	cargo run --quiet --bin vmarket -- openapi > widgets/openapi.json
 
 ## Every test: lints, Rust on SQLite and PostgreSQL, front-end unit tests, browser e2e.
 test: deps frontend lint test-frontend test-sqlite test-postgres test-e2e

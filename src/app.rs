@@ -51,6 +51,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
     let inquiry_limiter = crate::web::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
     let form_key = crate::web::protect::FormKey::from_figment(&figment);
+    let api_docs = api::docs::routes(config.environment);
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
     let mailer = crate::mail::Mailer::new(&config)?;
     let site = Site { config, messages, assets };
@@ -82,7 +83,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .mount("/api", api::example::routes())
         .mount("/_i18n", api::support::i18n_routes())
         .mount("/builds", api::support::build_routes())
-        .mount("/api-docs", api::docs::routes())
+        .mount("/api-docs", api_docs)
         .mount("/admin", admin::routes())
         .mount("/auth", auth::routes::routes())
         .mount("/media", storage::routes())

@@ -41,6 +41,9 @@ enum Command {
         #[command(subcommand)]
         action: cli::MailAction,
     },
+    /// Print the OpenAPI document of every API operation (the front end builds its types from
+    /// `widgets/openapi.json`: `vmarket openapi > widgets/openapi.json`).
+    Openapi,
 }
 
 #[derive(Subcommand)]
@@ -63,6 +66,12 @@ async fn main() -> std::process::ExitCode {
 }
 
 async fn run(cli: Cli) -> Result<(), String> {
+    if matches!(cli.command, Some(Command::Openapi)) {
+        // Needs neither configuration nor a database: the document is the code's.
+        let json = vmarket::api::docs::document_json().map_err(|e| format!("openapi: {e}"))?;
+        print!("{json}");
+        return Ok(());
+    }
     let figment = rocket::Config::figment();
     let config = Config::from_figment(&figment).map_err(|e| format!("configuration: {e}"))?;
     let command = cli.command.unwrap_or(Command::Serve);
@@ -85,6 +94,7 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::User { action } => cli::user(&conn, &config, action, now).await,
         Command::Mail { action } => cli::mail(&conn, &config, action, &Clock::system()).await,
+        Command::Openapi => unreachable!("answered before the database is opened"),
         Command::Keygen => {
             let key = vmarket::account::keys::rotate(&conn, now).await.map_err(|e| format!("keygen: {e}"))?;
             println!("new signing key {}; the previous key verifies until its tokens expire", key.kid);

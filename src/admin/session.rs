@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use rocket::serde::json::Json;
 use rocket::{Route, get, routes};
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::{OpenApi, ToSchema};
 
 use crate::admin::permissions::{Access, Area};
 use crate::auth::guards::{AnyStaff, Staff};
@@ -56,6 +56,11 @@ pub fn session(staff: Staff<AnyStaff>) -> Json<SessionView> {
         access,
     })
 }
+
+/// The OpenAPI operations of this module (see `crate::api::docs`).
+#[derive(OpenApi)]
+#[openapi(paths(session))]
+pub struct Doc;
 
 /// Routes of the console session.
 pub fn routes() -> Vec<Route> {

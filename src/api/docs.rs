@@ -1,49 +1,61 @@
-//! The OpenAPI document of every API operation, served at `/api-docs/openapi.json`.
+//! The OpenAPI document of every API operation, served at `/api-docs/openapi.json`, and Swagger
+//! UI at `/api-docs/` in development.
+//!
+//! Each API module lists its operations in a `Doc` (`#[derive(OpenApi)]`) right beside its
+//! `routes()`; [`document`] merges them under the shared info, tags and security scheme.
+//! `tests/it/api_contract.rs` compares the document with the routes the application mounts, and
+//! the front end builds its types from a copy (`widgets/openapi.json`, written by
+//! `vmarket openapi`).
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rocket::http::uri::Origin;
+use rocket::response::Redirect;
 use rocket::serde::json::Json;
-use rocket::{Route, get, routes};
+use rocket::{Either, Route, get, routes};
+use utoipa::openapi::OpenApi as Document;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
+use utoipa_swagger_ui::SwaggerFile;
 
 use crate::account;
-
 use crate::api::{example, ogp, support, v1};
+use crate::config::Environment;
+use crate::error::{Error, Result};
+use crate::web::redirect::{Kind, Target, redirect};
 
-/// The API description.
+/// Where the document is served; Swagger UI loads it from here.
+const DOCUMENT_URL: &str = "/api-docs/openapi.json";
+
+/// What the whole document shares: info, tags and the bearer security scheme.
 #[derive(OpenApi)]
 #[openapi(
     info(title = "vmarket API", description = "Virtual Market product API"),
-    paths(
-        v1::events::list, v1::events::show, v1::events::active,
-        v1::worlds::list,
-        v1::concepts::list, v1::concepts::show,
-        v1::user::me, v1::user::update,
-        v1::exhibitor_notifications::list, v1::exhibitor_notifications::show,
-        v1::exhibitors::list, v1::exhibitors::show, v1::companies::list,
-        v1::catalog_items::catalog_items, v1::catalog_items::company_items,
-        v1::catalog_items::groups, v1::catalog_items::company_groups, v1::catalog_items::catalog_info,
-        support::messages, support::latest_build,
-        account::api::me, account::api::token, account::api::exchange, account::api::discovery_keys,
-        ogp::show,
-        v1::inquiries::categories, v1::inquiries::create,
-        v1::vrc_redirects::show, example::show,
-        v1::hub::list_notifications, v1::hub::top_live, v1::hub::vmarket_info, v1::hub::show_notification,
-        v1::hub::ambassadors, v1::hub::streamers, v1::hub::hub_tags, v1::hub::hub_tag,
-        v1::user_hub::list, v1::user_hub::create, v1::user_hub::show, v1::user_hub::update, v1::user_hub::remove,
-        account::api::revoke, crate::admin::session::session,
-    ),
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
          (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"), (name = "hub"),
          (name = "admin"))
 )]
-pub struct ApiDoc;
+struct ApiDoc;
+
+/// The API of the built-in account service (`crate::account::api::routes`, mounted at
+/// `/account` unless an external account service is configured).
+#[derive(OpenApi)]
+#[openapi(paths(
+    account::api::me,
+    account::api::token,
+    account::api::exchange,
+    account::api::revoke,
+    account::api::discovery_keys
+))]
+struct AccountDoc;
 
 /// Declares the `bearer` security scheme (an account-service JWT).
 struct BearerAuth;
 
 impl Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+    fn modify(&self, openapi: &mut Document) {
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "bearer",
@@ -52,13 +64,92 @@ impl Modify for BearerAuth {
     }
 }
 
-/// The OpenAPI document.
-#[get("/openapi.json")]
-pub fn openapi() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+/// The OpenAPI document of every API operation.
+pub fn document() -> Document {
+    let parts = [
+        v1::openapi(),
+        resource("support", support::Doc::openapi()),
+        resource("ogp", ogp::Doc::openapi()),
+        resource("example", example::Doc::openapi()),
+        resource("account", AccountDoc::openapi()),
+        resource("admin", crate::admin::session::Doc::openapi()),
+    ];
+    let mut doc = ApiDoc::openapi();
+    doc.merge(merged(parts));
+    doc
 }
 
-/// Routes mounted at `/api-docs`.
-pub fn routes() -> Vec<Route> {
-    routes![openapi]
+/// [`document`] as pretty-printed JSON with a final newline, as `vmarket openapi` prints it.
+pub fn document_json() -> serde_json::Result<String> {
+    serde_json::to_string_pretty(&document()).map(|json| json + "\n")
+}
+
+/// The operations of one resource module, their operation ids prefixed with `name` (the
+/// module's name) so that they are unique across the document: `list` in `events` becomes
+/// `events_list`. Generated clients name their operations after these ids.
+pub fn resource(name: &str, mut doc: Document) -> Document {
+    for item in doc.paths.paths.values_mut() {
+        let methods = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+            &mut item.query,
+        ];
+        let operations = methods.into_iter().flatten().chain(item.additional_operations.values_mut());
+        for operation in operations {
+            if let Some(id) = &mut operation.operation_id {
+                *id = format!("{name}_{id}");
+            }
+        }
+    }
+    doc
+}
+
+/// One document holding the operations and schemas of all `parts`.
+pub fn merged(parts: impl IntoIterator<Item = Document>) -> Document {
+    let mut doc = Document::default();
+    for part in parts {
+        doc.merge(part);
+    }
+    doc
+}
+
+/// The OpenAPI document.
+#[get("/openapi.json")]
+pub fn openapi() -> Json<Document> {
+    Json(document())
+}
+
+/// Swagger UI (development only): its page at `/api-docs/` and its files beside it; the page's
+/// initializer script (a file too, no inline script) loads [`openapi`]. It runs under
+/// `script-src 'self'; style-src 'self'` (`e2e/api-docs.test.mjs`).
+#[get("/<file..>")]
+pub fn swagger_ui(file: PathBuf, uri: &Origin<'_>) -> Result<Either<SwaggerFile<'static>, Redirect>> {
+    if file.as_os_str().is_empty() && !uri.path().ends_with('/') {
+        // The page loads its files by relative URLs, which resolve from `/api-docs/` only.
+        return Ok(Either::Right(redirect(Kind::Moved, Target::Site(&format!("{}/", uri.path())))));
+    }
+    let file = file.to_str().ok_or_else(Error::not_found)?;
+    // The base layout leaves out the top bar, whose logo is an SVG with an inline <style> that a
+    // `style-src 'self'` policy blocks; no validator badge (an image from another site).
+    let config = utoipa_swagger_ui::Config::from(DOCUMENT_URL).validator_url("none").use_base_layout();
+    match utoipa_swagger_ui::serve(file, Arc::new(config)) {
+        Ok(Some(found)) => Ok(Either::Left(found)),
+        Ok(None) => Err(Error::not_found()),
+        Err(e) => Err(Error::Internal(format!("swagger ui: {e}"))),
+    }
+}
+
+/// Routes mounted at `/api-docs`: the document, and Swagger UI in development.
+pub fn routes(environment: Environment) -> Vec<Route> {
+    let mut routes = routes![openapi];
+    if environment == Environment::Development {
+        routes.extend(routes![swagger_ui]);
+    }
+    routes
 }

@@ -32,6 +32,11 @@ pub fn show(api: Api<'_>) -> Json<ExampleBody> {
     })
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(show))]
+pub struct Doc;
+
 /// Routes mounted at `/api`.
 pub fn routes() -> Vec<Route> {
     routes![show]

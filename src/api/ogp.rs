@@ -46,6 +46,11 @@ pub async fn show(
     Ok(Json(preview))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(show))]
+pub struct Doc;
+
 /// Routes mounted at `/api`.
 pub fn routes() -> Vec<Route> {
     routes![show]

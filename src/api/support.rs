@@ -53,6 +53,12 @@ pub fn latest_build(t: Option<&str>, site: &State<Site>) -> NoStore<Json<BuildIn
 #[derive(Responder)]
 pub struct NoStore<T>(T, Header<'static>);
 
+/// The OpenAPI operations of the support calls: the handlers of [`i18n_routes`] and
+/// [`build_routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(messages, latest_build))]
+pub struct Doc;
+
 /// Routes mounted at `/_i18n`.
 pub fn i18n_routes() -> Vec<Route> {
     routes![messages]

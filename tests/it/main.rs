@@ -3,6 +3,7 @@
 
 mod access;
 mod api;
+mod api_contract;
 mod auth;
 mod catalog;
 mod catalog_api;

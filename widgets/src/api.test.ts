@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, apiUrl } from './api';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { ApiError, api, apiRequest, apiUrl, buildPath, type HttpMethod, type Schemas } from './api';
 import { hasAuthError, onAuthError, resetAuthError, signInHref } from './auth';
 
 function json(body: unknown, status = 200): Response {
@@ -96,6 +96,49 @@ describe('apiRequest', () => {
     expect(down).toHaveBeenCalledTimes(3);
   });
 
+  it.each<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE'])('sends a %s exactly once, whatever the answer', async (method) => {
+    const unavailable = vi.fn(async () => json({ code: 'internal_error', message: 'busy' }, 503));
+    await expect(
+      apiRequest('/x', { lang: 'ja', method, fetch: unavailable as typeof fetch, sleep: noSleep, retries: 5 }),
+    ).rejects.toMatchObject({ status: 503, code: 'internal_error' });
+    expect(unavailable).toHaveBeenCalledOnce();
+
+    const offline = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(apiRequest('/x', { lang: 'ja', method, fetch: offline as typeof fetch, sleep: noSleep })).rejects.toMatchObject({
+      status: 0,
+      code: 'network_error',
+    });
+    expect(offline).toHaveBeenCalledOnce();
+    expect(noSleep).not.toHaveBeenCalled();
+  });
+
+  it('retries a GET after two 503s and then succeeds; a third failure surfaces', async () => {
+    const answers = [503, 503, 200];
+    const twice = vi.fn(async () => {
+      const status = answers.shift()!;
+      return status === 200 ? json({ data: [] }) : json({ code: 'internal_error', message: 'busy' }, status);
+    });
+    await expect(apiRequest('/x', { lang: 'ja', fetch: twice as typeof fetch, sleep: noSleep })).resolves.toEqual({ data: [] });
+    expect(twice).toHaveBeenCalledTimes(3);
+
+    const thrice = vi.fn(async () => json({ code: 'internal_error', message: 'still busy' }, 503));
+    await expect(apiRequest('/x', { lang: 'ja', fetch: thrice as typeof fetch, sleep: noSleep })).rejects.toMatchObject({
+      status: 503,
+      message: 'still busy',
+    });
+    expect(thrice).toHaveBeenCalledTimes(3);
+  });
+
+  it('retries a HEAD like a GET and sends it without a CSRF header', async () => {
+    let n = 0;
+    const flaky = vi.fn(async (..._args: FetchArgs) => (++n < 2 ? new Response(null, { status: 502 }) : new Response(null, { status: 200 })));
+    await expect(apiRequest('/x', { lang: 'ja', method: 'HEAD', fetch: flaky as typeof fetch, sleep: noSleep })).resolves.toBeNull();
+    expect(flaky).toHaveBeenCalledTimes(2);
+    expect(flaky.mock.calls[0]![1].headers).not.toHaveProperty('X-CSRF-Token');
+  });
+
   it('does not retry an aborted call', async () => {
     const controller = new AbortController();
     controller.abort();
@@ -111,6 +154,89 @@ describe('apiRequest', () => {
   it('rejects a 2xx body that is not JSON', async () => {
     const html = vi.fn(async () => new Response('<html>', { status: 200 }));
     await expect(apiRequest('/x', { lang: 'ja', fetch: html as typeof fetch })).rejects.toMatchObject({ code: 'invalid_response' });
+  });
+});
+
+describe('buildPath', () => {
+  it('fills in path parameters, URL-encoded, and appends the query', () => {
+    expect(buildPath('/api/v1/{event}/concepts/{id}', { event: '2026 Winter/x', id: 7 })).toBe('/api/v1/2026%20Winter%2Fx/concepts/7');
+    expect(buildPath('/api/v1/events', undefined, { page: 2, limit: undefined, keyword: 'ネコ&犬', ids: [1, 2] })).toBe(
+      '/api/v1/events?page=2&keyword=%E3%83%8D%E3%82%B3%26%E7%8A%AC&ids=1&ids=2',
+    );
+    expect(() => buildPath('/api/v1/events/{id}', {})).toThrow('missing path parameter id');
+  });
+});
+
+describe('api (typed by the OpenAPI document)', () => {
+  beforeEach(() => {
+    document.head.innerHTML = '<meta name="csrf-token" content="tok-2">';
+  });
+  afterEach(() => {
+    document.head.innerHTML = '';
+  });
+
+  it('GETs a documented path with its path and query parameters and the page language', async () => {
+    const fetchMock = vi.fn(async (..._args: FetchArgs) => json({ data: [], pagination: {} }));
+    const body = await api.get('/api/v1/{event}/worlds', {
+      lang: 'en',
+      path: { event: '2026Winter' },
+      query: { limit: 2 },
+      fetch: fetchMock as typeof fetch,
+    });
+    expect(body).toEqual({ data: [], pagination: {} });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/v1/2026Winter/worlds?limit=2&lang=en');
+    expect(init.method).toBe('GET');
+
+    // The result has the documented type: a list of worlds.
+    expectTypeOf(body.data).toEqualTypeOf<Schemas['WorldView'][]>();
+    expectTypeOf(api.get<'/api/v1/user/me'>).returns.resolves.toEqualTypeOf<Schemas['UserView']>();
+  });
+
+  it('sends multipart writes once with the CSRF token, and JSON bodies as JSON', async () => {
+    const put = vi.fn(async (..._args: FetchArgs) => json({ code: 'internal_error', message: 'x' }, 500));
+    const form = new FormData();
+    form.set('name_ja', '花子');
+    await expect(api.put('/api/v1/user/me', { lang: 'ja', body: form, fetch: put as typeof fetch })).rejects.toMatchObject({
+      status: 500,
+    });
+    expect(put).toHaveBeenCalledOnce();
+    const [url, init] = put.mock.calls[0]!;
+    expect(url).toBe('/api/v1/user/me?lang=ja');
+    expect(init).toMatchObject({ method: 'PUT', body: form, headers: { 'X-CSRF-Token': 'tok-2' } });
+
+    const post = vi.fn(async (..._args: FetchArgs) => json({ id: 9 }, 201));
+    const inquiry: Schemas['InquiryInput'] = {
+      inquiry_category_id: 1,
+      name: '山田',
+      email: 'a@example.com',
+      message: '質問です',
+      agreement: true,
+    };
+    await api.post('/api/v1/inquiry', { lang: 'en', body: inquiry, fetch: post as typeof fetch });
+    const [, sent] = post.mock.calls[0]!;
+    expect(sent.headers).toMatchObject({ 'Content-Type': 'application/json', 'X-CSRF-Token': 'tok-2' });
+    expect(JSON.parse(sent.body as string)).toEqual(inquiry);
+  });
+
+  it('only compiles for documented operations with their parameters', () => {
+    const fetchNever = vi.fn();
+    const opts = { lang: 'ja' as const, fetch: fetchNever as typeof fetch };
+    // Compile-time checks (npm run typecheck); the calls are never made.
+    const unused = () => {
+      // @ts-expect-error: not a documented path
+      void api.get('/api/v1/no_such_thing', opts);
+      // @ts-expect-error: GET /api/v1/inquiry is not documented (only POST is)
+      void api.get('/api/v1/inquiry', opts);
+      // @ts-expect-error: the path parameter `event` is required
+      void api.get('/api/v1/{event}/worlds', opts);
+      // @ts-expect-error: `limit` is a number
+      void api.get('/api/v1/events', { ...opts, query: { limit: 'ten' } });
+      // @ts-expect-error: the profile update takes multipart form data, not JSON
+      void api.put('/api/v1/user/me', { ...opts, body: { name_ja: 'x' } });
+    };
+    expect(typeof unused).toBe('function');
+    expect(fetchNever).not.toHaveBeenCalled();
   });
 });
 

@@ -119,6 +119,11 @@ pub async fn catalog_info(api: Api<'_>, event: Permalink, id: Id) -> Result<Json
     Ok(Json(WorldCatalogInfo::load(api.db, event.id(), &w, api.lang).await?))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(catalog_items, company_items, groups, company_groups, catalog_info))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![catalog_items, company_items, groups, company_groups, catalog_info]

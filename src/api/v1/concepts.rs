@@ -44,6 +44,11 @@ pub async fn show(api: Api<'_>, event: Permalink, id: Id) -> Result<Json<FullCon
     Ok(Json(FullConceptView::load(api.db, concept, &event, api.lang, api.now).await?))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(list, show))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![list, show]

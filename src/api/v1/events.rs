@@ -61,6 +61,11 @@ pub async fn active(api: Api<'_>) -> Result<Json<ActiveEvents>> {
     Ok(Json(ActiveEvents { active_events: events.iter().map(|e| EventView::new(e, api.lang, api.now)).collect() }))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(list, show, active))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![list, show, active]

@@ -57,6 +57,11 @@ pub async fn show(api: Api<'_>, current: CurrentUser, id: Id) -> Result<Json<Exh
     Ok(Json(ExhibitorNotificationView::open(api.db, id.0, current.user.id, api.now, api.lang).await?))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(list, show))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![list, show]

@@ -71,6 +71,11 @@ pub async fn show(api: Api<'_>, event: Permalink, id: Id) -> Result<Json<Exhibit
     Ok(Json(ExhibitorDetailView::load(api.db, found, api.lang).await?))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(list, show))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![list, show]

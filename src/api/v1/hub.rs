@@ -244,6 +244,20 @@ pub async fn hub_tag(api: Api<'_>, id: Id) -> Result<Json<HubTagView>> {
     Ok(Json(HubTagView::find(api.db, id.0, api.lang).await?))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(
+    list_notifications,
+    top_live,
+    vmarket_info,
+    show_notification,
+    ambassadors,
+    streamers,
+    hub_tags,
+    hub_tag
+))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![list_notifications, top_live, vmarket_info, show_notification, ambassadors, streamers, hub_tags, hub_tag]

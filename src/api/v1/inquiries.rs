@@ -112,6 +112,11 @@ impl Intake<'_> {
     }
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(categories, create))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![categories, create]

@@ -15,25 +15,47 @@ pub mod worlds;
 
 use rocket::Route;
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::openapi::OpenApi as Document;
+use utoipa::{OpenApi, ToSchema};
 
+use crate::api::docs;
 use crate::model::pagination::Pagination;
+
+/// A resource module's routes beside its OpenAPI operations (operation ids prefixed with the
+/// module's name).
+macro_rules! resource {
+    ($module:ident) => {
+        ($module::routes(), docs::resource(stringify!($module), $module::Doc::openapi()))
+    };
+}
+
+/// Every `/api/v1` resource: its routes beside its OpenAPI operations, so that a resource is
+/// added to both at once (`tests/it/api_contract.rs` checks that they match).
+fn resources() -> Vec<(Vec<Route>, Document)> {
+    vec![
+        resource!(events),
+        resource!(worlds),
+        resource!(concepts),
+        resource!(user),
+        resource!(exhibitor_notifications),
+        resource!(inquiries),
+        resource!(exhibitors),
+        resource!(companies),
+        resource!(catalog_items),
+        resource!(vrc_redirects),
+        resource!(hub),
+        resource!(user_hub),
+    ]
+}
 
 /// Every `/api/v1` route.
 pub fn routes() -> Vec<Route> {
-    let mut routes = events::routes();
-    routes.extend(worlds::routes());
-    routes.extend(concepts::routes());
-    routes.extend(user::routes());
-    routes.extend(exhibitor_notifications::routes());
-    routes.extend(inquiries::routes());
-    routes.extend(exhibitors::routes());
-    routes.extend(companies::routes());
-    routes.extend(catalog_items::routes());
-    routes.extend(vrc_redirects::routes());
-    routes.extend(hub::routes());
-    routes.extend(user_hub::routes());
-    routes
+    resources().into_iter().flat_map(|(routes, _)| routes).collect()
+}
+
+/// The OpenAPI operations of every `/api/v1` route.
+pub fn openapi() -> Document {
+    docs::merged(resources().into_iter().map(|(_, doc)| doc))
 }
 
 /// A page of a list: the items and the pagination object.

@@ -145,6 +145,11 @@ pub fn resize_icon(img: image::DynamicImage) -> std::result::Result<Vec<Vec<u8>>
     ICON_SIZES.iter().map(|(_, side)| png(&img.resize_to_fill(*side, *side, FilterType::Lanczos3))).collect()
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(me, update))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![me, update]

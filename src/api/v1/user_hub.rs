@@ -130,6 +130,11 @@ pub async fn remove(api: Api<'_>, current: CurrentUser, event: Permalink, id: Id
     Ok(Status::NoContent)
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(list, create, show, update, remove))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![list, create, show, update, remove]

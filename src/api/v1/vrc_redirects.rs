@@ -23,6 +23,11 @@ pub async fn show(api: Api<'_>, event: Permalink, id: &str) -> Result<Json<VrcRe
     Ok(Json(VrcRedirectView::new(row, api.lang)))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(show))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![show]

@@ -50,6 +50,11 @@ pub async fn list(api: Api<'_>, event: Permalink, q: WorldQuery<'_>) -> Result<J
     Ok(Json(ListBody { data, pagination: Pagination::new(page, found.count, found.all) }))
 }
 
+/// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(list))]
+pub struct Doc;
+
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
     routes![list]

@@ -1,32 +1,13 @@
 /**
- * The signed-in user as `GET/PUT /api/v1/user/me` return it (spec §3 "User"), checked
- * against its shape (spec §5 "Responses for profile … are checked against their shapes"),
- * and the calls themselves.
+ * The signed-in user as `GET/PUT /api/v1/user/me` return it (spec §3 "User", the API's
+ * `UserView`), checked against its shape (spec §5 "Responses for profile … are checked against
+ * their shapes"), and the calls themselves.
  */
-import { ApiError, apiRequest, type ApiOptions } from '../../api';
+import { ApiError, api, type CallOptions, type Operation, type Schemas } from '../../api';
 import type { Lang } from '../../i18n';
 
-export interface UserIcon {
-  url: string | null;
-  small: string | null;
-  medium: string | null;
-  large: string | null;
-}
-
-export interface ExternalLink {
-  id: number | string;
-  url: string;
-}
-
-export interface User {
-  id: number | string;
-  vmarket_id: string | null;
-  name: string;
-  name_ja: string;
-  name_en: string;
-  icon: UserIcon;
-  external_links: ExternalLink[];
-}
+/** The parts of the API's `UserView` that the form and the header use. */
+export type User = Pick<Schemas['UserView'], 'id' | 'vmarket_id' | 'name' | 'name_ja' | 'name_en' | 'icon' | 'external_links'>;
 
 /** What the form sends; `icon` only when a new file was chosen. */
 export interface ProfileUpdate {
@@ -43,23 +24,26 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const isId = (value: unknown): value is number | string => typeof value === 'number' || typeof value === 'string';
 
-/** The user from an API body, or null when it does not have the user shape. */
+/**
+ * The user from an API body, or null when it does not have the user shape (id and both names);
+ * a missing handle reads as empty and a missing icon as none (neither is needed to edit the
+ * profile), malformed links are dropped.
+ */
 export function parseUser(body: unknown): User | null {
-  if (!isRecord(body) || !isId(body.id)) return null;
+  if (!isRecord(body) || typeof body.id !== 'number') return null;
   if (typeof body.name_ja !== 'string' || typeof body.name_en !== 'string') return null;
   const icon = isRecord(body.icon) ? body.icon : {};
   const links = Array.isArray(body.external_links) ? body.external_links : [];
   return {
     id: body.id,
-    vmarket_id: str(body.vmarket_id),
+    vmarket_id: str(body.vmarket_id) ?? '',
     name: str(body.name) ?? body.name_ja,
     name_ja: body.name_ja,
     name_en: body.name_en,
     icon: { url: str(icon.url), small: str(icon.small), medium: str(icon.medium), large: str(icon.large) },
-    external_links: links.flatMap((l): ExternalLink[] =>
-      isRecord(l) && typeof l.url === 'string' ? [{ id: isId(l.id) ? l.id : l.url, url: l.url }] : [],
+    external_links: links.flatMap((l): User['external_links'] =>
+      isRecord(l) && typeof l.id === 'number' && typeof l.url === 'string' ? [{ id: l.id, url: l.url }] : [],
     ),
   };
 }
@@ -72,15 +56,16 @@ export function displayName(user: Pick<User, 'name' | 'name_ja' | 'name_en'>, la
 
 /** The icon for small places (the header): small, else a bigger version, else the original. */
 export function smallIconUrl(user: Pick<User, 'icon'>): string | null {
-  return user.icon.small ?? user.icon.medium ?? user.icon.large ?? user.icon.url;
+  return user.icon.small ?? user.icon.medium ?? user.icon.large ?? user.icon.url ?? null;
 }
 
 /** The icon for the form preview: medium, else large, small or the original. */
 export function previewIconUrl(user: Pick<User, 'icon'>): string | null {
-  return user.icon.medium ?? user.icon.large ?? user.icon.small ?? user.icon.url;
+  return user.icon.medium ?? user.icon.large ?? user.icon.small ?? user.icon.url ?? null;
 }
 
-type CallOptions = Omit<ApiOptions, 'method' | 'body'>;
+/** Options of the two calls, but the body. */
+type MeOptions = Omit<CallOptions<Operation<typeof USER_ME_PATH, 'get'>>, 'body'>;
 
 function userOrThrow(body: unknown, status: number): User {
   const user = parseUser(body);
@@ -89,8 +74,8 @@ function userOrThrow(body: unknown, status: number): User {
 }
 
 /** `GET /api/v1/user/me`. */
-export async function fetchMe(opts: CallOptions): Promise<User> {
-  return userOrThrow(await apiRequest(USER_ME_PATH, opts), 200);
+export async function fetchMe(opts: MeOptions): Promise<User> {
+  return userOrThrow(await api.get(USER_ME_PATH, opts), 200);
 }
 
 /** The multipart body of `PUT /api/v1/user/me`: external_links goes as a JSON string. */
@@ -104,8 +89,8 @@ export function profileFormData(update: ProfileUpdate): FormData {
 }
 
 /** `PUT /api/v1/user/me` as multipart/form-data with the CSRF header. */
-export async function updateMe(update: ProfileUpdate, opts: CallOptions): Promise<User> {
-  return userOrThrow(await apiRequest(USER_ME_PATH, { ...opts, method: 'PUT', body: profileFormData(update) }), 200);
+export async function updateMe(update: ProfileUpdate, opts: MeOptions): Promise<User> {
+  return userOrThrow(await api.put(USER_ME_PATH, { ...opts, body: profileFormData(update) }), 200);
 }
 
 /** Puts the user's name (in `lang`) and small icon into every header slot of the page. */
