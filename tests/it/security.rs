@@ -136,7 +136,7 @@ async fn a_callback_this_browser_did_not_start_signs_nothing_in() {
     // The victim is signed in, in their own browser.
     let victim = app.browser().await;
     app.sign_up("mallory@example.com", "mallory", "攻撃者", "Mallory", "/").await;
-    let victim_token = Cookie::new("vmarket_token", app.user("victim").await.token);
+    let victim_token = Cookie::new("vmarket_token", app.with_user("victim").await.token);
 
     // The attacker starts a sign-in of their own and sends the victim the callback link.
     app.sign_out().await;
@@ -201,19 +201,12 @@ async fn no_redirect_leaves_the_site_and_none_is_a_500() {
         assert_eq!((res.status().code, location(&res).as_deref()), (303, Some(lands)), "{next}");
         app.sign_out().await;
     }
-    // Sign-out's `next` as well.
-    let me = app.user("leaver").await;
-    let res = app
-        .client
-        .post("/auth/logout")
-        .cookie(Cookie::new("vmarket_token", me.token.clone()))
-        .cookie(Cookie::new("vmarket_csrf", "x".repeat(64)))
-        .header(ContentType::Form)
-        .body(format!("csrf_token={}&next=%2Fen%2F%2Fevil.example", "x".repeat(64)))
-        .dispatch()
-        .await;
-    let to = location(&res).unwrap();
-    assert_eq!(param(&to, "redirect_url"), format!("{}/", app.origin));
+    // Sign-out's `next` as well (the header's sign-out form, tampered with).
+    let me = app.with_user("leaver").await;
+    let form = me.form("/worlds", ".nav-auth-form").await;
+    let (status, to, _) = me.submit(&form, &[("next", "/en//evil.example")], None).await;
+    assert_eq!(status, 303);
+    assert_eq!(param(&to.unwrap(), "redirect_url"), format!("{}/", app.origin));
 }
 
 #[rocket::async_test]
@@ -314,18 +307,11 @@ fn sign_in_body(html: &str, email: &str) -> String {
 #[rocket::async_test]
 async fn an_image_bomb_is_refused_before_it_is_decoded() {
     let app = TestApp::builder().live().build().await;
-    let me = app.user("painter").await;
+    let me = app.with_user("painter").await;
     // 4096 × 4096 RGBA at 16 bits a channel: 128 MiB once decoded, from a tiny file.
     let bomb = png_declaring(4096, 4096, 16, 6);
     let (ct, body) = multipart(&[], Some(&bomb));
-    let upload = || {
-        app.client
-            .put("/api/v1/user/me?lang=en")
-            .header(ct.clone())
-            .header(Header::new("Authorization", format!("Bearer {}", me.token)))
-            .body(body.clone())
-            .dispatch()
-    };
+    let upload = || me.request(Method::Put, "/api/v1/user/me?lang=en").header(ct.clone()).body(body.clone()).dispatch();
     let (a, b, c, d) = tokio::join!(upload(), upload(), upload(), upload());
     for res in [a, b, c, d] {
         let (status, err) = json_of(res).await;
@@ -433,8 +419,8 @@ async fn an_automatic_sign_in_never_loops() {
 #[rocket::async_test]
 async fn a_link_or_a_foreign_form_signs_nobody_out() {
     let app = TestApp::builder().live().build().await;
-    let me = app.user("stayer").await;
-    let (status, html) = app.page_as(&me, "/auth/logout?next=%2Fworlds").await;
+    let me = app.with_user("stayer").await;
+    let (status, html) = me.page("/auth/logout?next=%2Fworlds").await;
     assert_eq!(status, 200);
     assert_eq!(Doc::parse(&html).text("h1"), "ログアウトしますか？");
     let res = app
@@ -446,7 +432,7 @@ async fn a_link_or_a_foreign_form_signs_nobody_out() {
         .dispatch()
         .await;
     assert_eq!(res.status().code, 403);
-    assert_eq!(app.get_json_as(&me, "/api/v1/user/me").await.0, 200, "still signed in");
+    assert_eq!(me.get_json("/api/v1/user/me").await.0, 200, "still signed in");
     // The account service's sign-out link only asks as well.
     app.sign_up("sso@example.com", "sso_user", "エスエスオー", "SSO", "/").await;
     let (status, html) = app.page("/account/auth/logout?redirect_url=%2F").await;
@@ -510,8 +496,8 @@ async fn the_console_is_for_staff_only() {
     let res = app.get("/admin/events").await;
     assert_eq!(res.headers().get_one("Location"), Some("/auth/login?next=%2Fadmin%2Fevents&auto=1"));
 
-    let visitor = app.user("curious").await;
-    let (status, html) = app.page_as(&visitor, "/admin").await;
+    let visitor = app.with_user("curious").await;
+    let (status, html) = visitor.page("/admin").await;
     assert_eq!(status, 403);
     assert_eq!(
         Doc::parse(&html).text("[data-testid=error-detail]"),
@@ -526,7 +512,7 @@ async fn the_console_is_for_staff_only() {
         .await;
     let html = res.into_string().await.unwrap();
     assert_eq!(Doc::parse(&html).text("[data-testid=error-detail]"), "This page is for Virtual Market staff only.");
-    assert_eq!(app.get_json_as(&visitor, "/admin/api/session").await.0, 403);
+    assert_eq!(visitor.get_json("/admin/api/session").await.0, 403);
     assert_eq!(app.get_json("/admin/api/session").await.0, 401);
 
     for (role, areas) in [
@@ -535,15 +521,15 @@ async fn the_console_is_for_staff_only() {
         (Role::UcStaff, vec!["event", "exhibitors", "payments", "support", "users"]),
         (Role::QaTester, vec!["event", "exhibitors", "lottery", "support", "time_travel"]),
     ] {
-        let staff = app.staff(role).await;
-        let res = app.request_as(&staff, Via::Cookie, Method::Get, "/admin/lottery_runs", None).await;
+        let staff = app.as_staff(role).await;
+        let res = staff.via(Via::Cookie).request(Method::Get, "/admin/lottery_runs").dispatch().await;
         assert_eq!(res.status().code, 200, "{role:?}");
         let csp = res.headers().get_one("Content-Security-Policy").unwrap().to_string();
         let html = res.into_string().await.unwrap();
         let nonce = Doc::parse(&html).attr("meta[name=csp-nonce]", "content");
         assert!(csp.contains(&format!("style-src 'self' 'nonce-{nonce}';")), "{csp}");
         assert!(csp.contains("script-src 'self';"), "{csp}");
-        let (status, session) = app.get_json_as(&staff, "/admin/api/session").await;
+        let (status, session) = staff.get_json("/admin/api/session").await;
         assert_eq!(status, 200);
         let mut got: Vec<&str> = session["access"].as_object().unwrap().keys().map(String::as_str).collect();
         got.sort();
