@@ -1,7 +1,7 @@
 //! The attacks of the security review, each replayed against the app: code theft through
 //! same-origin redirects, stolen or injected codes, login CSRF, open redirects, spoofed client
 //! addresses, image bombs, duplicate handles, the sign-out race and loop, sign-out by link,
-//! headers and cookies outside development, and the staff console's door.
+//! headers and cookies outside development (the staff console's door is in `admin.rs`).
 
 use rocket::http::{ContentType, Cookie, Header, Method};
 use sea_orm::{ActiveModelTrait, EntityTrait, PaginatorTrait, Set};
@@ -10,7 +10,7 @@ use vmarket::db::entities::{account_code, user};
 use vmarket::model::user::Role;
 
 use crate::support::TestApp;
-use crate::support::actors::{Via, json_of};
+use crate::support::actors::json_of;
 use crate::support::auth::{local, multipart};
 use crate::support::html::Doc;
 use crate::support::images::png_declaring;
@@ -476,67 +476,6 @@ async fn outside_development_every_cookie_is_secure_and_pages_carry_the_headers(
     let res = dev.get("/").await;
     assert_eq!(res.headers().get_one("Strict-Transport-Security"), None, "no HSTS in development");
     assert!(res.headers().get_one("Content-Security-Policy").is_some());
-}
-
-/// A dist folder with a console page, as `npm run build` makes it.
-fn console_dist() -> std::path::PathBuf {
-    let dir = tempfile::tempdir().unwrap().keep();
-    std::fs::create_dir_all(dir.join("admin")).unwrap();
-    std::fs::write(
-        dir.join("admin/index.html"),
-        "<!doctype html><html><head><title>admin</title></head><body><div id=root></div></body></html>",
-    )
-    .unwrap();
-    dir
-}
-
-#[rocket::async_test]
-async fn the_console_is_for_staff_only() {
-    let app = TestApp::builder().live().dist_dir(console_dist()).build().await;
-    let res = app.get("/admin/events").await;
-    assert_eq!(res.headers().get_one("Location"), Some("/auth/login?next=%2Fadmin%2Fevents&auto=1"));
-
-    let visitor = app.with_user("curious").await;
-    let (status, html) = visitor.page("/admin").await;
-    assert_eq!(status, 403);
-    assert_eq!(
-        Doc::parse(&html).text("[data-testid=error-detail]"),
-        "このページはバーチャルマーケットのスタッフ専用です。"
-    );
-    let res = app
-        .client
-        .get("/admin")
-        .cookie(Cookie::new("vmarket_token", visitor.token.clone()))
-        .cookie(Cookie::new("VUEI18N_MANUAL_LOCALE", "en"))
-        .dispatch()
-        .await;
-    let html = res.into_string().await.unwrap();
-    assert_eq!(Doc::parse(&html).text("[data-testid=error-detail]"), "This page is for Virtual Market staff only.");
-    assert_eq!(visitor.get_json("/admin/api/session").await.0, 403);
-    assert_eq!(app.get_json("/admin/api/session").await.0, 401);
-
-    for (role, areas) in [
-        (Role::Admin, vec!["audit", "event", "exhibitors", "lottery", "payments", "support", "time_travel", "users"]),
-        (Role::Director, vec!["audit", "event", "exhibitors", "lottery", "payments", "support", "time_travel"]),
-        (Role::UcStaff, vec!["event", "exhibitors", "payments", "support", "users"]),
-        (Role::QaTester, vec!["event", "exhibitors", "lottery", "support", "time_travel"]),
-    ] {
-        let staff = app.as_staff(role).await;
-        let res = staff.via(Via::Cookie).request(Method::Get, "/admin/lottery_runs").dispatch().await;
-        assert_eq!(res.status().code, 200, "{role:?}");
-        let csp = res.headers().get_one("Content-Security-Policy").unwrap().to_string();
-        let html = res.into_string().await.unwrap();
-        let nonce = Doc::parse(&html).attr("meta[name=csp-nonce]", "content");
-        assert!(csp.contains(&format!("style-src 'self' 'nonce-{nonce}';")), "{csp}");
-        assert!(csp.contains("script-src 'self';"), "{csp}");
-        let (status, session) = staff.get_json("/admin/api/session").await;
-        assert_eq!(status, 200);
-        let mut got: Vec<&str> = session["access"].as_object().unwrap().keys().map(String::as_str).collect();
-        got.sort();
-        assert_eq!(got, areas, "{role:?}");
-    }
-    let (status, body) = app.get_json("/admin/api/no_such_resource").await;
-    assert_eq!((status, body["code"].as_str()), (404, Some("not_found")), "the API never answers with the app");
 }
 
 /// Every redirect goes through `web::redirect`: no other source file builds a `Redirect`.
