@@ -135,11 +135,11 @@ async fn a_callback_this_browser_did_not_start_signs_nothing_in() {
     let app = TestApp::builder().live().build().await;
     // The victim is signed in, in their own browser.
     let victim = app.browser().await;
-    app.sign_up("mallory@example.com", "mallory", "攻撃者", "Mallory", "/").await;
     let victim_token = Cookie::new("vmarket_token", app.with_user("victim").await.token);
 
-    // The attacker starts a sign-in of their own and sends the victim the callback link.
-    app.sign_out().await;
+    // The attacker (who has an account) starts a sign-in of their own and sends the victim the
+    // callback link.
+    app.with_user("mallory").await;
     let start = app.get("/auth/login?next=%2Fmypage").await.headers().get_one("Location").unwrap().to_string();
     let (_, location, _) = app.submit_sign_in(&start, "mallory@example.com").await;
     let attack = local(&location.unwrap(), &app.origin);
