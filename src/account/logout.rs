@@ -34,7 +34,7 @@ pub async fn confirm(
 ) -> Result<Either<Redirect, Template>> {
     let back = after_sign_out(&site.config, redirect_url);
     if session_account(db, cookies, clock.now()).await?.is_none() {
-        SESSION.remove(cookies);
+        SESSION.remove(cookies, &site.config);
         return Ok(Either::Left(redirect::to_url(&back)));
     }
     let lang = page_lang(lang, cookies);
@@ -70,7 +70,7 @@ pub async fn sign_out(
     if let Some(account) = session_account(db, cookies, clock.now()).await? {
         account.sign_out_everywhere(db.inner()).await?;
     }
-    SESSION.remove(cookies);
+    SESSION.remove(cookies, &site.config);
     Ok(Either::Left(redirect::to_url(&after_sign_out(&site.config, Some(&form.redirect_url)))))
 }
 

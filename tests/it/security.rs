@@ -478,6 +478,54 @@ async fn outside_development_every_cookie_is_secure_and_pages_carry_the_headers(
     assert!(res.headers().get_one("Content-Security-Policy").is_some());
 }
 
+/// Found by `scripts/attack-check` against a release build: the cookies that sign-in and
+/// sign-out delete (state, token, the SSO session) were deleted with a `Set-Cookie` lacking
+/// `Secure`, although they had been set with it.
+#[rocket::async_test]
+async fn outside_development_cookies_are_deleted_with_secure_too() {
+    let app =
+        TestApp::builder().live().config(|c| c.environment = vmarket::config::Environment::Production).build().await;
+    let set_cookies = |res: &rocket::local::asynchronous::LocalResponse<'_>| -> Vec<String> {
+        res.headers().get("Set-Cookie").map(String::from).collect()
+    };
+    let mut seen = Vec::new();
+    let (_, html) = app.open_account_page("/mypage").await;
+    let fields = [
+        ("email", "secure@example.com"),
+        ("password", "correct horse battery"),
+        ("vmarket_id", "secure_user"),
+        ("name_ja", "安全"),
+        ("name_en", "Secure"),
+    ];
+    let (status, callback, _) = app.submit("/account/auth/sign_up", &html, &fields).await;
+    assert_eq!(status, 303);
+    // The callback deletes the sign-in state and sets the token.
+    let res = app.get(&local(&callback.unwrap(), &app.origin)).await;
+    seen.extend(set_cookies(&res));
+    // Sign-out deletes the token here and the SSO session at the account service.
+    let csrf = app.csrf().await;
+    let res = app
+        .client
+        .post("/auth/logout")
+        .header(ContentType::Form)
+        .body(format!("csrf_token={csrf}&next=%2F"))
+        .dispatch()
+        .await;
+    seen.extend(set_cookies(&res));
+    let account_logout = local(res.headers().get_one("Location").unwrap(), &app.origin);
+    let res = app.get(&account_logout).await;
+    seen.extend(set_cookies(&res));
+
+    let deleted: Vec<&str> =
+        seen.iter().filter(|c| c.contains("Max-Age=0")).map(|c| c.split('=').next().unwrap()).collect();
+    for name in ["vmarket_sign_in", "vmarket_token", "vmarket_sso"] {
+        assert!(deleted.contains(&name), "{name} is deleted: {seen:?}");
+    }
+    for cookie in &seen {
+        assert!(cookie.contains("; Secure"), "{cookie}");
+    }
+}
+
 /// Every redirect goes through `web::redirect`: no other source file builds a `Redirect`.
 #[test]
 fn only_the_safe_redirect_function_builds_redirects() {
