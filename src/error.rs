@@ -10,7 +10,8 @@ use rocket::response::{self, Responder, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::i18n::{Lang, Messages};
+use crate::i18n::Messages;
+use crate::types::Lang;
 
 /// One field that failed validation.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]

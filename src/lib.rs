@@ -24,4 +24,5 @@ pub mod model;
 pub mod seed;
 pub mod storage;
 pub mod telemetry;
+pub mod types;
 pub mod web;

@@ -9,8 +9,8 @@ use serde::de::DeserializeOwned;
 
 use crate::clock::Clock;
 use crate::error::{Error, Result, request_lang};
-use crate::i18n::Lang;
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest};
+use crate::types::Lang;
 use crate::web::Site;
 
 /// What an API handler needs.
@@ -74,7 +74,7 @@ impl Api<'_> {
     pub fn id(&self, name: &str, raw: Option<&str>) -> Result<Option<i32>> {
         match raw.filter(|r| !r.is_empty()) {
             None => Ok(None),
-            Some(r) => crate::web::params::Id::parse(r)
+            Some(r) => crate::types::Id::parse(r)
                 .map(|id| Some(id.0))
                 .map_err(|_| Error::invalid(name, self.t("validation.positive_integer"))),
         }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
+use crate::types::Lang;
 use crate::web::Site;
 
 /// A JSON body with caching headers.

@@ -28,7 +28,7 @@ use crate::auth::{Sso, TOKEN_COOKIE, csrf, verify};
 use crate::clock::Clock;
 use crate::db::entities::user;
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
+use crate::types::Lang;
 use crate::web::Site;
 use crate::web::cookies::Spec;
 use crate::web::locale::{MANUAL_LOCALE_COOKIE, is_page_path, split_prefix};

@@ -12,8 +12,9 @@ use validator::{Validate, ValidationError, ValidationErrors};
 use crate::config::Config;
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::error::{Error, FieldError, Result};
-use crate::i18n::{Lang, Messages};
+use crate::i18n::Messages;
 use crate::model::text;
+use crate::types::{Lang, Localized, localized};
 
 /// Longest message accepted, in characters.
 pub const MESSAGE_MAX: u64 = 4000;
@@ -40,23 +41,15 @@ pub enum ForwardStatus {
 pub struct InquiryCategoryView {
     /// Category id, the value of `inquiry_category_id`.
     pub id: i32,
-    /// Name in the request's language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
 }
 
 impl InquiryCategoryView {
     /// The view of `c` in `lang`.
     pub fn new(c: &inquiry_category::Model, lang: Lang) -> Self {
-        Self {
-            id: c.id,
-            name: lang.pick(&c.name_ja, &c.name_en).to_string(),
-            name_ja: c.name_ja.clone(),
-            name_en: c.name_en.clone(),
-        }
+        Self { id: c.id, name: Localized::new(lang, c.name_ja.clone(), c.name_en.clone()) }
     }
 }
 

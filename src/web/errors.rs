@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::clock::Clock;
 use crate::error::{Error, json_response, request_lang};
-use crate::i18n::Lang;
+use crate::types::Lang;
 use crate::web::Site;
 use crate::web::locale::{self, split_prefix};
 use crate::web::page::base_context;

@@ -18,7 +18,9 @@ use rocket::response::Redirect;
 use rocket::time::Duration;
 use rocket::{Data, Request, Response, get};
 
-use crate::i18n::Lang;
+use crate::types::Lang;
+/// The path rules of the two languages live with [`Lang`] so that lower layers share them.
+pub use crate::types::lang::{localized_path, split_prefix};
 use crate::web::cookies::Spec;
 
 /// The manual-locale cookie that overrides the path.
@@ -86,29 +88,6 @@ pub fn is_page_path(path: &str) -> bool {
     !NOT_PAGES
         .iter()
         .any(|p| path == *p || path.starts_with(&format!("{p}/")) || (p.ends_with("__") && path.starts_with(p)))
-}
-
-/// Splits a language prefix off `path`: `/en/worlds` → (`Some(En)`, `/worlds`).
-pub fn split_prefix(path: &str) -> (Option<Lang>, String) {
-    for lang in Lang::ALL {
-        let prefix = format!("/{}", lang.code());
-        if path == prefix {
-            return (Some(lang), "/".into());
-        }
-        if let Some(rest) = path.strip_prefix(&prefix).filter(|r| r.starts_with('/')) {
-            return (Some(lang), rest.to_string());
-        }
-    }
-    (None, path.to_string())
-}
-
-/// The path of `path` (unprefixed) in `lang`: `/worlds` → `/en/worlds`, `/` → `/en`.
-pub fn localized_path(lang: Lang, path: &str) -> String {
-    match (lang, path) {
-        (Lang::Ja, _) => path.to_string(),
-        (Lang::En, "/") => "/en".to_string(),
-        (Lang::En, _) => format!("/en{path}"),
-    }
 }
 
 /// Applies the rules to a request path, given the manual-locale cookie.
@@ -201,15 +180,6 @@ pub fn locale_redirect(target: LocaleRedirect) -> Redirect {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn prefixes_split() {
-        assert_eq!(split_prefix("/en"), (Some(Lang::En), "/".into()));
-        assert_eq!(split_prefix("/en/worlds"), (Some(Lang::En), "/worlds".into()));
-        assert_eq!(split_prefix("/ja/world/3"), (Some(Lang::Ja), "/world/3".into()));
-        assert_eq!(split_prefix("/english"), (None, "/english".into()));
-        assert_eq!(split_prefix("/"), (None, "/".into()));
-    }
 
     #[test]
     fn page_paths() {

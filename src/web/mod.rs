@@ -1,4 +1,4 @@
-//! Server-rendered pages: locale routing, parameter rules, Tera helpers, the Vite manifest,
+//! Server-rendered pages: locale routing, Tera helpers, the Vite manifest,
 //! error pages and the page handlers per route module.
 
 pub mod client_ip;
@@ -10,7 +10,6 @@ pub mod locale;
 pub mod page;
 pub mod pager;
 pub mod pages;
-pub mod params;
 pub mod redirect;
 pub mod tera;
 pub mod vite;

@@ -13,7 +13,7 @@ use crate::auth::guards::OptionalUser;
 use crate::auth::routes::login_href;
 use crate::clock::Clock;
 use crate::db::entities::user;
-use crate::i18n::Lang;
+use crate::types::Lang;
 use crate::web::Site;
 use crate::web::locale::{self, localized_path};
 use crate::web::vite::COMMON_ENTRY;

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::model::catalog::CatalogEvent;
 use crate::model::exhibitor::{ExhibitorDetailView, ExhibitorFilter, ExhibitorView};
 use crate::model::pagination::Pagination;
-use crate::web::params::{Id, Permalink};
+use crate::types::{Id, Permalink};
 
 /// Raw query of the exhibitors list; every value is checked before use.
 #[derive(Debug, FromForm)]

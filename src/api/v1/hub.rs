@@ -17,7 +17,7 @@ use crate::model::hub::{
     AmbassadorFilter, AmbassadorView, HubCategory, HubFilter, HubNotificationView, HubTagView, StreamerView,
 };
 use crate::model::pagination::Pagination;
-use crate::web::params::{Id, Permalink};
+use crate::types::{Id, Permalink};
 
 /// Parses an instant: RFC 3339 (`2026-12-12T12:00:00+09:00`), a date and time without an
 /// offset (`2026-12-12T12:00`, as an HTML `datetime-local` field sends it: Japan time) or a date

@@ -19,7 +19,7 @@ use crate::forms::user_event::{self, FormContext, FormResult, UserEventFormSchem
 use crate::model::hub::HubNotificationView;
 use crate::model::pagination::Pagination;
 use crate::model::user_event::{Scope, UserEventInput};
-use crate::web::params::{Id, Permalink};
+use crate::types::{Id, Permalink};
 
 /// Parses and checks the form, then stores its thumbnail.
 async fn input(

@@ -9,7 +9,7 @@ use crate::db::entities::{event, world};
 use crate::error::Result;
 use crate::model::pagination::Pagination;
 use crate::model::world::{WorldFilter, WorldView};
-use crate::web::params::Permalink;
+use crate::types::Permalink;
 
 /// Raw query of the worlds list; every value is checked before use.
 #[derive(Debug, FromForm)]

@@ -13,8 +13,8 @@ use crate::api::v1::inquiries::Intake;
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::error::{Error, FieldError, Result};
 use crate::model::inquiry::{InquiryCategoryView, InquiryInput, MESSAGE_MAX};
+use crate::types::Id;
 use crate::web::page::Page;
-use crate::web::params::Id;
 
 /// The form name bound into its anti-forgery token.
 const FORM: &str = "contact";

@@ -24,10 +24,10 @@ use crate::forms::user_event::{self, FormContext, MAX_CONTENT, MAX_TITLE, UserEv
 use crate::model::hub::HubTagView;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::model::user_event::Scope;
+use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
 use crate::web::pages::mypage::nav;
-use crate::web::params::{Id, Permalink};
 
 /// Posts per list page.
 pub const PAGE_SIZE: u64 = 20;

@@ -6,7 +6,7 @@ use rocket::{Route, State, get, routes};
 use sea_orm::DatabaseConnection;
 
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
+use crate::types::Lang;
 use crate::web::Site;
 use crate::web::locale::{MANUAL, is_page_path, localized_path, split_prefix};
 use crate::web::redirect;
