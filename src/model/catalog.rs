@@ -20,16 +20,8 @@ use crate::model::phase::PhaseType;
 use crate::model::search;
 use crate::types::{Lang, Localized, localized};
 
-/// Whose items a category group classifies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum CategoryGroupType {
-    /// Items of exhibitors (circles).
-    General,
-    /// Items of companies.
-    Company,
-}
+/// Defined with its entity (`db::entities::catalog_item_category_group`); part of this model's API.
+pub use crate::db::entities::catalog_item_category_group::CategoryGroupType;
 
 /// Who offers an item: the `type` of a catalogue search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -11,10 +11,10 @@ use crate::db::entities::world;
 use crate::db::entities::{concept, concept_artist, concept_keyword};
 use crate::error::{Error, Result};
 use crate::model::event::{EventView, EventWithPhases};
-use crate::model::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue};
 use crate::model::pagination::PageRequest;
 use crate::model::people::{ArtistView, KeywordView, artists_by_id, keywords_by_id};
 use crate::model::world::WorldView;
+use crate::types::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue};
 use crate::types::{Lang, Localized, localized};
 
 /// A concept with its worlds (spec §3 Concept).

@@ -12,9 +12,9 @@ use utoipa::ToSchema;
 use crate::db::entities::{catalog_item, circle, exhibitor, exhibitor_slot, world, world_area};
 use crate::error::{Error, Result};
 use crate::model::catalog::{CatalogItemView, visible_circle};
-use crate::model::kinds::ConceptKind;
 use crate::model::pagination::PageRequest;
 use crate::model::search::{self, Searchable};
+use crate::types::kinds::ConceptKind;
 use crate::types::{Lang, Localized, localized};
 
 /// The names an exhibitor is ranked by (its display-name snapshot); not a search index.

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
 use sea_orm::sea_query::Query;
 use sea_orm::{Condition, ConnectionTrait, DatabaseBackend, Order, PaginatorTrait, QueryOrder, QuerySelect, Select};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::entities::{ambassador, hub_notification, hub_notification_tag, hub_tag, user, world};
@@ -22,16 +22,11 @@ use crate::model::search;
 use crate::model::user::{IconView, UserAttribute};
 use crate::types::{Lang, Localized, localized};
 
-/// The audience of a notification: the Japanese site or the global (English) one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum HubLocale {
-    /// Written in Japanese for the Japanese audience.
-    Jp,
-    /// Written in English for everyone else.
-    Global,
-}
+/// Defined with its entity (`db::entities::ambassador`); part of this model's API.
+pub use crate::db::entities::ambassador::TeamType;
+
+/// Defined with its entity (`db::entities::hub_notification`); part of this model's API.
+pub use crate::db::entities::hub_notification::{HubCategory, HubLocale};
 
 impl HubLocale {
     /// The audience of pages in `lang`.
@@ -41,21 +36,6 @@ impl HubLocale {
             Lang::En => Self::Global,
         }
     }
-}
-
-/// What a notification is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum HubCategory {
-    /// An official live stream.
-    OfficialStream,
-    /// An event held in a virtual world.
-    EventInMetaverse,
-    /// A campaign (giveaways, stamp rallies, hashtags…).
-    Campaign,
-    /// An event organised by a user.
-    UserEvent,
 }
 
 impl HubCategory {
@@ -68,17 +48,6 @@ impl HubCategory {
             Self::UserEvent => "user_event",
         }
     }
-}
-
-/// An ambassador's team.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum TeamType {
-    /// The Japanese team.
-    JapanTeam,
-    /// The global team.
-    GlobalTeam,
 }
 
 /// Filters of notification lists. Time bounds are inclusive on `*_from` and exclusive on `*_to`.

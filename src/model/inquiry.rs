@@ -16,25 +16,13 @@ use crate::i18n::Messages;
 use crate::model::text;
 use crate::types::{Lang, Localized, localized};
 
+/// Defined with its entity (`db::entities::inquiry`); part of this model's API.
+pub use crate::db::entities::inquiry::ForwardStatus;
+
 /// Longest message accepted, in characters.
 pub const MESSAGE_MAX: u64 = 4000;
 /// Longest optional name accepted, in characters.
 pub const NAME_MAX: u64 = 100;
-
-/// Where an inquiry stands with one forwarding target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum ForwardStatus {
-    /// The category has no such target: nothing to send.
-    None,
-    /// Waiting for the first or a later attempt.
-    Pending,
-    /// Delivered.
-    Sent,
-    /// Given up on (retry budget spent or the remote refused it); kept for staff.
-    Failed,
-}
 
 /// A public inquiry category, as clients see it (no forwarding targets).
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]

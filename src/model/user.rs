@@ -11,39 +11,14 @@ use crate::db::entities::{user, user_external_link};
 use crate::error::{Error, Result};
 use crate::types::{Lang, Localized, localized};
 
-/// A staff role (spec §6). `none` is everyone else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// Not staff.
-    None,
-    /// Full access.
-    Admin,
-    /// Runs events.
-    Director,
-    /// Support staff.
-    UcStaff,
-    /// Tests releases.
-    QaTester,
-}
+/// Defined with its entity (`db::entities::user`); part of this model's API.
+pub use crate::db::entities::user::{Role, UserAttribute};
 
 impl Role {
     /// Parses a role name such as `admin`.
     pub fn parse(s: &str) -> Option<Self> {
         serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
     }
-}
-
-/// A user attribute (spec §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum UserAttribute {
-    /// Nothing special.
-    None,
-    /// An official streamer.
-    CertificatedStreamer,
 }
 
 /// The identity a verified token vouches for.

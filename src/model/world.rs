@@ -11,9 +11,9 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{keyword, poster, world, world_area, world_artist, world_keyword};
 use crate::error::{Error, Result};
-use crate::model::kinds::{Platform, Venue, WorldArtistCategory};
 use crate::model::pagination::PageRequest;
 use crate::model::people::{ArtistView, KeywordView, artists_by_id, keywords_by_id};
+use crate::types::kinds::{Platform, Venue, WorldArtistCategory};
 use crate::types::{Lang, Localized, localized};
 
 /// A keyword link of a world.
