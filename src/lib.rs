@@ -16,6 +16,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod forms;
+pub mod http;
 pub mod i18n;
 pub mod jobs;
 pub mod linkpreview;

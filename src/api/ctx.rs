@@ -9,9 +9,9 @@ use serde::de::DeserializeOwned;
 
 use crate::clock::Clock;
 use crate::error::{Error, Result, request_lang};
+use crate::http::Site;
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest};
 use crate::types::Lang;
-use crate::web::Site;
 
 /// What an API handler needs.
 pub struct Api<'r> {

@@ -7,8 +7,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
+use crate::http::Site;
 use crate::types::Lang;
-use crate::web::Site;
 
 /// A JSON body with caching headers.
 #[derive(Responder)]

@@ -9,9 +9,9 @@ use rocket::fs::TempFile;
 use sea_orm::DatabaseConnection;
 use utoipa::ToSchema;
 
-use crate::api::upload::{Uploads, png, read_image};
-use crate::api::v1::hub::parse_instant;
 use crate::error::{Error, FieldError, Result};
+use crate::forms::checks::parse_instant;
+use crate::http::upload::{Uploads, png, read_image};
 use crate::i18n::Messages;
 use crate::model::hub::{HubCategory, HubLocale};
 use crate::model::redirect::http_url;

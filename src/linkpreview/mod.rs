@@ -18,8 +18,8 @@ use url::Url;
 
 use crate::config::Config;
 use crate::error::Error;
-use crate::web::client_ip::ClientIp;
-use crate::web::limit::Limiter;
+use crate::http::client_ip::ClientIp;
+use crate::http::limit::Limiter;
 use html::PageMeta;
 use policy::{Policy, Refusal};
 use resolver::{LookupError, VettedResolver};

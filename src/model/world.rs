@@ -189,6 +189,16 @@ impl world::Model {
         Ok(WorldPage { worlds, count, all })
     }
 
+    /// Every world of `event_id`, in display order.
+    pub async fn of_event(db: &impl ConnectionTrait, event_id: i32) -> Result<Vec<Self>> {
+        Ok(world::Entity::find()
+            .filter(world::Column::EventId.eq(event_id))
+            .order_by_asc(world::Column::DisplayOrder)
+            .order_by_asc(world::Column::Id)
+            .all(db)
+            .await?)
+    }
+
     /// Every world of the given concepts, in display order.
     pub async fn of_concepts(db: &impl ConnectionTrait, concept_ids: Vec<i32>) -> Result<Vec<Self>> {
         Ok(world::Entity::find()

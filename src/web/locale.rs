@@ -147,7 +147,7 @@ impl Fairing for LocaleRouting {
         let Some(info) = locale_info(req) else { return };
         let current = req.cookies().get(REDIRECTED_COOKIE).map(|c| c.value().to_string());
         if current.as_deref() != Some(info.lang.code())
-            && let Some(site) = req.rocket().state::<crate::web::Site>()
+            && let Some(site) = req.rocket().state::<crate::http::Site>()
         {
             // The jar's changes are already in the response by now; add the header directly.
             res.adjoin_header(REDIRECTED.build(info.lang.code(), &site.config));
@@ -174,7 +174,7 @@ impl<'r> FromRequest<'r> for LocaleRedirect {
 /// with the Japanese cookie) becomes the top page.
 #[get("/__locale_redirect")]
 pub fn locale_redirect(target: LocaleRedirect) -> Redirect {
-    crate::web::redirect::to_site(&target.0)
+    crate::http::redirect::to_site(&target.0)
 }
 
 #[cfg(test)]

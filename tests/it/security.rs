@@ -553,7 +553,7 @@ async fn the_console_is_for_staff_only() {
     assert_eq!((status, body["code"].as_str()), (404, Some("not_found")), "the API never answers with the app");
 }
 
-/// Every redirect goes through `web::redirect`: no other source file builds a `Redirect`.
+/// Every redirect goes through `http::redirect`: no other source file builds a `Redirect`.
 #[test]
 fn only_the_safe_redirect_function_builds_redirects() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -564,7 +564,7 @@ fn only_the_safe_redirect_function_builds_redirects() {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("web/redirect.rs") {
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("http/redirect.rs") {
                 let text = std::fs::read_to_string(&path).unwrap();
                 if text.contains("Redirect::") || text.contains("Status::SeeOther") || text.contains("header::LOCATION")
                 {
@@ -573,5 +573,5 @@ fn only_the_safe_redirect_function_builds_redirects() {
             }
         }
     }
-    assert!(offenders.is_empty(), "redirects built outside web/redirect.rs: {offenders:?}");
+    assert!(offenders.is_empty(), "redirects built outside http/redirect.rs: {offenders:?}");
 }

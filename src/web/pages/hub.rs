@@ -181,7 +181,7 @@ impl HubContext {
 #[get("/hub")]
 pub async fn index(page: Page<'_>) -> Result<Redirect> {
     let current = event::current(page.db, page.now).await?.ok_or_else(Error::unknown_permalink)?;
-    Ok(crate::web::redirect::to_site(&page.href(&format!("/hub/{}/notification", current.event.permalink))))
+    Ok(crate::http::redirect::to_site(&page.href(&format!("/hub/{}/notification", current.event.permalink))))
 }
 
 /// A section of the hub of `permalink`, paginated.
