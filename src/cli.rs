@@ -12,11 +12,11 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::db::entities::{account, mail, user};
 use crate::error::Error;
-use crate::i18n::Lang;
 use crate::jobs::{JobContext, SendMail, send_mail};
 use crate::mail::{MailKind, Outgoing};
 use crate::model::mail::MailStatus;
 use crate::model::user::{Identity, Role};
+use crate::types::Lang;
 
 /// `vmarket user …`
 #[derive(Debug, Subcommand)]

@@ -1,16 +1,18 @@
 //! The one error type. Every failure a handler can meet becomes an [`Error`] with a stable
 //! snake_case code; it is translated at the edge into the JSON error body of the API or into the
-//! error page, in the request's language. Internal details are logged, never shown.
+//! error page, in the request's language (its `Responder` is in `web::errors`, which tells pages
+//! from API calls). Internal details are logged, never shown.
 
 use std::io::Cursor;
 
 use rocket::http::{ContentType, Header, Status};
 use rocket::request::Request;
-use rocket::response::{self, Responder, Response};
+use rocket::response::Response;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::i18n::{Lang, Messages};
+use crate::i18n::Messages;
+use crate::types::Lang;
 
 /// One field that failed validation.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
@@ -199,21 +201,4 @@ pub fn json_response<'r>(error: &Error, messages: &Messages, lang: Lang) -> Resp
         res.set_header(Header::new("Retry-After", retry_after.to_string()));
     }
     res
-}
-
-impl<'r> Responder<'r, 'static> for Error {
-    fn respond_to(self, req: &'r Request<'_>) -> response::Result<'static> {
-        if matches!(self, Self::Db(_) | Self::Internal(_)) {
-            tracing::error!(error = %self, path = %req.uri(), "request failed");
-            sentry::capture_error(&self);
-        }
-        if crate::web::locale::is_page_request(req) {
-            return crate::web::errors::page_response(req, self.status(), self.code());
-        }
-        let lang = request_lang(req);
-        match req.rocket().state::<crate::web::Site>() {
-            Some(site) => Ok(json_response(&self, &site.messages, lang)),
-            None => Ok(json_response(&self, &Messages::bundled(), lang)),
-        }
-    }
 }

@@ -18,9 +18,9 @@ use crate::account::pages::{page_lang, session_account};
 use crate::auth::csrf;
 use crate::clock::Clock;
 use crate::error::Result;
-use crate::web::Site;
+use crate::http::Site;
+use crate::http::redirect;
 use crate::web::page::base_context;
-use crate::web::redirect;
 
 /// Asks before signing out of a live session; otherwise just moves on.
 #[get("/auth/logout?<redirect_url>&<lang>")]

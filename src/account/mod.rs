@@ -19,9 +19,9 @@ use rocket::time::Duration;
 
 use crate::config::Config;
 use crate::error::Result;
-use crate::web::client_ip::ClientIp;
+use crate::http::client_ip::ClientIp;
+use crate::http::limit::Limiter;
 use crate::web::cookies::Spec;
-use crate::web::limit::Limiter;
 
 /// The SSO session cookie name.
 pub const SESSION_COOKIE: &str = "vmarket_sso";

@@ -9,9 +9,9 @@ use serde::de::DeserializeOwned;
 
 use crate::clock::Clock;
 use crate::error::{Error, Result, request_lang};
-use crate::i18n::Lang;
+use crate::http::Site;
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest};
-use crate::web::Site;
+use crate::types::Lang;
 
 /// What an API handler needs.
 pub struct Api<'r> {
@@ -74,7 +74,7 @@ impl Api<'_> {
     pub fn id(&self, name: &str, raw: Option<&str>) -> Result<Option<i32>> {
         match raw.filter(|r| !r.is_empty()) {
             None => Ok(None),
-            Some(r) => crate::web::params::Id::parse(r)
+            Some(r) => crate::types::Id::parse(r)
                 .map(|id| Some(id.0))
                 .map_err(|_| Error::invalid(name, self.t("validation.positive_integer"))),
         }

@@ -8,9 +8,9 @@ use rocket::{Route, State, get, routes};
 use crate::api::Api;
 use crate::db::entities::link_preview;
 use crate::error::{Error, Result};
+use crate::http::client_ip::ClientIp;
 use crate::linkpreview::{FetchError, LinkPreviewer, UrlError};
 use crate::model::link_preview::LinkPreview;
-use crate::web::client_ip::ClientIp;
 
 /// Preview of the page at `url`. Answers 200 whenever the page's server gave an HTTP response
 /// (its status in `status`); refused URLs are 422 `url_not_allowed` before any connection.

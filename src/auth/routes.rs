@@ -28,12 +28,12 @@ use crate::auth::{Sso, TOKEN_COOKIE, csrf, verify};
 use crate::clock::Clock;
 use crate::db::entities::user;
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
-use crate::web::Site;
+use crate::http::Site;
+use crate::http::redirect;
+use crate::types::Lang;
 use crate::web::cookies::Spec;
 use crate::web::locale::{MANUAL_LOCALE_COOKIE, is_page_path, split_prefix};
 use crate::web::page::base_context;
-use crate::web::redirect;
 
 /// The token cookie: 30 days (spec §9), HttpOnly, for the whole site.
 pub const TOKEN: Spec = Spec::new(TOKEN_COOKIE, "/").max_age(Duration::days(30));

@@ -9,15 +9,16 @@ use rocket::fs::TempFile;
 use sea_orm::DatabaseConnection;
 use utoipa::ToSchema;
 
-use crate::api::upload::{Uploads, png, read_image};
-use crate::api::v1::hub::parse_instant;
 use crate::error::{Error, FieldError, Result};
-use crate::i18n::{Lang, Messages};
+use crate::forms::checks::parse_instant;
+use crate::http::upload::{Uploads, png, read_image};
+use crate::i18n::Messages;
 use crate::model::hub::{HubCategory, HubLocale};
 use crate::model::redirect::http_url;
 use crate::model::text;
 use crate::model::user_event::{MAX_TAGS, UserEventInput, unknown_references};
-use crate::web::params::Id;
+use crate::types::Id;
+use crate::types::Lang;
 
 /// Longest title.
 pub const MAX_TITLE: usize = 256;

@@ -139,7 +139,7 @@ pub fn describe(e: &tera::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::Lang;
+    use crate::types::Lang;
 
     #[test]
     fn text_is_tidied() {

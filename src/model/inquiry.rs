@@ -12,51 +12,32 @@ use validator::{Validate, ValidationError, ValidationErrors};
 use crate::config::Config;
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::error::{Error, FieldError, Result};
-use crate::i18n::{Lang, Messages};
+use crate::i18n::Messages;
 use crate::model::text;
+use crate::types::{Lang, Localized, localized};
+
+/// Defined with its entity (`db::entities::inquiry`); part of this model's API.
+pub use crate::db::entities::inquiry::ForwardStatus;
 
 /// Longest message accepted, in characters.
 pub const MESSAGE_MAX: u64 = 4000;
 /// Longest optional name accepted, in characters.
 pub const NAME_MAX: u64 = 100;
 
-/// Where an inquiry stands with one forwarding target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum ForwardStatus {
-    /// The category has no such target: nothing to send.
-    None,
-    /// Waiting for the first or a later attempt.
-    Pending,
-    /// Delivered.
-    Sent,
-    /// Given up on (retry budget spent or the remote refused it); kept for staff.
-    Failed,
-}
-
 /// A public inquiry category, as clients see it (no forwarding targets).
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
 pub struct InquiryCategoryView {
     /// Category id, the value of `inquiry_category_id`.
     pub id: i32,
-    /// Name in the request's language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
 }
 
 impl InquiryCategoryView {
     /// The view of `c` in `lang`.
     pub fn new(c: &inquiry_category::Model, lang: Lang) -> Self {
-        Self {
-            id: c.id,
-            name: lang.pick(&c.name_ja, &c.name_en).to_string(),
-            name_ja: c.name_ja.clone(),
-            name_en: c.name_en.clone(),
-        }
+        Self { id: c.id, name: Localized::new(lang, c.name_ja.clone(), c.name_en.clone()) }
     }
 }
 

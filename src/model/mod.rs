@@ -1,5 +1,5 @@
-//! The domain model: vocabularies, phase rules, pagination, and the queries and client views
-//! that each entity owns.
+//! The domain model: phase rules, pagination, and the queries, rules and client views that each
+//! entity owns.
 
 pub mod catalog;
 pub mod company;
@@ -9,7 +9,6 @@ pub mod exhibitor;
 pub mod exhibitor_notification;
 pub mod hub;
 pub mod inquiry;
-pub mod kinds;
 pub mod link_preview;
 pub mod mail;
 pub mod pagination;

@@ -5,7 +5,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
-use crate::i18n::{Lang, Messages};
+use crate::i18n::Messages;
+use crate::types::Lang;
 
 /// Items per page when the client does not say.
 pub const DEFAULT_LIMIT: u64 = 20;

@@ -9,9 +9,9 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{redirect_rule, vrc_redirect};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
-use crate::web::locale::localized_path;
-use crate::web::params::{Id, Permalink};
+use crate::types::lang::localized_path;
+use crate::types::{Id, Permalink};
+use crate::types::{Lang, Localized, localized};
 
 /// The URL if `raw` is an absolute `http`/`https` URL with a host and no credentials.
 pub fn http_url(raw: &str) -> Option<Url> {
@@ -126,12 +126,9 @@ pub struct VrcRedirectView {
     pub url_key: String,
     /// Destination (absolute http or https URL).
     pub url: String,
-    /// Description in the request's language.
-    pub description: String,
-    /// Japanese description.
-    pub description_ja: String,
-    /// English description.
-    pub description_en: String,
+    /// Description: `description` in the request's language, `description_ja`, `description_en`.
+    #[serde(flatten)]
+    pub description: localized::Description,
 }
 
 impl VrcRedirectView {
@@ -140,11 +137,9 @@ impl VrcRedirectView {
         Self {
             id: row.id,
             event_id: row.event_id,
-            description: lang.pick(&row.description_ja, &row.description_en).to_string(),
+            description: Localized::new(lang, row.description_ja, row.description_en),
             url_key: row.url_key,
             url: row.url,
-            description_ja: row.description_ja,
-            description_en: row.description_en,
         }
     }
 }

@@ -159,6 +159,18 @@ impl hub_notification::Model {
             .ok_or_else(Error::not_found)
     }
 
+    /// The ids of this notification's hub tags.
+    pub async fn tag_ids(&self, db: &impl ConnectionTrait) -> Result<Vec<i32>> {
+        Ok(hub_notification_tag::Entity::find()
+            .select_only()
+            .column(hub_notification_tag::Column::HubTagId)
+            .filter(hub_notification_tag::Column::HubNotificationId.eq(self.id))
+            .order_by_asc(hub_notification_tag::Column::Id)
+            .into_tuple()
+            .all(db)
+            .await?)
+    }
+
     /// Posts a user event by `author` in `event_id` at `now`.
     pub async fn create_user_event<C: ConnectionTrait + TransactionTrait>(
         db: &C,

@@ -13,7 +13,7 @@ use super::catalog::{Catalogue, FILE, LineSeed, slug};
 use super::data;
 use crate::db::entities::{catalog_item, circle, exhibitor, exhibitor_slot, world, world_area};
 use crate::error::Result;
-use crate::model::kinds::ConceptKind;
+use crate::types::kinds::ConceptKind;
 
 /// A small deterministic mix of two numbers.
 pub(super) fn mix(a: u64, b: u64) -> u64 {

@@ -14,6 +14,7 @@ mod exhibitor_news;
 mod hub;
 mod hub_api;
 mod inquiry;
+mod layers;
 mod locale;
 mod mail;
 mod my_events;

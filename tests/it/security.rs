@@ -526,7 +526,7 @@ async fn outside_development_cookies_are_deleted_with_secure_too() {
     }
 }
 
-/// Every redirect goes through `web::redirect`: no other source file builds a `Redirect`.
+/// Every redirect goes through `http::redirect`: no other source file builds a `Redirect`.
 #[test]
 fn only_the_safe_redirect_function_builds_redirects() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -537,7 +537,7 @@ fn only_the_safe_redirect_function_builds_redirects() {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("web/redirect.rs") {
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("http/redirect.rs") {
                 let text = std::fs::read_to_string(&path).unwrap();
                 if text.contains("Redirect::") || text.contains("Status::SeeOther") || text.contains("header::LOCATION")
                 {
@@ -546,5 +546,5 @@ fn only_the_safe_redirect_function_builds_redirects() {
             }
         }
     }
-    assert!(offenders.is_empty(), "redirects built outside web/redirect.rs: {offenders:?}");
+    assert!(offenders.is_empty(), "redirects built outside http/redirect.rs: {offenders:?}");
 }

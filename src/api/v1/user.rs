@@ -9,9 +9,9 @@ use rocket::serde::json::Json;
 use rocket::{Route, get, put, routes};
 
 use crate::api::Api;
-use crate::api::upload::{Uploads, form_error, png, read_image};
 use crate::auth::guards::CurrentUser;
 use crate::error::{Error, FieldError, Result};
+use crate::http::upload::{Uploads, form_error, png, read_image};
 use crate::model::text;
 use crate::model::user::{ICON_SIZES, ProfileUpdate, UserView, icon_key};
 

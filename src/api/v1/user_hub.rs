@@ -9,17 +9,17 @@ use rocket::serde::json::Json;
 use rocket::{Route, delete, get, post, put, routes};
 
 use crate::api::Api;
-use crate::api::upload::Uploads;
-use crate::api::upload::form_error;
 use crate::api::v1::ListBody;
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, hub_notification};
 use crate::error::Result;
 use crate::forms::user_event::{self, FormContext, FormResult, UserEventFormSchema};
+use crate::http::upload::Uploads;
+use crate::http::upload::form_error;
 use crate::model::hub::HubNotificationView;
 use crate::model::pagination::Pagination;
 use crate::model::user_event::{Scope, UserEventInput};
-use crate::web::params::{Id, Permalink};
+use crate::types::{Id, Permalink};
 
 /// Parses and checks the form, then stores its thumbnail.
 async fn input(

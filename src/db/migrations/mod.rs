@@ -3,7 +3,7 @@
 use sea_orm::DatabaseBackend;
 use sea_orm_migration::prelude::*;
 
-use crate::model::search::Searchable;
+use crate::db::search::Searchable;
 
 mod m20261121_000001_events_and_worlds;
 mod m20261122_000010_accounts_and_users;

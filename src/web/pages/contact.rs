@@ -9,12 +9,12 @@ use rocket::{Route, get, post, routes};
 use rocket_dyn_templates::Template;
 use serde_json::{Map, Value, json};
 
-use crate::api::v1::inquiries::Intake;
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::error::{Error, FieldError, Result};
+use crate::forms::inquiry::Intake;
 use crate::model::inquiry::{InquiryCategoryView, InquiryInput, MESSAGE_MAX};
+use crate::types::Id;
 use crate::web::page::Page;
-use crate::web::params::Id;
 
 /// The form name bound into its anti-forgery token.
 const FORM: &str = "contact";
@@ -93,7 +93,7 @@ pub async fn submit(page: Page<'_>, intake: Intake<'_>, form: Form<ContactForm>)
         match intake.receive(page.db, &form.input(), page.lang, page.now).await {
             Ok(row) => {
                 let sig = intake.key.sign(RECEIPT, &row.id.to_string());
-                return Ok(crate::web::redirect::to_site(
+                return Ok(crate::http::redirect::to_site(
                     &page.href(&format!("/contact/form/sent/{}?s={sig}", row.id)),
                 ));
             }

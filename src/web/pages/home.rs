@@ -21,7 +21,7 @@ pub async fn index(page: Page<'_>) -> Result<Template> {
     let view = EventView::new(&current, page.lang, page.now);
     let concepts =
         ConceptView::load(page.db, concept::Model::of_event(page.db, current.event.id).await?, page.lang).await?;
-    let title = view.name.clone();
+    let title = view.name.get().clone();
     Ok(page.render(
         "home/index",
         &title,

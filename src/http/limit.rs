@@ -1,6 +1,6 @@
 //! Keyed rate limits (governor) with bounded memory: every limiter of the site — sign-in per
 //! client and per account, inquiries, link previews — is a [`Limiter`]. Keys come from things a
-//! client cannot forge (see [`crate::web::client_ip`]); state for keys that have gone quiet is
+//! client cannot forge (see [`crate::http::client_ip`]); state for keys that have gone quiet is
 //! pruned as the limiter is used, so a flood of distinct keys cannot grow it without bound.
 
 use std::hash::Hash;
