@@ -8,6 +8,7 @@ mod auth;
 mod catalog;
 mod catalog_api;
 mod catalog_search;
+mod demo_accounts;
 mod errors;
 mod exhibitor_news;
 mod hub;
