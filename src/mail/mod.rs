@@ -60,16 +60,42 @@ pub use transport::{DeliveryError, Transport};
 pub enum MailKind {
     /// `vmarket mail test`: shows that mail delivery works.
     Test,
+    /// To an invitee: a circle's owner invites them.
+    CircleInvited,
+    /// To a circle's owner: an invitee joined.
+    CircleApproved,
+    /// To a circle's owner: an invitee declined.
+    CircleWithdrawn,
+    /// To an invitee: the owner took the invitation back.
+    CircleCancelled,
+    /// To a former member: the owner removed them.
+    CircleRemoved,
+    /// To a circle's owner: a member left.
+    CircleLeft,
 }
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 1] = [MailKind::Test];
+    pub const ALL: [MailKind; 7] = [
+        MailKind::Test,
+        MailKind::CircleInvited,
+        MailKind::CircleApproved,
+        MailKind::CircleWithdrawn,
+        MailKind::CircleCancelled,
+        MailKind::CircleRemoved,
+        MailKind::CircleLeft,
+    ];
 
     /// The template name, stored in `mails.kind`; never rename one.
     pub fn name(self) -> &'static str {
         match self {
             Self::Test => "test",
+            Self::CircleInvited => "circle_invited",
+            Self::CircleApproved => "circle_approved",
+            Self::CircleWithdrawn => "circle_withdrawn",
+            Self::CircleCancelled => "circle_cancelled",
+            Self::CircleRemoved => "circle_removed",
+            Self::CircleLeft => "circle_left",
         }
     }
 }

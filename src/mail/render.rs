@@ -38,6 +38,12 @@ const LAYOUTS: [(&str, &str); 2] = [
 fn sources(kind: MailKind) -> [(&'static str, &'static str); 3] {
     match kind {
         MailKind::Test => kind_sources!("test"),
+        MailKind::CircleInvited => kind_sources!("circle_invited"),
+        MailKind::CircleApproved => kind_sources!("circle_approved"),
+        MailKind::CircleWithdrawn => kind_sources!("circle_withdrawn"),
+        MailKind::CircleCancelled => kind_sources!("circle_cancelled"),
+        MailKind::CircleRemoved => kind_sources!("circle_removed"),
+        MailKind::CircleLeft => kind_sources!("circle_left"),
     }
 }
 

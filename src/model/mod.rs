@@ -2,6 +2,8 @@
 //! that each entity owns.
 
 pub mod catalog;
+pub mod circle;
+pub mod circle_invitation;
 pub mod company;
 pub mod concept;
 pub mod event;
