@@ -50,6 +50,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let previewer =
         LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
     let inquiry_limiter = crate::web::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
+    let circle_search_limiter = api::v1::invitation_members::UserSearchLimiter::new(&config);
     let form_key = crate::web::protect::FormKey::from_figment(&figment);
     let api_docs = api::docs::routes(config.environment);
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
@@ -69,6 +70,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(security_headers.clone())
         .manage(previewer)
         .manage(inquiry_limiter)
+        .manage(circle_search_limiter)
         .manage(form_key)
         .manage(queue)
         .manage(mailer)

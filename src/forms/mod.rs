@@ -1,3 +1,4 @@
 //! Typed inputs of forms that more than one edge reads (an API call and a page).
 
+pub mod circle;
 pub mod user_event;

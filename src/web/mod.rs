@@ -7,6 +7,7 @@ pub mod errors;
 pub mod headers;
 pub mod limit;
 pub mod locale;
+pub mod notifier;
 pub mod page;
 pub mod pager;
 pub mod pages;

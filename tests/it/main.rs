@@ -8,6 +8,7 @@ mod auth;
 mod catalog;
 mod catalog_api;
 mod catalog_search;
+mod circles_access;
 mod demo_accounts;
 mod errors;
 mod exhibitor_news;
