@@ -72,6 +72,16 @@ impl TestApp {
         id
     }
 
+    /// A fresh token for `actor` at the clock's now (tokens live 24 hours; tests that move the
+    /// clock further sign in again).
+    pub async fn refresh(&self, actor: &mut Actor) {
+        let account = vmarket::db::entities::account::Model::by_sub(&self.db, &actor.user.sub)
+            .await
+            .unwrap()
+            .expect("the actor's account");
+        actor.token = self.token_for(&account).await;
+    }
+
     /// Staff suspend circle `circle_id`.
     pub async fn suspend_circle(&self, circle_id: i64) {
         circle::Entity::update_many()
@@ -164,4 +174,50 @@ pub async fn membership_of(app: &TestApp, owner: &Actor, circle_id: i64, member:
 /// The ids of the circles in a list body.
 pub fn ids(body: &Value) -> Vec<i64> {
     body["data"].as_array().map(|a| a.iter().filter_map(|c| c["id"].as_i64()).collect()).unwrap_or_default()
+}
+
+/// What a browser gets back from a form post: status, `Location` (site-relative) and body.
+pub type Posted = (u16, Option<String>, String);
+
+impl TestApp {
+    /// The CSRF token `actor`'s browser pages carry.
+    pub async fn page_csrf(&self, actor: &Actor) -> String {
+        let (status, html) = self.page_as(actor, "/mypage").await;
+        assert_eq!(status, 200);
+        super::html::Doc::parse(&html).attr("meta[name=csrf-token]", "content")
+    }
+
+    /// Posts a page form as `actor`'s browser (cookie, CSRF cookie and field): URL-encoded, or
+    /// multipart when a thumbnail is sent. `csrf` is the field's value (`None`: left out).
+    pub async fn post_page_as(
+        &self,
+        actor: &Actor,
+        path: &str,
+        csrf: Option<&str>,
+        fields: &[(&str, &str)],
+        thumbnail: Option<&[u8]>,
+    ) -> Posted {
+        let cookie_csrf = self.page_csrf(actor).await;
+        let mut all: Vec<(&str, &str)> = csrf.map(|c| vec![("csrf_token", c)]).unwrap_or_default();
+        all.extend_from_slice(fields);
+        let req = self
+            .client
+            .post(path.to_string())
+            .cookie(rocket::http::Cookie::new("vmarket_token", actor.token.clone()))
+            .cookie(rocket::http::Cookie::new("vmarket_csrf", cookie_csrf));
+        let req = match thumbnail {
+            Some(png) => {
+                let (ct, body) = multipart_with(&all, Some(("thumbnail", "thumbnail.png", png)));
+                req.header(ct).body(body)
+            }
+            None => {
+                let body = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(all).finish();
+                req.header(rocket::http::ContentType::Form).body(body)
+            }
+        };
+        let res = req.dispatch().await;
+        let status = res.status().code;
+        let location = res.headers().get_one("Location").map(str::to_string);
+        (status, location, res.into_string().await.unwrap_or_default())
+    }
 }
