@@ -8,6 +8,8 @@ mod auth;
 mod catalog;
 mod catalog_api;
 mod catalog_search;
+mod circle_pages;
+mod circles;
 mod circles_access;
 mod demo_accounts;
 mod errors;
