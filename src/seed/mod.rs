@@ -11,6 +11,7 @@
 //! | `users.json` | [`users`] | demo users (streamers, ambassadors) |
 //! | `hub.json` | [`hub`] | the current event's hub: tags, ambassadors, notifications |
 //! | `exhibitor_news.json` | [`exhibitor_news`] | the organisers' news to exhibitors |
+//! | `circles.json` | [`circles`] | demo users' circles, members and pending invitations |
 //! | `accounts.json` | [`accounts`] | demo sign-in accounts (one published password; never in production) |
 //!
 //! Every file is read and its references checked before anything is written, so bad data fails
@@ -21,6 +22,7 @@
 
 mod accounts;
 mod catalog;
+mod circles;
 mod companies;
 mod concepts;
 mod data;
@@ -67,6 +69,7 @@ struct Demo {
     users: Vec<users::UserSeed>,
     hub: hub::Hub,
     news: Vec<exhibitor_news::NewsSeed>,
+    circles: Vec<circles::CircleSeed>,
     accounts: accounts::Accounts,
 }
 
@@ -80,6 +83,7 @@ impl Demo {
             users: users::load()?,
             hub: hub::load()?,
             news: exhibitor_news::load()?,
+            circles: circles::load()?,
             accounts: accounts::load()?,
         };
         let mut keys = data::Keys::default();
@@ -89,6 +93,7 @@ impl Demo {
         demo.redirects.check(&keys)?;
         demo.hub.check(&keys)?;
         exhibitor_news::check(&demo.news, &keys)?;
+        circles::check(&demo.circles, &keys)?;
         demo.accounts.check(&keys)?;
         Ok(demo)
     }
@@ -141,6 +146,7 @@ pub async fn demo_with<C: ConnectionTrait + TransactionTrait>(
     let users = users::seed(&txn, &demo.users, now).await?;
     hub::seed(&txn, &demo.hub, &users).await?;
     exhibitor_news::seed(&txn, &demo.news).await?;
+    circles::seed(&txn, &demo.circles, &users, now).await?;
     if options.sign_in_accounts {
         report.accounts = accounts::seed(&txn, &demo.accounts, now).await?;
     }
