@@ -51,6 +51,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let previewer =
         LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
     let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
+    let circle_search_limiter = crate::http::limit::UserSearchLimiter::new(&config);
     let form_key = crate::http::protect::FormKey::from_figment(&figment);
     let api_docs = api::docs::routes(config.environment);
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
@@ -70,13 +71,14 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(security_headers.clone())
         .manage(previewer)
         .manage(inquiry_limiter)
+        .manage(circle_search_limiter)
         .manage(form_key)
         .manage(queue)
         .manage(mailer)
         .attach(locale::LocaleRouting)
         .attach(security_headers)
         .attach(crate::telemetry::RequestLog)
-        .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
+        .attach(Template::custom(move |engines| crate::i18n::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())

@@ -9,6 +9,7 @@ pub mod keys;
 pub mod logout;
 pub mod pages;
 pub mod password;
+pub mod provision;
 pub mod store;
 pub mod tokens;
 

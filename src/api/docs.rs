@@ -35,7 +35,7 @@ const DOCUMENT_URL: &str = "/api-docs/openapi.json";
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
          (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"), (name = "hub"),
-         (name = "admin"))
+         (name = "admin"), (name = "circles"))
 )]
 struct ApiDoc;
 

@@ -2,6 +2,8 @@
 //! entity owns.
 
 pub mod catalog;
+pub mod circle;
+pub mod circle_invitation;
 pub mod company;
 pub mod concept;
 pub mod event;
@@ -10,7 +12,6 @@ pub mod exhibitor_notification;
 pub mod hub;
 pub mod inquiry;
 pub mod link_preview;
-pub mod mail;
 pub mod pagination;
 pub mod people;
 pub mod phase;

@@ -8,4 +8,3 @@ pub mod locale;
 pub mod page;
 pub mod pager;
 pub mod pages;
-pub mod tera;

@@ -7,10 +7,10 @@ use serde_json::json;
 
 use crate::db::entities::concept;
 use crate::error::Result;
+use crate::i18n::tera::format_jst;
 use crate::model::concept::ConceptView;
 use crate::model::event::{self, EventView, EventWithPhases};
 use crate::web::page::Page;
-use crate::web::tera::format_jst;
 
 /// The top page of the current event.
 #[get("/")]

@@ -256,3 +256,33 @@ pub async fn json_of(res: LocalResponse<'_>) -> (u16, Value) {
     let text = res.into_string().await.unwrap_or_default();
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
+
+/// The first shape of these helpers (`app.user`, `app.request_as(&actor, …)`), which the circles
+/// tests were written against; each call goes through the [`Actor`] methods above.
+impl TestApp {
+    /// See [`TestApp::with_user`].
+    pub async fn user(&self, handle: &str) -> Actor<'_> {
+        self.with_user(handle).await
+    }
+
+    /// Sends a request as `actor` via `via`; `body` as JSON when given.
+    pub async fn request_as<'a>(
+        &self,
+        actor: &Actor<'a>,
+        via: Via,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> LocalResponse<'a> {
+        let mut req = actor.via(via).request(method, path);
+        if let Some(body) = body {
+            req = req.header(ContentType::JSON).body(body.to_string());
+        }
+        req.dispatch().await
+    }
+
+    /// GETs a page as `actor`'s browser; status and HTML.
+    pub async fn page_as(&self, actor: &Actor<'_>, path: &str) -> (u16, String) {
+        actor.page(path).await
+    }
+}

@@ -4,6 +4,7 @@
 
 pub mod actors;
 pub mod auth;
+pub mod circles;
 pub mod fake_remote;
 pub mod html;
 pub mod http;

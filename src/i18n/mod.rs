@@ -3,6 +3,8 @@
 //! The same files are served to the browser at `/_i18n/{locale}/messages.json`; the server looks
 //! keys up with dotted paths (`nav.worlds`) and fills `{name}` placeholders.
 
+pub mod tera;
+
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -20,7 +22,7 @@ pub struct Messages {
 impl Messages {
     /// The catalogues compiled into the binary from `locales/`.
     pub fn bundled() -> Self {
-        Self::from_sources(include_str!("../locales/ja.json"), include_str!("../locales/en.json"))
+        Self::from_sources(include_str!("../../locales/ja.json"), include_str!("../../locales/en.json"))
             .expect("bundled locale files are valid JSON")
     }
 
