@@ -23,8 +23,7 @@ const RULES: &[Rule] = &[
     Rule { layer: "types", only: Some(&["types"]), never: &[] },
     // `db::migrate` also creates the job queue's tables, whose schema the job library owns.
     Rule { layer: "db", only: Some(&["db", "types", "jobs"]), never: &[] },
-    // `i18n` until field errors carry message keys instead of messages.
-    Rule { layer: "model", only: Some(&["model", "db", "types", "error", "clock", "config", "i18n"]), never: &[] },
+    Rule { layer: "model", only: Some(&["model", "db", "types", "error", "clock", "config"]), never: &[] },
     Rule { layer: "http", only: None, never: &["forms", "api", "web", "auth", "account", "admin"] },
     Rule { layer: "forms", only: None, never: &["api", "web"] },
     Rule { layer: "api", only: None, never: &["web"] },
