@@ -32,7 +32,7 @@ pub async fn show(
 ) -> Result<Json<LinkPreview>> {
     previewer.admit(client)?;
     let url = previewer.parse(url.unwrap_or_default()).map_err(|e| match e {
-        UrlError::Invalid => Error::invalid("url", api.t("validation.url")),
+        UrlError::Invalid => Error::invalid("url", "validation.url"),
         UrlError::Refused(reason) => FetchError::Refused(reason).into(),
     })?;
     if let Some(cached) = link_preview::Model::fresh(api.db, url.as_str(), api.now - previewer.cache_ttl).await? {

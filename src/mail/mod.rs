@@ -119,7 +119,6 @@ pub struct Outgoing {
 #[derive(Clone)]
 pub struct Mailer {
     templates: Arc<Templates>,
-    messages: Messages,
     site_url: String,
     message_id_domain: String,
 }
@@ -135,11 +134,9 @@ impl Mailer {
     pub fn new(config: &Config) -> Result<Self> {
         let settings = MailSettings::from_config(config).map_err(Error::Internal)?;
         let messages = Messages::bundled();
-        let templates =
-            Templates::new(messages.clone()).map_err(|e| Error::Internal(format!("mail templates: {e:?}")))?;
+        let templates = Templates::new(messages).map_err(|e| Error::Internal(format!("mail templates: {e:?}")))?;
         Ok(Self {
             templates: Arc::new(templates),
-            messages,
             site_url: config.site_url.trim_end_matches('/').to_string(),
             message_id_domain: settings.from.email.domain().to_string(),
         })
@@ -159,7 +156,7 @@ impl Mailer {
     pub async fn queue(&self, db: &impl ConnectionTrait, outgoing: &Outgoing, now: DateTime<Utc>) -> Result<Queued> {
         let to = outgoing.to.trim();
         if to.parse::<lettre::Address>().is_err() {
-            return Err(Error::invalid("email", self.messages.t(outgoing.lang, "validation.email")));
+            return Err(Error::invalid("email", "validation.email"));
         }
         let rendered = self.render(outgoing, now)?;
         let new = NewMail {

@@ -15,19 +15,16 @@ use sea_orm::{
     Condition, QueryOrder, QuerySelect, Set, SqliteTransactionMode, TransactionOptions, TransactionSession,
     TransactionTrait,
 };
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 use utoipa::ToSchema;
-use validator::{Validate, ValidationError, ValidationErrors};
 
 use crate::db::entities::{circle, circle_member, user};
-use crate::error::{Error, FieldError, Result};
-use crate::i18n::{Lang, Messages};
+use crate::error::{Error, Result};
 use crate::mail::{MailKind, Mailer, Outgoing, Queued};
 use crate::model::pagination::PageRequest;
-use crate::model::redirect::http_url;
-use crate::model::text;
 use crate::model::user::IconView;
+use crate::types::Lang;
 
 /// Longest Japanese name, in characters.
 pub const NAME_JA_MAX: u64 = 64;
@@ -56,43 +53,6 @@ pub enum Standing {
     Member,
 }
 
-/// What the owner sends to create or change a circle; on a change, an absent field keeps its
-/// value. Text is trimmed and line breaks are counted as one character (`\r\n` → `\n`) before
-/// it is checked; lengths are counted in characters, not bytes.
-#[derive(Debug, Clone, Default, Deserialize, Validate, ToSchema)]
-pub struct CircleInput {
-    /// Japanese name, at most 64 characters (a circle needs a name in at least one language).
-    #[validate(length(max = 64, code = "too_long"), custom(function = "clean_text"))]
-    pub name_ja: Option<String>,
-    /// English name, at most 128 characters.
-    #[validate(length(max = 128, code = "too_long"), custom(function = "clean_text"))]
-    pub name_en: Option<String>,
-    /// Japanese description, at most 2048 characters.
-    #[validate(length(max = 2048, code = "too_long"), custom(function = "clean_text"))]
-    pub description_ja: Option<String>,
-    /// English description, at most 2048 characters.
-    #[validate(length(max = 2048, code = "too_long"), custom(function = "clean_text"))]
-    pub description_en: Option<String>,
-    /// The circle's website: an http(s) URL of at most 2048 characters; empty for none.
-    #[validate(length(max = 2048, code = "too_long"), custom(function = "website"))]
-    pub website_link: Option<String>,
-}
-
-fn clean_text(value: &str) -> std::result::Result<(), ValidationError> {
-    if text::is_clean(value) { Ok(()) } else { Err(ValidationError::new("control_chars")) }
-}
-
-fn website(value: &str) -> std::result::Result<(), ValidationError> {
-    if value.is_empty() || (text::is_clean(value) && http_url(value).is_some()) {
-        Ok(())
-    } else {
-        Err(ValidationError::new("url"))
-    }
-}
-
-/// The fields in the order their errors are listed.
-const FIELD_ORDER: [&str; 6] = ["name_ja", "name_en", "description_ja", "description_en", "website_link", "thumbnail"];
-
 /// A checked change: every field's new value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CircleChange {
@@ -109,81 +69,6 @@ pub struct CircleChange {
     /// Object-store key of a newly stored thumbnail (see [`THUMBNAIL_SIZES`]); `None` keeps the
     /// current one.
     pub thumbnail_key: Option<String>,
-}
-
-/// Trims, and makes every line break one `\n`.
-fn normalize(value: &str) -> String {
-    value.replace("\r\n", "\n").replace('\r', "\n").trim().to_string()
-}
-
-impl CircleInput {
-    /// The input with absent fields filled from `current` (a change) or empty (a new circle),
-    /// every value normalized.
-    fn completed(&self, current: Option<&circle::Model>) -> Self {
-        let pick = |given: &Option<String>, kept: Option<&str>| {
-            Some(given.as_deref().map(normalize).unwrap_or_else(|| kept.unwrap_or_default().to_string()))
-        };
-        Self {
-            name_ja: pick(&self.name_ja, current.map(|c| c.name_ja.as_str())),
-            name_en: pick(&self.name_en, current.map(|c| c.name_en.as_str())),
-            description_ja: pick(&self.description_ja, current.map(|c| c.description_ja.as_str())),
-            description_en: pick(&self.description_en, current.map(|c| c.description_en.as_str())),
-            website_link: pick(&self.website_link, current.and_then(|c| c.website_link.as_deref())),
-        }
-    }
-
-    /// Checks the input (absent fields taken from `current`); every problem is reported per
-    /// field in `lang`, with `extra` problems found at the edge (the thumbnail) merged in.
-    pub fn check(
-        &self,
-        current: Option<&circle::Model>,
-        messages: &Messages,
-        lang: Lang,
-        extra: Vec<FieldError>,
-    ) -> Result<CircleChange> {
-        let input = self.completed(current);
-        let mut details = match input.validate() {
-            Ok(()) => Vec::new(),
-            Err(errors) => field_errors(&errors, messages, lang),
-        };
-        let (name_ja, name_en) = (input.name_ja.unwrap_or_default(), input.name_en.unwrap_or_default());
-        if name_ja.is_empty() && name_en.is_empty() {
-            details
-                .push(FieldError { attribute: "name_ja".into(), message: messages.t(lang, "circles.validation.name") });
-        }
-        details.extend(extra);
-        if !details.is_empty() {
-            details.sort_by_key(|d| FIELD_ORDER.iter().position(|f| *f == d.attribute).unwrap_or(FIELD_ORDER.len()));
-            return Err(Error::Validation(details));
-        }
-        Ok(CircleChange {
-            name_ja,
-            name_en,
-            description_ja: input.description_ja.unwrap_or_default(),
-            description_en: input.description_en.unwrap_or_default(),
-            website_link: input.website_link.filter(|w| !w.is_empty()),
-            thumbnail_key: None,
-        })
-    }
-}
-
-/// Turns validator errors into localized field errors (`too_long` carries its `max`).
-fn field_errors(errors: &ValidationErrors, messages: &Messages, lang: Lang) -> Vec<FieldError> {
-    let mut out = Vec::new();
-    for (field, errs) in errors.field_errors() {
-        let Some(first) = errs.first() else { continue };
-        let message = match first.code.as_ref() {
-            "too_long" => {
-                let max = first.params.get("max").map(ToString::to_string).unwrap_or_default();
-                messages.tf(lang, "validation.too_long", &[("max", &max)])
-            }
-            "control_chars" => messages.t(lang, "validation.control_chars"),
-            "url" => messages.t(lang, "validation.url"),
-            _ => messages.t(lang, "validation.invalid_choice"),
-        };
-        out.push(FieldError { attribute: field.to_string(), message });
-    }
-    out
 }
 
 /// A user as circles show them: never their email.
@@ -667,62 +552,5 @@ impl CircleDetailView {
         lang: Lang,
     ) -> Result<Self> {
         Self::load(db, vec![c], viewer, member_cap, lang).await?.pop().ok_or_else(Error::not_found)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check(input: CircleInput) -> std::result::Result<CircleChange, Vec<(String, String)>> {
-        match input.check(None, &Messages::bundled(), Lang::En, Vec::new()) {
-            Ok(change) => Ok(change),
-            Err(Error::Validation(details)) => Err(details.into_iter().map(|d| (d.attribute, d.message)).collect()),
-            Err(other) => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn lengths_are_counted_in_characters_at_their_edges() {
-        let at = |n: usize| "猫".repeat(n);
-        let ok = check(CircleInput {
-            name_ja: Some(at(64)),
-            name_en: Some("a".repeat(128)),
-            description_ja: Some(at(2048)),
-            description_en: Some("é".repeat(2048)),
-            website_link: Some(format!("https://example.com/{}", "a".repeat(2048 - 20))),
-        })
-        .expect("every field at its limit is accepted");
-        assert_eq!(ok.name_ja.chars().count(), 64);
-        let over = check(CircleInput {
-            name_ja: Some(at(65)),
-            name_en: Some("a".repeat(129)),
-            description_ja: Some(at(2049)),
-            description_en: Some("é".repeat(2049)),
-            website_link: Some(format!("https://example.com/{}", "a".repeat(2049 - 20))),
-        })
-        .unwrap_err();
-        let fields: Vec<&str> = over.iter().map(|(f, _)| f.as_str()).collect();
-        assert_eq!(fields, ["name_ja", "name_en", "description_ja", "description_en", "website_link"]);
-        assert_eq!(over[0].1, "Use at most 64 characters.");
-    }
-
-    #[test]
-    fn line_breaks_count_once_and_a_name_is_needed() {
-        let text = format!("{}\r\n{}", "a".repeat(1000), "b".repeat(1047));
-        let ok =
-            check(CircleInput { name_en: Some("Lantern".into()), description_en: Some(text), ..Default::default() })
-                .expect("2048 characters once CRLF is one line break");
-        assert_eq!(ok.description_en.chars().count(), 2048);
-        assert_eq!(ok.name_ja, "");
-        let none = check(CircleInput { name_ja: Some("  ".into()), ..Default::default() }).unwrap_err();
-        assert_eq!(none[0].0, "name_ja");
-        let bad = check(CircleInput {
-            name_ja: Some("a\0b".into()),
-            website_link: Some("javascript:alert(1)".into()),
-            ..Default::default()
-        })
-        .unwrap_err();
-        assert_eq!(bad.iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>(), ["name_ja", "website_link"]);
     }
 }

@@ -15,12 +15,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::db::entities::{circle, circle_invitation, circle_member, user};
-use crate::error::{Error, Result};
-use crate::i18n::{Lang, Messages};
+use crate::error::{Error, Invalid, Result};
 use crate::mail::{MailKind, Mailer, Queued};
 use crate::model::circle::{CircleMail, CircleThumbnailView, CircleUserView, lock, owner_of};
 use crate::model::pagination::PageRequest;
 use crate::model::text;
+use crate::types::Lang;
 
 /// How long an invitation waits for an answer.
 pub fn invitation_lifetime() -> Duration {
@@ -104,17 +104,15 @@ const SEARCH_MAX: usize = 64;
 
 /// The vmarket ID of a search, trimmed and without a leading `@`; a field error when empty, too
 /// long or with control characters.
-pub fn search_term(raw: Option<&str>, messages: &Messages, lang: Lang) -> Result<String> {
+pub fn search_term(raw: Option<&str>) -> Result<String> {
     let term = raw.unwrap_or_default().trim().trim_start_matches('@').trim().to_string();
-    let problem = match term.chars().count() {
-        0 => Some(messages.t(lang, "validation.required")),
-        n if n > SEARCH_MAX => Some(messages.tf(lang, "validation.too_long", &[("max", &SEARCH_MAX.to_string())])),
-        _ if !text::is_clean(&term) => Some(messages.t(lang, "validation.control_chars")),
-        _ => None,
-    };
-    match problem {
-        Some(message) => Err(Error::invalid("vmarket_id", message)),
-        None => Ok(term),
+    match term.chars().count() {
+        0 => Err(Error::invalid("vmarket_id", "validation.required")),
+        n if n > SEARCH_MAX => {
+            Err(Error::Validation(vec![Invalid::new("vmarket_id", "validation.too_long").with("max", SEARCH_MAX)]))
+        }
+        _ if !text::is_clean(&term) => Err(Error::invalid("vmarket_id", "validation.control_chars")),
+        _ => Ok(term),
     }
 }
 

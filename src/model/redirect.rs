@@ -93,10 +93,10 @@ impl vrc_redirect::Model {
     /// Stores a redirect after checking its key and URL (422 `validation_failed` otherwise).
     pub async fn create(db: &impl ConnectionTrait, new: NewVrcRedirect<'_>) -> Result<Self> {
         if Permalink::parse(new.url_key).is_err() {
-            return Err(Error::invalid("url_key", "url_key must be letters, digits, _ or -".into()));
+            return Err(Error::invalid("url_key", "validation.permalink"));
         }
         let Some(url) = http_url(new.url) else {
-            return Err(Error::invalid("url", "url must be an absolute http or https URL".into()));
+            return Err(Error::invalid("url", "validation.url"));
         };
         let row = vrc_redirect::ActiveModel {
             event_id: Set(new.event_id),
@@ -178,10 +178,10 @@ impl redirect_rule::Model {
     /// Stores a rule after checking its slug and target (422 `validation_failed` otherwise).
     pub async fn create(db: &impl ConnectionTrait, new: NewRedirectRule<'_>) -> Result<Self> {
         if Permalink::parse(new.slug).is_err() {
-            return Err(Error::invalid("slug", "slug must be letters, digits, _ or -".into()));
+            return Err(Error::invalid("slug", "validation.permalink"));
         }
         if RuleTarget::parse(new.target).is_none() {
-            return Err(Error::invalid("target", "target must be a site path or an http(s) URL".into()));
+            return Err(Error::invalid("target", "validation.redirect_target"));
         }
         let row = redirect_rule::ActiveModel {
             slug: Set(new.slug.to_ascii_lowercase()),

@@ -19,9 +19,9 @@ use crate::model::pagination::PageRequest;
 /// The most tags one user event may carry.
 pub const MAX_TAGS: usize = 10;
 
-/// A checked user event, as written by its author.
+/// A checked user event, as written by its author, ready to store as a new post or over one.
 #[derive(Debug, Clone)]
-pub struct UserEventInput {
+pub struct NewUserEvent {
     /// Title.
     pub title: String,
     /// Body text.
@@ -176,7 +176,7 @@ impl hub_notification::Model {
         db: &C,
         event_id: i32,
         author: &user::Model,
-        input: UserEventInput,
+        input: NewUserEvent,
         now: DateTime<Utc>,
     ) -> Result<Self> {
         let by_ambassador = ambassador::Entity::find()
@@ -210,7 +210,7 @@ impl hub_notification::Model {
     pub async fn update_user_event<C: ConnectionTrait + TransactionTrait>(
         self,
         db: &C,
-        input: UserEventInput,
+        input: NewUserEvent,
         now: DateTime<Utc>,
     ) -> Result<Self> {
         let txn = db.begin().await?;
@@ -238,7 +238,7 @@ impl hub_notification::Model {
 /// Sets the author-written fields of `row` from `input`.
 fn fill(
     mut row: hub_notification::ActiveModel,
-    input: &UserEventInput,
+    input: &NewUserEvent,
     now: DateTime<Utc>,
 ) -> hub_notification::ActiveModel {
     row.title = Set(input.title.clone());

@@ -33,3 +33,4 @@ mod seed;
 mod support;
 mod tokens;
 mod user_hub;
+mod validation;

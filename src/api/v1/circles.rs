@@ -57,7 +57,7 @@ pub async fn create(
     form: CircleFormResult<'_>,
 ) -> Result<(Status, Json<CircleDetailView>)> {
     let form = form.map_err(form_error)?;
-    let change = checked(&api.site.messages, api.lang, &uploads, &form, None).await?;
+    let change = checked(&uploads, &form, None).await?;
     let created = circle::Model::create_owned(api.db, &current.user, change, api.now).await?;
     let cap = api.site.config.circle_member_cap;
     let view = CircleDetailView::load_one(api.db, created, current.user.id, cap, api.lang).await?;
@@ -99,7 +99,7 @@ pub async fn update(
     let found = circle::Model::for_owner(api.db, id.0, current.user.id).await?;
     found.ensure_writable()?;
     let form = form.map_err(form_error)?;
-    let change = checked(&api.site.messages, api.lang, &uploads, &form, Some(&found)).await?;
+    let change = checked(&uploads, &form, Some(&found)).await?;
     let updated = circle::Model::change(api.db, found.id, current.user.id, change, api.now).await?;
     let cap = api.site.config.circle_member_cap;
     Ok(Json(CircleDetailView::load_one(api.db, updated, current.user.id, cap, api.lang).await?))

@@ -23,7 +23,7 @@ impl Api<'_> {
     fn instant(&self, name: &str, raw: Option<&str>) -> Result<Option<DateTime<Utc>>> {
         match raw.filter(|r| !r.is_empty()) {
             None => Ok(None),
-            Some(r) => parse_instant(r).map(Some).ok_or_else(|| Error::invalid(name, self.t("validation.datetime"))),
+            Some(r) => parse_instant(r).map(Some).ok_or_else(|| Error::invalid(name, "validation.datetime")),
         }
     }
 }
@@ -68,7 +68,7 @@ impl HubQuery<'_> {
             if let (Some(from), Some(to)) = (from, to)
                 && to <= from
             {
-                return Err(Error::invalid(name, api.t("validation.time_range")));
+                return Err(Error::invalid(name, "validation.time_range"));
             }
         }
         Ok(f)

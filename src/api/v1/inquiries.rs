@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 use crate::api::Api;
 use crate::db::entities::inquiry_category;
 use crate::error::{Error, Result};
-use crate::forms::inquiry::Intake;
-use crate::model::inquiry::{InquiryCategoryView, InquiryInput, InquiryReceipt};
+use crate::forms::inquiry::{InquiryInput, Intake};
+use crate::model::inquiry::{InquiryCategoryView, InquiryReceipt};
 
 /// The body of `GET /inquiry_categories`.
 #[derive(Debug, Serialize, ToSchema)]

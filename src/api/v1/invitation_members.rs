@@ -65,7 +65,7 @@ pub async fn search(
     limiter.check(current.user.id)?;
     let found = circle::Model::for_owner(api.db, id.0, current.user.id).await?;
     found.ensure_writable()?;
-    let term = search_term(vmarket_id, &api.site.messages, api.lang)?;
+    let term = search_term(vmarket_id)?;
     let (user, standing) =
         search_user(api.db, &found, &term, api.now).await?.ok_or(Error::NotFound { code: "user_not_found" })?;
     Ok(Json(UserSearchView { user: CircleUserView::new(&user, api.lang), standing }))
@@ -94,11 +94,11 @@ pub async fn invite(
     let found = circle::Model::for_owner(api.db, id.0, current.user.id).await?;
     let input = input.map_err(|_| Error::BadRequest { code: "bad_request" })?;
     let invitee = match input.user_id {
-        None => return Err(Error::invalid("user_id", api.t("validation.required"))),
+        None => return Err(Error::invalid("user_id", "validation.required")),
         Some(n) => i32::try_from(n)
             .ok()
             .filter(|n| *n > 0)
-            .ok_or_else(|| Error::invalid("user_id", api.t("validation.positive_integer")))?,
+            .ok_or_else(|| Error::invalid("user_id", "validation.positive_integer"))?,
     };
     let cap = api.site.config.circle_member_cap;
     let (row, mails) =

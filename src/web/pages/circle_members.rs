@@ -59,10 +59,10 @@ async fn searched(
         let message = p.site.messages.tf(p.lang, "circles.search.too_many", &[("n", &retry_after.to_string())]);
         return Ok(json!({ "term": raw, "error": message }));
     }
-    let term = match search_term(Some(raw), &p.site.messages, p.lang) {
+    let term = match search_term(Some(raw)) {
         Ok(term) => term,
         Err(Error::Validation(details)) => {
-            let message = details.first().map(|d| d.message.clone()).unwrap_or_default();
+            let message = details.first().map(|d| d.message(&p.site.messages, p.lang)).unwrap_or_default();
             return Ok(json!({ "term": raw, "error": message }));
         }
         Err(other) => return Err(other),

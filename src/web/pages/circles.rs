@@ -354,12 +354,13 @@ pub async fn create(
     form: Form<CircleForm<'_>>,
 ) -> Result<Answer> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
-    match checked(&p.site.messages, p.lang, &uploads, &form, None).await {
+    match checked(&uploads, &form, None).await {
         Ok(change) => {
             circle::Model::create_owned(p.db, user, change, p.now).await?;
             Ok(Either::Right(back(&p, "/mypage/circles", Ok("created"))?))
         }
-        Err(Error::Validation(errors)) => {
+        Err(e @ Error::Validation(_)) => {
+            let errors = e.details(&p.site.messages, p.lang);
             Ok(render_form(&p, None, FormView::typed(&form, &errors), Status::UnprocessableEntity))
         }
         Err(other) => Err(other),
@@ -389,12 +390,13 @@ pub async fn update(
         let refused = Err(Error::Conflict { code: "circle_suspended" });
         return Ok(Either::Right(back(&p, &format!("/mypage/circle/{}/members", found.id), refused)?));
     }
-    match checked(&p.site.messages, p.lang, &uploads, &form, Some(&found)).await {
+    match checked(&uploads, &form, Some(&found)).await {
         Ok(change) => {
             let outcome = circle::Model::change(p.db, found.id, user.id, change, p.now).await.map(|_| "updated");
             Ok(Either::Right(back(&p, &format!("/mypage/circle/{}/members", found.id), outcome)?))
         }
-        Err(Error::Validation(errors)) => {
+        Err(e @ Error::Validation(_)) => {
+            let errors = e.details(&p.site.messages, p.lang);
             Ok(render_form(&p, Some(&found), FormView::typed(&form, &errors), Status::UnprocessableEntity))
         }
         Err(other) => Err(other),

@@ -19,7 +19,7 @@ use crate::auth::csrf;
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, hub_notification, user, world};
 use crate::error::{Error, FieldError, Result};
-use crate::forms::user_event::{self, FormContext, MAX_CONTENT, MAX_TITLE, UserEventForm};
+use crate::forms::user_event::{self, MAX_CONTENT, MAX_TITLE, UserEventForm};
 use crate::http::upload::Uploads;
 use crate::model::hub::HubTagView;
 use crate::model::pagination::{PageRequest, Pagination};
@@ -254,13 +254,13 @@ pub async fn create(
 ) -> Result<Answer> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let ev = event::Model::resolve(p.db, permalink.as_str()).await?;
-    let cx = FormContext { db: p.db, messages: &p.site.messages, lang: p.lang };
-    match user_event::input(&cx, &uploads, ev.id, user.id, &form).await {
+    match user_event::input(p.db, &uploads, ev.id, user.id, &form).await {
         Ok(input) => {
             hub_notification::Model::create_user_event(p.db, ev.id, user, input, p.now).await?;
             Ok(Either::Right(crate::http::redirect::to_site(&format!("{}?done=created", p.href(&base(&ev.permalink))))))
         }
-        Err(Error::Validation(errors)) => {
+        Err(e @ Error::Validation(_)) => {
+            let errors = e.details(&p.site.messages, p.lang);
             render_form(&p, &ev, None, FormView::typed(&form, &errors, None), Status::UnprocessableEntity).await
         }
         Err(other) => Err(other),
@@ -289,13 +289,13 @@ pub async fn update(
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let ev = event::Model::resolve(p.db, permalink.as_str()).await?;
     let n = hub_notification::Model::find_own(p.db, ev.id, user.id, id.0).await?;
-    let cx = FormContext { db: p.db, messages: &p.site.messages, lang: p.lang };
-    match user_event::input(&cx, &uploads, ev.id, user.id, &form).await {
+    match user_event::input(p.db, &uploads, ev.id, user.id, &form).await {
         Ok(input) => {
             n.update_user_event(p.db, input, p.now).await?;
             Ok(Either::Right(crate::http::redirect::to_site(&format!("{}?done=updated", p.href(&base(&ev.permalink))))))
         }
-        Err(Error::Validation(errors)) => {
+        Err(e @ Error::Validation(_)) => {
+            let errors = e.details(&p.site.messages, p.lang);
             let view = FormView::typed(&form, &errors, n.thumbnail.clone());
             render_form(&p, &ev, Some(n.id), view, Status::UnprocessableEntity).await
         }
