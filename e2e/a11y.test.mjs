@@ -1,0 +1,348 @@
+/**
+ * Accessibility audit: axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA rules) over every page in
+ * `e2e/a11y-routes.json` — public pages as a visitor, mypage as the demo exhibitor, the console
+ * as the demo admin — in Japanese and English, at 1280 px and 390 px. Fails on any violation of
+ * impact serious or critical; writes every finding (minor and moderate ones included) to
+ * SCREENSHOT_DIR/a11y/REPORT.md and a full-page screenshot of each audited page beside it.
+ *
+ * The page list is kept in sync with the mounted routes by tests/it/a11y_routes.rs.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { SCREENSHOT_DIR, launchBrowser, signIn, url } from './support.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const ROUTES = JSON.parse(readFileSync(new URL('./a11y-routes.json', import.meta.url), 'utf8'));
+const OUT_DIR = join(SCREENSHOT_DIR, 'a11y');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const BLOCKING = new Set(['serious', 'critical']);
+const LANGS = /** @type {const} */ (['ja', 'en']);
+const WIDTHS = [1280, 390];
+/** Pages audited at once (each has its own tab; contexts are shared per account). */
+const CONCURRENCY = Number(process.env.VMARKET_E2E_A11Y_CONCURRENCY || 3);
+
+const DEMO_PASSWORD = 'vmarket-demo-2026';
+const ACCOUNTS = {
+  user: { email: 'exhibitor@demo.vmarket.test', password: DEMO_PASSWORD, home: '/mypage' },
+  staff: { email: 'admin@demo.vmarket.test', password: DEMO_PASSWORD, home: '/admin' },
+};
+
+/** @type {import('playwright-core').Browser | undefined} */
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+  mkdirSync(OUT_DIR, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** `/en` + path for English (`/` → `/en`). @param {string} path @param {'ja' | 'en'} lang */
+function localized(path, lang) {
+  if (lang === 'ja') return path;
+  return path === '/' ? '/en' : `/en${path}`;
+}
+
+/** A file-name-safe slug of a path. @param {string} path */
+function slug(path) {
+  return (
+    path
+      .replace(/^\/+/, '')
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/_+$/, '')
+      .slice(0, 80) || 'top'
+  );
+}
+
+/**
+ * The signed-in (or anonymous) browser contexts, one per account, created on first use.
+ * @type {Map<string, Promise<import('playwright-core').BrowserContext>>}
+ */
+const contexts = new Map();
+
+/** @param {'guest' | 'user' | 'staff'} as */
+function contextFor(as) {
+  let ctx = contexts.get(as);
+  if (!ctx) {
+    ctx = (async () => {
+      assert.ok(browser);
+      // The audit injects axe.min.js as an inline script, which the site's CSP (rightly) forbids.
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        timezoneId: 'Asia/Tokyo',
+        bypassCSP: true,
+      });
+      if (as !== 'guest') {
+        const account = ACCOUNTS[as];
+        const page = await context.newPage();
+        await page.goto(url(account.home));
+        await signIn(page, account, (p) => p === account.home);
+        await page.close();
+      }
+      return context;
+    })();
+    contexts.set(as, ctx);
+  }
+  return ctx;
+}
+
+/** Results of `follow` and `setup` steps, so both widths audit the same page. */
+const resolved = new Map();
+/** @param {string} key @param {() => Promise<string>} make */
+function once(key, make) {
+  if (!resolved.has(key)) resolved.set(key, make());
+  return resolved.get(key);
+}
+
+/**
+ * The path of the first link matching `link` on `from` (in that language).
+ * @param {import('playwright-core').Page} page
+ */
+async function follow(page, from, link, lang) {
+  await page.goto(url(localized(from, lang)));
+  const href = await page.locator(link).first().getAttribute('href', { timeout: 5000 });
+  assert.ok(href, `no link ${link} on ${from}`);
+  const target = new URL(href, url('/'));
+  return target.pathname + target.search;
+}
+
+/** Named steps that produce a page no fixed demo path reaches. */
+const SETUPS = {
+  /**
+   * Sends an inquiry through the contact form; the page it lands on.
+   * @param {import('playwright-core').Page} page
+   * @param {'ja' | 'en'} lang
+   */
+  async inquiry(page, lang) {
+    await page.goto(url(localized('/contact/form', lang)));
+    await page.locator('#inquiry_category_id').selectOption({ index: 1 });
+    await page.locator('#email').fill('a11y-audit@example.com');
+    await page.locator('#message').fill(lang === 'ja' ? 'アクセシビリティ監査のテストです。' : 'An accessibility audit test.');
+    await page.locator('input[name="agreement"]').check();
+    await Promise.all([
+      page.waitForURL((u) => u.pathname.includes('/contact/form/sent/')),
+      page.locator('.contact-form button[type="submit"]').click(),
+    ]);
+    const u = new URL(page.url());
+    return u.pathname + u.search;
+  },
+  /**
+   * The edit page of one of the signed-in user's events, posting one when there is none.
+   * @param {import('playwright-core').Page} page
+   * @param {'ja' | 'en'} lang
+   */
+  async 'user-event'(page, lang) {
+    const base = '/mypage/event/2026Winter/my_notification';
+    return once('user-event', async () => {
+      await page.goto(url(base));
+      if ((await page.locator("a[href$='/edit']").count()) === 0) {
+        await page.goto(url(`${base}/new`));
+        const form = page.getByTestId('event-form');
+        await form.locator('#title').fill('アクセシビリティ確認会');
+        await form.locator('#content').fill('画面読み上げとキーボードで会場を巡ります。');
+        await form.locator('#start_at').fill('2030-12-20T21:00');
+        await Promise.all([
+          page.waitForURL((u) => u.search.includes('done=created')),
+          page.getByTestId('submit').click(),
+        ]);
+      }
+      return follow(page, base, "a[href$='/edit']", 'ja');
+    }).then((/** @type {string} */ path) => localized(path.replace(/^\/en(?=\/)/, ''), lang));
+  },
+};
+
+/**
+ * @typedef {{ as: 'guest' | 'user' | 'staff', route: string, lang: 'ja' | 'en', width: number,
+ *   order: number, status: number, console: boolean, target: (page: import('playwright-core').Page) => Promise<string> }} Job
+ * @typedef {{ id: string, impact: string, help: string, helpUrl: string, nodes: { target: string[], html: string }[] }} Violation
+ * @typedef {{ job: Job, path: string, violations: Violation[], screenshot: string }} Audit
+ */
+
+/** Every page × language × width of the list. @returns {Job[]} */
+function jobs() {
+  /** @type {Job[]} */
+  const list = [];
+  let order = 0;
+  for (const entry of ROUTES.pages) {
+    /** @type {Array<(page: any, lang: 'ja' | 'en') => Promise<string>>} */
+    const targets = [];
+    for (const [i, path] of (entry.paths ?? []).entries()) {
+      targets.push(async (_page, lang) => (lang === 'en' && entry.en ? entry.en[i] : localized(path, lang)));
+    }
+    for (const [i, f] of (entry.follow ?? []).entries()) {
+      targets.push((page, lang) => once(`${entry.route}#${i}@${lang}`, () => follow(page, f.from, f.link, lang)));
+    }
+    if (entry.setup) {
+      const setup = SETUPS[/** @type {keyof typeof SETUPS} */ (entry.setup)];
+      assert.ok(setup, `unknown setup ${entry.setup}`);
+      targets.push((page, lang) => once(`${entry.setup}@${lang}`, () => setup(page, lang)));
+    }
+    for (const target of targets) {
+      order += 1;
+      for (const lang of LANGS) {
+        for (const width of WIDTHS) {
+          list.push({
+            as: entry.as ?? 'guest',
+            route: entry.route,
+            lang,
+            width,
+            order,
+            status: entry.status ?? 200,
+            console: Boolean(entry.console),
+            target: (page) => target(page, lang),
+          });
+        }
+      }
+    }
+  }
+  return list;
+}
+
+/**
+ * Opens the job's page and runs axe on it.
+ * @param {import('playwright-core').Page} page
+ * @param {Job} job
+ * @returns {Promise<Audit>}
+ */
+async function audit(page, job) {
+  await page.setViewportSize({ width: job.width, height: job.width < 600 ? 844 : 800 });
+  const path = await job.target(page);
+  if (job.console) {
+    // react-admin keeps its language in localStorage (its language menu writes it there).
+    await page.goto(url(path));
+    await page.evaluate((lang) => localStorage.setItem('RaStore.locale', JSON.stringify(lang)), job.lang);
+  }
+  const res = await page.goto(url(path), { waitUntil: 'load' });
+  assert.equal(res?.status(), job.status, `${path}: HTTP status`);
+  if (job.console) {
+    await page.locator('#main-content').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+    await page
+      .waitForFunction((lang) => document.documentElement.lang === lang, job.lang, { timeout: 5000 })
+      .catch(() => {});
+  } else if ((await page.locator('[data-island]').count()) > 0) {
+    await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+  }
+  assert.equal(await page.locator('html').getAttribute('lang'), job.lang, `${path}: <html lang>`);
+  const landed = new URL(page.url());
+  await page.addScriptTag({ content: AXE_SOURCE });
+  /** @type {Violation[]} */
+  const violations = await page.evaluate(async (tags) => {
+    // @ts-expect-error axe is the global the injected script defines.
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((/** @type {any} */ v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      helpUrl: v.helpUrl,
+      nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String), html: n.html.slice(0, 200) })),
+    }));
+  }, TAGS);
+  const file = `${String(job.order).padStart(3, '0')}-${slug(path.replace(/^\/en(?=\/|$)/, '') || '/')}.${job.lang}.${job.width}.png`;
+  await page.screenshot({ path: join(OUT_DIR, file), fullPage: true });
+  return { job, path: landed.pathname + landed.search, violations, screenshot: file };
+}
+
+/** @param {Audit[]} audits @param {string[]} failures */
+function report(audits, failures) {
+  const lines = [
+    '# Accessibility audit',
+    '',
+    `axe-core ${JSON.parse(readFileSync(require.resolve('axe-core/package.json'), 'utf8')).version}, tags ${TAGS.join(', ')}; ` +
+      `${audits.length} page views (${new Set(audits.map((a) => a.job.order)).size} pages × ja/en × ${WIDTHS.join('/')} px).`,
+    '',
+  ];
+  if (failures.length) lines.push('## Failures', '', ...failures.map((f) => `- ${f}`), '');
+  /** @type {Map<string, { impact: string, help: string, views: number, nodes: number }>} */
+  const byRule = new Map();
+  for (const a of audits) {
+    for (const v of a.violations) {
+      const r = byRule.get(v.id) ?? { impact: v.impact, help: v.help, views: 0, nodes: 0 };
+      r.views += 1;
+      r.nodes += v.nodes.length;
+      byRule.set(v.id, r);
+    }
+  }
+  lines.push('## Findings by rule', '');
+  if (byRule.size === 0) lines.push('None.', '');
+  else {
+    lines.push('| rule | impact | page views | elements | what |', '|---|---|---|---|---|');
+    for (const [id, r] of [...byRule].sort()) lines.push(`| ${id} | ${r.impact} | ${r.views} | ${r.nodes} | ${r.help} |`);
+    lines.push('');
+  }
+  lines.push('## Pages', '');
+  for (const a of audits) {
+    const head = `- \`${a.path}\` (${a.job.lang}, ${a.job.width} px, ${a.job.as}) — [screenshot](${a.screenshot})`;
+    if (a.violations.length === 0) {
+      lines.push(`${head}: no findings`);
+      continue;
+    }
+    lines.push(`${head}:`);
+    for (const v of a.violations) {
+      const targets = v.nodes.slice(0, 3).map((n) => `\`${n.target.join(' ')}\``).join(', ');
+      lines.push(`  - **${v.id}** (${v.impact}, ${v.nodes.length}): ${v.help} — ${targets}`);
+    }
+  }
+  writeFileSync(join(OUT_DIR, 'REPORT.md'), `${lines.join('\n')}\n`);
+}
+
+test('axe: no serious or critical violation on any page, ja and en, 1280 and 390 px', { timeout: 900_000 }, async () => {
+  assert.ok(browser);
+  const queue = jobs();
+  assert.ok(queue.length >= 4 * 40, `the route list yields the pages (${queue.length} views)`);
+  /** @type {Audit[]} */
+  const audits = [];
+  /** @type {string[]} */
+  const failures = [];
+  /** @type {Set<string>} */
+  const consoleSeen = new Set();
+
+  /** Console pages the menu links to (react-admin resources), audited like listed pages. */
+  async function consolePages(/** @type {import('playwright-core').Page} */ page, /** @type {Job} */ job) {
+    const hrefs = await page.locator('a[href^="/admin/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    for (const href of new Set(hrefs)) {
+      if (consoleSeen.has(href)) continue;
+      consoleSeen.add(href);
+      for (const lang of LANGS) {
+        for (const width of WIDTHS) queue.push({ ...job, lang, width, order: job.order, target: async () => href });
+      }
+    }
+  }
+
+  async function worker() {
+    /** @type {Map<string, import('playwright-core').Page>} */
+    const pages = new Map();
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      let page = pages.get(job.as);
+      if (!page) {
+        page = await (await contextFor(job.as)).newPage();
+        page.setDefaultTimeout(15_000);
+        pages.set(job.as, page);
+      }
+      try {
+        const result = await audit(page, job);
+        audits.push(result);
+        for (const v of result.violations.filter((v) => BLOCKING.has(v.impact))) {
+          const targets = v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ');
+          failures.push(`${result.path} [${job.lang} ${job.width}px] ${v.id} (${v.impact}): ${v.help} — ${targets}`);
+        }
+        if (job.console) await consolePages(page, job);
+      } catch (err) {
+        failures.push(`${job.route} [${job.lang} ${job.width}px]: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
+      }
+    }
+    await Promise.all([...pages.values()].map((p) => p.close()));
+  }
+
+  const started = Date.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  audits.sort((a, b) => a.job.order - b.job.order || a.job.lang.localeCompare(b.job.lang) || b.job.width - a.job.width);
+  report(audits, failures);
+  console.log(`a11y: ${audits.length} page views in ${((Date.now() - started) / 1000).toFixed(0)} s; report ${join(OUT_DIR, 'REPORT.md')}`);
+  await Promise.all([...contexts.values()].map(async (c) => (await c).close()));
+  assert.deepEqual(failures, [], `serious/critical violations or broken pages (see ${join(OUT_DIR, 'REPORT.md')})`);
+});
