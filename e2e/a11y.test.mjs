@@ -20,6 +20,8 @@ const ROUTES = JSON.parse(readFileSync(new URL('./a11y-routes.json', import.meta
 const OUT_DIR = join(SCREENSHOT_DIR, 'a11y');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);
+/** Also run, for the report only: axe's best practices (landmarks, heading order, …). */
+const ADVISORY = ['best-practice'];
 const LANGS = /** @type {const} */ (['ja', 'en']);
 const WIDTHS = [1280, 390];
 /** Pages audited at once (each has its own tab; contexts are shared per account). */
@@ -166,11 +168,11 @@ const SETUPS = {
 /**
  * @typedef {{ as: 'guest' | 'user' | 'staff', route: string, lang: 'ja' | 'en', width: number,
  *   order: number, status: number, console: boolean, target: (page: import('playwright-core').Page) => Promise<string> }} Job
- * @typedef {{ id: string, impact: string, help: string, helpUrl: string, nodes: { target: string[], html: string }[] }} Violation
+ * @typedef {{ id: string, impact: string, help: string, helpUrl: string, wcag: boolean, nodes: { target: string[], html: string }[] }} Violation
  * @typedef {{ job: Job, path: string, violations: Violation[], screenshot: string }} Audit
  */
 
-/** Every page × language × width of the list. @returns {Job[]} */
+/** Every page × language of the list (the worker audits each at every width). @returns {Job[]} */
 function jobs() {
   /** @type {Job[]} */
   const list = [];
@@ -195,18 +197,16 @@ function jobs() {
     for (const target of targets) {
       order += 1;
       for (const lang of LANGS) {
-        for (const width of WIDTHS) {
-          list.push({
-            as: entry.as ?? 'guest',
-            route: entry.route,
-            lang,
-            width,
-            order,
-            status: entry.status ?? 200,
-            console: Boolean(entry.console),
-            target: (page) => target(page, lang),
-          });
-        }
+        list.push({
+          as: entry.as ?? 'guest',
+          route: entry.route,
+          lang,
+          width: WIDTHS[0],
+          order,
+          status: entry.status ?? 200,
+          console: Boolean(entry.console),
+          target: (page) => target(page, lang),
+        });
       }
     }
   }
@@ -214,14 +214,21 @@ function jobs() {
 }
 
 /**
- * Opens the job's page and runs axe on it.
+ * Opens the job's page (or, with `resized`, keeps the page already open and only changes the
+ * viewport width: CSS and islands follow the width, and a second load would cost more than the
+ * audit) and runs axe on it.
  * @param {import('playwright-core').Page} page
  * @param {Job} job
+ * @param {boolean} resized
  * @returns {Promise<Audit>}
  */
-async function audit(page, job) {
+async function audit(page, job, resized) {
   let t = Date.now();
   await page.setViewportSize({ width: job.width, height: job.width < 600 ? 844 : 800 });
+  if (resized) {
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    return axeAndScreenshot(page, job, new URL(page.url()), t);
+  }
   const path = await job.target(page);
   if (job.console) {
     // react-admin keeps its language in localStorage (its language menu writes it there).
@@ -240,15 +247,28 @@ async function audit(page, job) {
     await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
   }
   assert.equal(await page.locator('html').getAttribute('lang'), job.lang, `${path}: <html lang>`);
-  const landed = new URL(page.url());
+  return axeAndScreenshot(page, job, new URL(page.url()), t);
+}
+
+/**
+ * Runs axe on the open page and saves its screenshot.
+ * @param {import('playwright-core').Page} page
+ * @param {Job} job
+ * @param {URL} landed
+ * @param {number} t when opening the page started
+ * @returns {Promise<Audit>}
+ */
+async function axeAndScreenshot(page, job, landed, t) {
+  const path = landed.pathname + landed.search;
   TIMINGS.open += Date.now() - t;
   t = Date.now();
-  await page.addScriptTag({ content: AXE_SOURCE });
+  // @ts-expect-error axe is the global the injected script defines.
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE_SOURCE });
   /** @type {Violation[]} */
-  const violations = await page.evaluate(async (tags) => {
+  const violations = await page.evaluate(async ([tags, advisory]) => {
     // @ts-expect-error axe is the global the injected script defines.
     const result = await window.axe.run(document, {
-      runOnly: { type: 'tag', values: tags },
+      runOnly: { type: 'tag', values: [...tags, ...advisory] },
       resultTypes: ['violations'],
       // No re-fetching of stylesheets (only css-orientation-lock reads them; the site locks nothing).
       preload: false,
@@ -258,16 +278,17 @@ async function audit(page, job) {
       impact: v.impact,
       help: v.help,
       helpUrl: v.helpUrl,
+      wcag: v.tags.some((/** @type {string} */ t) => tags.includes(t)),
       nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String), html: n.html.slice(0, 200) })),
     }));
-  }, TAGS);
+  }, [TAGS, ADVISORY]);
   TIMINGS.axe += Date.now() - t;
   t = Date.now();
   const file = `${String(job.order).padStart(3, '0')}-${slug(path.replace(/^\/en(?=\/|$)/, '') || '/')}.${job.lang}.${job.width}.jpg`;
   // JPEG: encodes several times faster than PNG for tall pages, and is plenty for review.
   await page.screenshot({ path: join(OUT_DIR, file), fullPage: true, type: 'jpeg', quality: 70, animations: 'disabled' });
   TIMINGS.screenshot += Date.now() - t;
-  return { job, path: landed.pathname + landed.search, violations, screenshot: file };
+  return { job, path, violations, screenshot: file };
 }
 
 /** @type {Promise<unknown>} */
@@ -289,16 +310,17 @@ function report(audits, failures) {
   const lines = [
     '# Accessibility audit',
     '',
-    `axe-core ${JSON.parse(readFileSync(require.resolve('axe-core/package.json'), 'utf8')).version}, tags ${TAGS.join(', ')}; ` +
+    `axe-core ${JSON.parse(readFileSync(require.resolve('axe-core/package.json'), 'utf8')).version}, tags ${TAGS.join(', ')} ` +
+      `(serious/critical fail the test) and ${ADVISORY.join(', ')} (reported only); ` +
       `${audits.length} page views (${new Set(audits.map((a) => a.job.order)).size} pages × ja/en × ${WIDTHS.join('/')} px).`,
     '',
   ];
   if (failures.length) lines.push('## Failures', '', ...failures.map((f) => `- ${f}`), '');
-  /** @type {Map<string, { impact: string, help: string, views: number, nodes: number }>} */
+  /** @type {Map<string, { impact: string, help: string, wcag: boolean, views: number, nodes: number }>} */
   const byRule = new Map();
   for (const a of audits) {
     for (const v of a.violations) {
-      const r = byRule.get(v.id) ?? { impact: v.impact, help: v.help, views: 0, nodes: 0 };
+      const r = byRule.get(v.id) ?? { impact: v.impact, help: v.help, wcag: v.wcag, views: 0, nodes: 0 };
       r.views += 1;
       r.nodes += v.nodes.length;
       byRule.set(v.id, r);
@@ -307,8 +329,10 @@ function report(audits, failures) {
   lines.push('## Findings by rule', '');
   if (byRule.size === 0) lines.push('None.', '');
   else {
-    lines.push('| rule | impact | page views | elements | what |', '|---|---|---|---|---|');
-    for (const [id, r] of [...byRule].sort()) lines.push(`| ${id} | ${r.impact} | ${r.views} | ${r.nodes} | ${r.help} |`);
+    lines.push('| rule | kind | impact | page views | elements | what |', '|---|---|---|---|---|---|');
+    for (const [id, r] of [...byRule].sort()) {
+      lines.push(`| ${id} | ${r.wcag ? 'WCAG' : 'best practice'} | ${r.impact} | ${r.views} | ${r.nodes} | ${r.help} |`);
+    }
     lines.push('');
   }
   lines.push('## Pages', '');
@@ -321,7 +345,7 @@ function report(audits, failures) {
     lines.push(`${head}:`);
     for (const v of a.violations) {
       const targets = v.nodes.slice(0, 3).map((n) => `\`${n.target.join(' ')}\``).join(', ');
-      lines.push(`  - **${v.id}** (${v.impact}, ${v.nodes.length}): ${v.help} — ${targets}`);
+      lines.push(`  - **${v.id}** (${v.wcag ? '' : 'best practice, '}${v.impact}, ${v.nodes.length}): ${v.help} — ${targets}`);
     }
   }
   writeFileSync(join(OUT_DIR, 'REPORT.md'), `${lines.join('\n')}\n`);
@@ -330,7 +354,7 @@ function report(audits, failures) {
 test('axe: no serious or critical violation on any page, ja and en, 1280 and 390 px', { timeout: 900_000 }, async () => {
   assert.ok(browser);
   const queue = jobs();
-  if (!process.env.VMARKET_E2E_A11Y_ONLY) assert.ok(queue.length >= 4 * 40, `the route list yields the pages (${queue.length} views)`);
+  if (!process.env.VMARKET_E2E_A11Y_ONLY) assert.ok(queue.length >= 2 * 40, `the route list yields the pages (${queue.length} jobs)`);
   /** @type {Audit[]} */
   const audits = [];
   /** @type {string[]} */
@@ -345,7 +369,34 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
       if (consoleSeen.has(href)) continue;
       consoleSeen.add(href);
       for (const lang of LANGS) {
-        for (const width of WIDTHS) queue.push({ ...job, lang, width, order: job.order, target: async () => href });
+        queue.push({ ...job, lang, order: job.order, target: async () => href });
+      }
+    }
+  }
+
+  /**
+   * Audits the job's page at every width, reporting what breaks.
+   * @param {import('playwright-core').Page} page
+   * @param {Job} base
+   */
+  async function widths(page, base) {
+    for (const [i, width] of WIDTHS.entries()) {
+      const job = { ...base, width };
+      try {
+        const result = await audit(page, job, i > 0);
+        audits.push(result);
+        for (const v of result.violations.filter((v) => v.wcag && BLOCKING.has(v.impact))) {
+          const targets = v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ');
+          failures.push(`${result.path} [${job.lang} ${job.width}px] ${v.id} (${v.impact}): ${v.help} — ${targets}`);
+        }
+      } catch (err) {
+        const shot = `failed-${String(job.order).padStart(3, '0')}.${job.lang}.${job.width}.jpg`;
+        await page.screenshot({ path: join(OUT_DIR, shot), type: 'jpeg', quality: 70 }).catch(() => {});
+        const seen = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 120);
+        failures.push(
+          `${job.route} [${job.lang} ${job.width}px]: ${err instanceof Error ? err.message.split('\n')[0] : err} (page: ${page.url()}: ${JSON.stringify(seen)})`,
+        );
+        return;
       }
     }
   }
@@ -360,31 +411,19 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
         page.setDefaultTimeout(15_000);
         pages.set(job.as, page);
       }
-      try {
-        // The console's language lives in localStorage, shared by the tabs of a context (and
-        // synced between them by react-admin): one console page at a time.
-        const result = job.console ? await consoleTurn(() => audit(page, job)) : await audit(page, job);
-        audits.push(result);
-        for (const v of result.violations.filter((v) => BLOCKING.has(v.impact))) {
-          const targets = v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ');
-          failures.push(`${result.path} [${job.lang} ${job.width}px] ${v.id} (${v.impact}): ${v.help} — ${targets}`);
-        }
-        if (job.console) await consolePages(page, job);
-      } catch (err) {
-        const shot = `failed-${String(job.order).padStart(3, '0')}.${job.lang}.${job.width}.jpg`;
-        await page.screenshot({ path: join(OUT_DIR, shot), type: 'jpeg', quality: 70 }).catch(() => {});
-        const seen = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 120);
-        failures.push(
-          `${job.route} [${job.lang} ${job.width}px]: ${err instanceof Error ? err.message.split('\n')[0] : err} (page: ${page.url()}: ${JSON.stringify(seen)})`,
-        );
-      }
+      const open = page;
+      // The console's language lives in localStorage, shared by the tabs of a context (and
+      // synced between them by react-admin): one console page at a time.
+      const run = () => widths(open, job);
+      await (job.console ? consoleTurn(run) : run());
+      if (job.console) await consolePages(page, job).catch(() => {});
     }
     await Promise.all([...pages.values()].map((p) => p.close()));
   }
 
   const started = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  audits.sort((a, b) => a.job.order - b.job.order || a.job.lang.localeCompare(b.job.lang) || b.job.width - a.job.width);
+  audits.sort((a, b) => a.job.order - b.job.order || LANGS.indexOf(a.job.lang) - LANGS.indexOf(b.job.lang) || b.job.width - a.job.width);
   report(audits, failures);
   console.log(`a11y: ${audits.length} page views in ${((Date.now() - started) / 1000).toFixed(0)} s (summed: ${Object.entries(TIMINGS).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}); report ${join(OUT_DIR, 'REPORT.md')}`);
   await Promise.all([...contexts.values()].map(async (c) => (await c).close()));
