@@ -41,7 +41,7 @@ fn mounted(app: &TestApp) -> BTreeSet<String> {
         .rocket()
         .routes()
         .filter(|route| route.method.as_str() == "GET")
-        .map(|route| page_route(&route.uri.path().to_string()))
+        .map(|route| page_route(route.uri.path()))
         .filter(|path| !NOT_PAGES.iter().any(|base| under(path, base)))
         .collect()
 }
