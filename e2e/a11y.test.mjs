@@ -169,7 +169,7 @@ const SETUPS = {
  * @typedef {{ as: 'guest' | 'user' | 'staff', route: string, lang: 'ja' | 'en', width: number,
  *   order: number, status: number, console: boolean, target: (page: import('playwright-core').Page) => Promise<string> }} Job
  * @typedef {{ id: string, impact: string, help: string, helpUrl: string, wcag: boolean, nodes: { target: string[], html: string }[] }} Violation
- * @typedef {{ job: Job, path: string, violations: Violation[], screenshot: string }} Audit
+ * @typedef {{ job: Job, path: string, violations: Violation[], screenshot: string, focus: string[] }} Audit
  */
 
 /** Every page × language of the list (the worker audits each at every width). @returns {Job[]} */
@@ -282,13 +282,44 @@ async function axeAndScreenshot(page, job, landed, t) {
       nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String), html: n.html.slice(0, 200) })),
     }));
   }, [TAGS, ADVISORY]);
+  // Focus visible (WCAG 2.4.7) on every control of the site's own pages, which axe does not
+  // check: each one is focused in turn and must show a ring (an outline of 2px or more, or a
+  // box shadow). Once per page; the console keeps MUI's own focus styles.
+  const focus = job.width === WIDTHS[0] && !job.console ? await focusWithoutRing(page) : [];
   TIMINGS.axe += Date.now() - t;
   t = Date.now();
   const file = `${String(job.order).padStart(3, '0')}-${slug(path.replace(/^\/en(?=\/|$)/, '') || '/')}.${job.lang}.${job.width}.jpg`;
   // JPEG: encodes several times faster than PNG for tall pages, and is plenty for review.
   await page.screenshot({ path: join(OUT_DIR, file), fullPage: true, type: 'jpeg', quality: 70, animations: 'disabled' });
   TIMINGS.screenshot += Date.now() - t;
-  return { job, path, violations, screenshot: file };
+  return { job, path, violations, screenshot: file, focus };
+}
+
+/**
+ * The controls of the page that show no focus ring when focused (as their opening tags).
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string[]>}
+ */
+function focusWithoutRing(page) {
+  return page.evaluate(() => {
+    const controls = document.querySelectorAll(
+      'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select:not([disabled]), ' +
+        'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])',
+    );
+    /** @type {string[]} */
+    const missing = [];
+    for (const el of Array.from(controls)) {
+      if (!(el instanceof HTMLElement) || el.getClientRects().length === 0) continue;
+      el.focus({ preventScroll: true });
+      if (document.activeElement !== el) continue;
+      const style = getComputedStyle(el);
+      const ring = (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== 'none';
+      if (!ring) missing.push(el.outerHTML.slice(0, el.outerHTML.indexOf('>') + 1).slice(0, 160));
+    }
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+    window.scrollTo(0, 0);
+    return missing;
+  });
 }
 
 /** @type {Promise<unknown>} */
@@ -388,6 +419,9 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
         for (const v of result.violations.filter((v) => v.wcag && BLOCKING.has(v.impact))) {
           const targets = v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ');
           failures.push(`${result.path} [${job.lang} ${job.width}px] ${v.id} (${v.impact}): ${v.help} — ${targets}`);
+        }
+        if (result.focus.length > 0) {
+          failures.push(`${result.path} [${job.lang}] focus not visible on ${result.focus.length}: ${result.focus.slice(0, 5).join(' | ')}`);
         }
       } catch (err) {
         const shot = `failed-${String(job.order).padStart(3, '0')}.${job.lang}.${job.width}.jpg`;
