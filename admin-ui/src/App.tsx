@@ -8,11 +8,12 @@
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import simpleRestProvider from 'ra-data-simple-rest';
-import { Admin, type AuthProvider, Layout, Resource } from 'react-admin';
+import { Admin, type AuthProvider, Resource } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { createAuthProvider } from './authProvider';
 import { Dashboard } from './Dashboard';
 import { i18nProvider } from './i18n';
+import { ConsoleLayout, theme } from './layout';
 import { RESOURCES } from './resources';
 
 export const BASENAME = '/admin';
@@ -30,9 +31,9 @@ function styleCache() {
 
 function EmptyShell() {
   return (
-    <Layout>
+    <ConsoleLayout>
       <Dashboard />
-    </Layout>
+    </ConsoleLayout>
   );
 }
 
@@ -44,6 +45,8 @@ function Console({ authProvider }: { authProvider: AuthProvider }) {
       authProvider={authProvider}
       requireAuth
       i18nProvider={i18nProvider}
+      layout={ConsoleLayout}
+      theme={theme}
       dashboard={Dashboard}
       ready={EmptyShell}
       title="vmarket.title"

@@ -71,11 +71,46 @@ pub fn escape_html(input: &str) -> String {
     out
 }
 
+/// Whether `c` is Japanese script: kana, kanji or half-width katakana.
+fn is_japanese(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' | '\u{ff66}'..='\u{ff9f}')
+}
+
+/// The language a fragment of user or demo text is written in when it differs from the page's:
+/// `en` for Latin-only text on a Japanese page (an English world name), `ja` for text with
+/// Japanese script on an English page; `None` when it reads in the page's language.
+pub fn fragment_lang(text: &str, page: &str) -> Option<&'static str> {
+    let japanese = text.chars().any(is_japanese);
+    match page {
+        "ja" if !japanese && text.chars().any(|c| c.is_ascii_alphabetic()) => Some("en"),
+        "en" if japanese => Some("ja"),
+        _ => None,
+    }
+}
+
+/// The `lang_attr` filter: `<h3{{ name | lang_attr(page=lang) }}>{{ name }}</h3>` adds
+/// ` lang="en"` / ` lang="ja"` when the text is in the other language (see [`fragment_lang`]),
+/// so screen readers pronounce it right.
+pub struct LangAttr;
+
+impl tera::Filter for LangAttr {
+    fn filter(&self, value: &Value, args: &HashMap<String, Value>) -> tera::Result<Value> {
+        let page = args.get("page").and_then(Value::as_str).ok_or("lang_attr needs page=lang")?;
+        let text = value.as_str().unwrap_or_default();
+        Ok(Value::String(fragment_lang(text, page).map(|l| format!(" lang=\"{l}\"")).unwrap_or_default()))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
 /// Registers the functions, filters and escaping on `tera`.
 pub fn register(tera: &mut tera::Tera, messages: Messages) {
     tera.set_escape_fn(escape_html);
     tera.register_function("t", Translate::new(messages));
     tera.register_filter("jst", jst_filter);
+    tera.register_filter("lang_attr", LangAttr);
 }
 
 #[cfg(test)]
@@ -92,6 +127,23 @@ mod tests {
         args.insert("time".to_string(), Value::Bool(true));
         assert_eq!(jst_filter(&Value::String("2026-01-01T00:00:00Z".into()), &args).unwrap(), "2026/01/01 09:00");
         assert!(jst_filter(&Value::String("yesterday".into()), &args).is_err());
+    }
+
+    #[test]
+    fn lang_attr_marks_text_in_the_other_language() {
+        use tera::Filter;
+        let mut args = HashMap::new();
+        args.insert("page".to_string(), Value::String("ja".into()));
+        let attr =
+            |text: &str, args: &HashMap<String, Value>| LangAttr.filter(&Value::String(text.into()), args).unwrap();
+        assert_eq!(attr("Lumina Station", &args), " lang=\"en\"");
+        assert_eq!(attr("珊瑚の大閲覧室", &args), "");
+        assert_eq!(attr("ネオン横丁 Night", &args), "", "mixed text reads as Japanese");
+        assert_eq!(attr("2026", &args), "", "no letters, no language");
+        args.insert("page".to_string(), Value::String("en".into()));
+        assert_eq!(attr("ともしび工房", &args), " lang=\"ja\"");
+        assert_eq!(attr("Lumina Station", &args), "");
+        assert!(LangAttr.filter(&Value::String("x".into()), &HashMap::new()).is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The integration test binary: every test runs the whole application in process against a
 //! fresh database (SQLite, or PostgreSQL when `VMARKET_TEST_DATABASE_URL` is set).
 
+mod a11y_routes;
 mod access;
 mod admin;
 mod api;

@@ -25,6 +25,7 @@ describe('admin i18nProvider', () => {
     await i18nProvider.changeLocale('en');
     try {
       expect(i18nProvider.translate('vmarket.dashboard.ready')).toBe('The admin console is ready.');
+      expect(document.documentElement.lang).toBe('en');
       expect(i18nProvider.translate('ra.notification.deleted', { smart_count: 2 })).toBe('2 elements deleted');
     } finally {
       await i18nProvider.changeLocale('ja');

@@ -20,8 +20,16 @@ export const MESSAGES: Record<AdminLocale, TranslationMessages> = {
   en: { ...englishMessages, ...vmarketEn },
 };
 
-export const i18nProvider = polyglotI18nProvider(
-  (locale) => MESSAGES[locale === 'en' ? 'en' : 'ja'],
-  DEFAULT_LOCALE,
-  LOCALES,
-);
+const polyglot = polyglotI18nProvider((locale) => MESSAGES[locale === 'en' ? 'en' : 'ja'], DEFAULT_LOCALE, LOCALES);
+
+/**
+ * Changing the language also sets `<html lang>`, so screen readers pronounce the English console
+ * in English (index.html starts as `ja`).
+ */
+export const i18nProvider: typeof polyglot = {
+  ...polyglot,
+  changeLocale: async (locale, options) => {
+    await polyglot.changeLocale(locale, options);
+    if (typeof document !== 'undefined') document.documentElement.lang = locale === 'en' ? 'en' : 'ja';
+  },
+};

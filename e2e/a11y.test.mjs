@@ -1,0 +1,465 @@
+/**
+ * Accessibility audit: axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA rules) over every page in
+ * `e2e/a11y-routes.json` — public pages as a visitor, mypage as the demo exhibitor, the console
+ * as the demo admin — in Japanese and English, at 1280 px and 390 px. Fails on any violation of
+ * impact serious or critical; writes every finding (minor and moderate ones included) to
+ * SCREENSHOT_DIR/a11y/REPORT.md and a full-page screenshot of each audited page beside it.
+ *
+ * The page list is kept in sync with the mounted routes by tests/it/a11y_routes.rs.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { SCREENSHOT_DIR, launchBrowser, signIn, url } from './support.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const ROUTES = JSON.parse(readFileSync(new URL('./a11y-routes.json', import.meta.url), 'utf8'));
+const OUT_DIR = join(SCREENSHOT_DIR, 'a11y');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const BLOCKING = new Set(['serious', 'critical']);
+/** Also run, for the report only: axe's best practices (landmarks, heading order, …). */
+const ADVISORY = ['best-practice'];
+const LANGS = /** @type {const} */ (['ja', 'en']);
+const WIDTHS = [1280, 390];
+/** Pages audited at once (each has its own tab; contexts are shared per account). */
+const CONCURRENCY = Number(process.env.VMARKET_E2E_A11Y_CONCURRENCY || 3);
+/** Only routes matching this regular expression (for working on a few pages); all by default. */
+const ONLY = new RegExp(process.env.VMARKET_E2E_A11Y_ONLY || '');
+/** Time spent per step, summed over all page views (printed at the end). */
+const TIMINGS = { open: 0, axe: 0, screenshot: 0 };
+
+const DEMO_PASSWORD = 'vmarket-demo-2026';
+const ACCOUNTS = {
+  user: { email: 'exhibitor@demo.vmarket.test', password: DEMO_PASSWORD, home: '/mypage' },
+  staff: { email: 'admin@demo.vmarket.test', password: DEMO_PASSWORD, home: '/admin' },
+};
+
+/** @type {import('playwright-core').Browser | undefined} */
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  mkdirSync(OUT_DIR, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** `/en` + path for English (`/` → `/en`). @param {string} path @param {'ja' | 'en'} lang */
+function localized(path, lang) {
+  if (lang === 'ja') return path;
+  return path === '/' ? '/en' : `/en${path}`;
+}
+
+/** A file-name-safe slug of a path. @param {string} path */
+function slug(path) {
+  return (
+    path
+      .replace(/^\/+/, '')
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/_+$/, '')
+      .slice(0, 80) || 'top'
+  );
+}
+
+/**
+ * The signed-in (or anonymous) browser contexts, one per account, created on first use.
+ * @type {Map<string, Promise<import('playwright-core').BrowserContext>>}
+ */
+const contexts = new Map();
+
+/** @param {'guest' | 'user' | 'staff'} as */
+function contextFor(as) {
+  let ctx = contexts.get(as);
+  if (!ctx) {
+    ctx = (async () => {
+      assert.ok(browser);
+      // The audit injects axe.min.js as an inline script, which the site's CSP (rightly) forbids.
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        timezoneId: 'Asia/Tokyo',
+        bypassCSP: true,
+      });
+      if (as !== 'guest') {
+        const account = ACCOUNTS[as];
+        const page = await context.newPage();
+        await page.goto(url(account.home));
+        await signIn(page, account, (p) => p === account.home);
+        await page.close();
+      }
+      return context;
+    })();
+    contexts.set(as, ctx);
+  }
+  return ctx;
+}
+
+/** Results of `follow` and `setup` steps, so both widths audit the same page. */
+const resolved = new Map();
+/** @param {string} key @param {() => Promise<string>} make */
+function once(key, make) {
+  if (!resolved.has(key)) resolved.set(key, make());
+  return resolved.get(key);
+}
+
+/**
+ * The path of the first link matching `link` on `from` (in that language).
+ * @param {import('playwright-core').Page} page
+ * @param {string} from
+ * @param {string} link
+ * @param {'ja' | 'en'} lang
+ */
+async function follow(page, from, link, lang) {
+  await page.goto(url(localized(from, lang)));
+  const href = await page.locator(link).first().getAttribute('href', { timeout: 5000 });
+  assert.ok(href, `no link ${link} on ${from}`);
+  const target = new URL(href, url('/'));
+  return target.pathname + target.search;
+}
+
+/** Named steps that produce a page no fixed demo path reaches. */
+const SETUPS = {
+  /**
+   * Sends an inquiry through the contact form; the page it lands on.
+   * @param {import('playwright-core').Page} page
+   * @param {'ja' | 'en'} lang
+   */
+  async inquiry(page, lang) {
+    await page.goto(url(localized('/contact/form', lang)));
+    await page.locator('#inquiry_category_id').selectOption({ index: 1 });
+    await page.locator('#email').fill('a11y-audit@example.com');
+    await page.locator('#message').fill(lang === 'ja' ? 'アクセシビリティ監査のテストです。' : 'An accessibility audit test.');
+    await page.locator('input[name="agreement"]').check();
+    await Promise.all([
+      page.waitForURL((u) => u.pathname.includes('/contact/form/sent/')),
+      page.locator('.contact-form button[type="submit"]').click(),
+    ]);
+    const u = new URL(page.url());
+    return u.pathname + u.search;
+  },
+  /**
+   * The edit page of one of the signed-in user's events, posting one when there is none.
+   * @param {import('playwright-core').Page} page
+   * @param {'ja' | 'en'} lang
+   */
+  async 'user-event'(page, lang) {
+    const base = '/mypage/event/2026Winter/my_notification';
+    return once('user-event', async () => {
+      await page.goto(url(base));
+      if ((await page.locator("a[href$='/edit']").count()) === 0) {
+        await page.goto(url(`${base}/new`));
+        const form = page.getByTestId('event-form');
+        await form.locator('#title').fill('アクセシビリティ確認会');
+        await form.locator('#content').fill('画面読み上げとキーボードで会場を巡ります。');
+        await form.locator('#start_at').fill('2030-12-20T21:00');
+        await Promise.all([
+          page.waitForURL((u) => u.search.includes('done=created')),
+          page.getByTestId('submit').click(),
+        ]);
+      }
+      return follow(page, base, "a[href$='/edit']", 'ja');
+    }).then((/** @type {string} */ path) => localized(path.replace(/^\/en(?=\/)/, ''), lang));
+  },
+};
+
+/**
+ * @typedef {{ as: 'guest' | 'user' | 'staff', route: string, lang: 'ja' | 'en', width: number,
+ *   order: number, status: number, console: boolean, target: (page: import('playwright-core').Page) => Promise<string> }} Job
+ * @typedef {{ id: string, impact: string, help: string, helpUrl: string, wcag: boolean, nodes: { target: string[], html: string }[] }} Violation
+ * @typedef {{ job: Job, path: string, violations: Violation[], screenshot: string, focus: string[] }} Audit
+ */
+
+/** Every page × language of the list (the worker audits each at every width). @returns {Job[]} */
+function jobs() {
+  /** @type {Job[]} */
+  const list = [];
+  let order = 0;
+  for (const entry of ROUTES.pages.filter((/** @type {{ route: string }} */ e) => ONLY.test(e.route))) {
+    /** @type {Array<(page: any, lang: 'ja' | 'en') => Promise<string>>} */
+    const targets = [];
+    for (const [i, path] of (entry.paths ?? []).entries()) {
+      // The console is one address in both languages (its language is a setting, see audit()).
+      targets.push(async (_page, lang) =>
+        lang === 'en' && entry.en ? entry.en[i] : entry.console ? path : localized(path, lang),
+      );
+    }
+    for (const [i, f] of (entry.follow ?? []).entries()) {
+      targets.push((page, lang) => once(`${entry.route}#${i}@${lang}`, () => follow(page, f.from, f.link, lang)));
+    }
+    if (entry.setup) {
+      const setup = SETUPS[/** @type {keyof typeof SETUPS} */ (entry.setup)];
+      assert.ok(setup, `unknown setup ${entry.setup}`);
+      targets.push((page, lang) => once(`${entry.setup}@${lang}`, () => setup(page, lang)));
+    }
+    for (const target of targets) {
+      order += 1;
+      for (const lang of LANGS) {
+        list.push({
+          as: entry.as ?? 'guest',
+          route: entry.route,
+          lang,
+          width: WIDTHS[0],
+          order,
+          status: entry.status ?? 200,
+          console: Boolean(entry.console),
+          target: (page) => target(page, lang),
+        });
+      }
+    }
+  }
+  return list;
+}
+
+/**
+ * Opens the job's page (or, with `resized`, keeps the page already open and only changes the
+ * viewport width: CSS and islands follow the width, and a second load would cost more than the
+ * audit) and runs axe on it.
+ * @param {import('playwright-core').Page} page
+ * @param {Job} job
+ * @param {boolean} resized
+ * @returns {Promise<Audit>}
+ */
+async function audit(page, job, resized) {
+  let t = Date.now();
+  await page.setViewportSize({ width: job.width, height: job.width < 600 ? 844 : 800 });
+  if (resized) {
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    return axeAndScreenshot(page, job, new URL(page.url()), t);
+  }
+  const path = await job.target(page);
+  if (job.console) {
+    // react-admin keeps its language in localStorage (its language menu writes it there).
+    await page.goto(url(path));
+    await page.evaluate((lang) => localStorage.setItem('RaStore.locale', JSON.stringify(lang)), job.lang);
+  }
+  const res = await page.goto(url(path), { waitUntil: 'load' });
+  assert.equal(res?.status(), job.status, `${path}: HTTP status`);
+  if (job.console) {
+    await page.locator('#main-content').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+    await page
+      .waitForFunction((lang) => document.documentElement.lang === lang, job.lang, { timeout: 5000 })
+      .catch(() => {});
+  } else if ((await page.locator('[data-island]').count()) > 0) {
+    await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+  }
+  assert.equal(await page.locator('html').getAttribute('lang'), job.lang, `${path}: <html lang>`);
+  return axeAndScreenshot(page, job, new URL(page.url()), t);
+}
+
+/**
+ * Runs axe on the open page and saves its screenshot.
+ * @param {import('playwright-core').Page} page
+ * @param {Job} job
+ * @param {URL} landed
+ * @param {number} t when opening the page started
+ * @returns {Promise<Audit>}
+ */
+async function axeAndScreenshot(page, job, landed, t) {
+  const path = landed.pathname + landed.search;
+  TIMINGS.open += Date.now() - t;
+  t = Date.now();
+  // @ts-expect-error axe is the global the injected script defines.
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE_SOURCE });
+  /** @type {Violation[]} */
+  const violations = await page.evaluate(async ([tags, advisory]) => {
+    // @ts-expect-error axe is the global the injected script defines.
+    const result = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: [...tags, ...advisory] },
+      resultTypes: ['violations'],
+      // No re-fetching of stylesheets (only css-orientation-lock reads them; the site locks nothing).
+      preload: false,
+    });
+    return result.violations.map((/** @type {any} */ v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      helpUrl: v.helpUrl,
+      wcag: v.tags.some((/** @type {string} */ t) => tags.includes(t)),
+      nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String), html: n.html.slice(0, 200) })),
+    }));
+  }, [TAGS, ADVISORY]);
+  // Focus visible (WCAG 2.4.7) on every control of the site's own pages, which axe does not
+  // check: each one is focused in turn and must show a ring (an outline of 2px or more, or a
+  // box shadow). Once per page; the console keeps MUI's own focus styles.
+  const focus = job.width === WIDTHS[0] && !job.console ? await focusWithoutRing(page) : [];
+  TIMINGS.axe += Date.now() - t;
+  t = Date.now();
+  const file = `${String(job.order).padStart(3, '0')}-${slug(path.replace(/^\/en(?=\/|$)/, '') || '/')}.${job.lang}.${job.width}.jpg`;
+  // JPEG: encodes several times faster than PNG for tall pages, and is plenty for review.
+  await page.screenshot({ path: join(OUT_DIR, file), fullPage: true, type: 'jpeg', quality: 70, animations: 'disabled' });
+  TIMINGS.screenshot += Date.now() - t;
+  return { job, path, violations, screenshot: file, focus };
+}
+
+/**
+ * The controls of the page that show no focus ring when focused (as their opening tags).
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string[]>}
+ */
+function focusWithoutRing(page) {
+  return page.evaluate(() => {
+    const controls = document.querySelectorAll(
+      'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select:not([disabled]), ' +
+        'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])',
+    );
+    /** @type {string[]} */
+    const missing = [];
+    for (const el of Array.from(controls)) {
+      if (!(el instanceof HTMLElement) || el.getClientRects().length === 0) continue;
+      el.focus({ preventScroll: true });
+      if (document.activeElement !== el) continue;
+      const style = getComputedStyle(el);
+      const ring = (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== 'none';
+      if (!ring) missing.push(el.outerHTML.slice(0, el.outerHTML.indexOf('>') + 1).slice(0, 160));
+    }
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+    window.scrollTo(0, 0);
+    return missing;
+  });
+}
+
+/** @type {Promise<unknown>} */
+let consoleQueue = Promise.resolve();
+/**
+ * Runs `step` after every console step queued before it.
+ * @template T
+ * @param {() => Promise<T>} step
+ * @returns {Promise<T>}
+ */
+function consoleTurn(step) {
+  const turn = consoleQueue.then(step);
+  consoleQueue = turn.catch(() => {});
+  return turn;
+}
+
+/** @param {Audit[]} audits @param {string[]} failures */
+function report(audits, failures) {
+  const lines = [
+    '# Accessibility audit',
+    '',
+    `axe-core ${JSON.parse(readFileSync(require.resolve('axe-core/package.json'), 'utf8')).version}, tags ${TAGS.join(', ')} ` +
+      `(serious/critical fail the test) and ${ADVISORY.join(', ')} (reported only); ` +
+      `${audits.length} page views (${new Set(audits.map((a) => a.job.order)).size} pages × ja/en × ${WIDTHS.join('/')} px).`,
+    '',
+  ];
+  if (failures.length) lines.push('## Failures', '', ...failures.map((f) => `- ${f}`), '');
+  /** @type {Map<string, { impact: string, help: string, wcag: boolean, views: number, nodes: number }>} */
+  const byRule = new Map();
+  for (const a of audits) {
+    for (const v of a.violations) {
+      const r = byRule.get(v.id) ?? { impact: v.impact, help: v.help, wcag: v.wcag, views: 0, nodes: 0 };
+      r.views += 1;
+      r.nodes += v.nodes.length;
+      byRule.set(v.id, r);
+    }
+  }
+  lines.push('## Findings by rule', '');
+  if (byRule.size === 0) lines.push('None.', '');
+  else {
+    lines.push('| rule | kind | impact | page views | elements | what |', '|---|---|---|---|---|---|');
+    for (const [id, r] of [...byRule].sort()) {
+      lines.push(`| ${id} | ${r.wcag ? 'WCAG' : 'best practice'} | ${r.impact} | ${r.views} | ${r.nodes} | ${r.help} |`);
+    }
+    lines.push('');
+  }
+  lines.push('## Pages', '');
+  for (const a of audits) {
+    const head = `- \`${a.path}\` (${a.job.lang}, ${a.job.width} px, ${a.job.as}) — [screenshot](${a.screenshot})`;
+    if (a.violations.length === 0) {
+      lines.push(`${head}: no findings`);
+      continue;
+    }
+    lines.push(`${head}:`);
+    for (const v of a.violations) {
+      const targets = v.nodes.slice(0, 3).map((n) => `\`${n.target.join(' ')}\``).join(', ');
+      lines.push(`  - **${v.id}** (${v.wcag ? '' : 'best practice, '}${v.impact}, ${v.nodes.length}): ${v.help} — ${targets}`);
+    }
+  }
+  writeFileSync(join(OUT_DIR, 'REPORT.md'), `${lines.join('\n')}\n`);
+}
+
+test('axe: no serious or critical violation on any page, ja and en, 1280 and 390 px', { timeout: 900_000 }, async () => {
+  assert.ok(browser);
+  const queue = jobs();
+  if (!process.env.VMARKET_E2E_A11Y_ONLY) assert.ok(queue.length >= 2 * 40, `the route list yields the pages (${queue.length} jobs)`);
+  /** @type {Audit[]} */
+  const audits = [];
+  /** @type {string[]} */
+  const failures = [];
+  /** @type {Set<string>} */
+  const consoleSeen = new Set();
+
+  /** Console pages the menu links to (react-admin resources), audited like listed pages. */
+  async function consolePages(/** @type {import('playwright-core').Page} */ page, /** @type {Job} */ job) {
+    const hrefs = await page.locator('a[href^="/admin/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    for (const href of new Set(hrefs)) {
+      if (consoleSeen.has(href)) continue;
+      consoleSeen.add(href);
+      for (const lang of LANGS) {
+        queue.push({ ...job, lang, order: job.order, target: async () => href });
+      }
+    }
+  }
+
+  /**
+   * Audits the job's page at every width, reporting what breaks.
+   * @param {import('playwright-core').Page} page
+   * @param {Job} base
+   */
+  async function widths(page, base) {
+    for (const [i, width] of WIDTHS.entries()) {
+      const job = { ...base, width };
+      try {
+        const result = await audit(page, job, i > 0);
+        audits.push(result);
+        for (const v of result.violations.filter((v) => v.wcag && BLOCKING.has(v.impact))) {
+          const targets = v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ');
+          failures.push(`${result.path} [${job.lang} ${job.width}px] ${v.id} (${v.impact}): ${v.help} — ${targets}`);
+        }
+        if (result.focus.length > 0) {
+          failures.push(`${result.path} [${job.lang}] focus not visible on ${result.focus.length}: ${result.focus.slice(0, 5).join(' | ')}`);
+        }
+      } catch (err) {
+        const shot = `failed-${String(job.order).padStart(3, '0')}.${job.lang}.${job.width}.jpg`;
+        await page.screenshot({ path: join(OUT_DIR, shot), type: 'jpeg', quality: 70 }).catch(() => {});
+        const seen = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 120);
+        failures.push(
+          `${job.route} [${job.lang} ${job.width}px]: ${err instanceof Error ? err.message.split('\n')[0] : err} (page: ${page.url()}: ${JSON.stringify(seen)})`,
+        );
+        return;
+      }
+    }
+  }
+
+  async function worker() {
+    /** @type {Map<string, import('playwright-core').Page>} */
+    const pages = new Map();
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      let page = pages.get(job.as);
+      if (!page) {
+        page = await (await contextFor(job.as)).newPage();
+        page.setDefaultTimeout(15_000);
+        pages.set(job.as, page);
+      }
+      const open = page;
+      // The console's language lives in localStorage, shared by the tabs of a context (and
+      // synced between them by react-admin): one console page at a time.
+      const run = () => widths(open, job);
+      await (job.console ? consoleTurn(run) : run());
+      if (job.console) await consolePages(page, job).catch(() => {});
+    }
+    await Promise.all([...pages.values()].map((p) => p.close()));
+  }
+
+  const started = Date.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  audits.sort((a, b) => a.job.order - b.job.order || LANGS.indexOf(a.job.lang) - LANGS.indexOf(b.job.lang) || b.job.width - a.job.width);
+  report(audits, failures);
+  console.log(`a11y: ${audits.length} page views in ${((Date.now() - started) / 1000).toFixed(0)} s (summed: ${Object.entries(TIMINGS).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}); report ${join(OUT_DIR, 'REPORT.md')}`);
+  await Promise.all([...contexts.values()].map(async (c) => (await c).close()));
+  assert.deepEqual(failures, [], `serious/critical violations or broken pages (see ${join(OUT_DIR, 'REPORT.md')})`);
+});
