@@ -20,6 +20,8 @@ mod hub_api;
 mod inquiry;
 mod layers;
 mod locale;
+mod lottery_bench;
+mod lottery_draw;
 mod mail;
 mod my_events;
 mod ogp;
