@@ -235,3 +235,50 @@ fn every_entry_has_the_same_chance() {
         assert!((865..=1135).contains(&wins[&entry]), "entry {entry} won {} of 4000: {wins:?}", wins[&entry]);
     }
 }
+
+/// `vmarket lottery verify` with the published material only (no configuration, no database):
+/// the honest draw verifies and prints its outcomes; one changed capacity in the file does not.
+#[test]
+fn the_command_line_verifies_a_published_draw_and_rejects_a_tampered_file() {
+    let inputs = Inputs::new(
+        vec![PlanInput { id: 1, capacity: 1 }, PlanInput { id: 2, capacity: 2 }],
+        (1..=6)
+            .map(|id| EntryInput {
+                id,
+                multiple_win: false,
+                applications: vec![
+                    ApplicationInput { id: 10 * id, choice: 1, plan_id: 1 + id % 2 },
+                    ApplicationInput { id: 10 * id + 1, choice: 2, plan_id: 2 - id % 2 },
+                ],
+            })
+            .collect(),
+    )
+    .unwrap();
+    let seed = Seed::generate();
+    let result = draw(&seed, &inputs);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("inputs.txt");
+    let run = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        std::process::Command::new(env!("CARGO_BIN_EXE_vmarket"))
+            .args(["lottery", "verify", "--list", "--seed", &seed.to_hex(), "--seed-hash", &result.seed_hash])
+            .args(["--inputs-digest", &result.inputs_digest, "--result-digest", &result.digest, "--inputs"])
+            .arg(&file)
+            .env("ROCKET_DATABASE_URL", "sqlite:///nonexistent/dir/never-opened.db")
+            .output()
+            .unwrap()
+    };
+
+    let honest = run(&inputs.canonical());
+    let stdout = String::from_utf8_lossy(&honest.stdout);
+    assert!(honest.status.success(), "{stdout}{}", String::from_utf8_lossy(&honest.stderr));
+    let listed: Vec<String> = stdout.lines().filter(|l| l.ends_with(" win")).map(str::to_string).collect();
+    let expected: Vec<String> = result.winners().map(|o| format!("{} win", o.application_id)).collect();
+    assert_eq!(listed, expected);
+    assert!(stdout.contains("verified") && stdout.contains("3 winners of 12 applications"), "{stdout}");
+
+    let tampered = run(&inputs.canonical().replace("plan 1 1\n", "plan 1 2\n"));
+    assert!(!tampered.status.success());
+    let stderr = String::from_utf8_lossy(&tampered.stderr);
+    assert!(stderr.contains("does not verify") && stderr.contains(&result.inputs_digest), "{stderr}");
+}
