@@ -13,6 +13,7 @@ mod circle_pages;
 mod circles;
 mod circles_access;
 mod demo_accounts;
+mod entries;
 mod errors;
 mod exhibitor_news;
 mod hub;
