@@ -41,7 +41,7 @@ enum Command {
         #[command(subcommand)]
         action: cli::MailAction,
     },
-    /// The lottery: verify a published draw from its seed and inputs.
+    /// The lottery: commit, preview and publish a round's draw; verify a published draw.
     Lottery {
         #[command(subcommand)]
         action: cli::lottery::LotteryAction,
@@ -78,7 +78,9 @@ async fn run(cli: Cli) -> Result<(), String> {
         print!("{json}");
         return Ok(());
     }
-    if let Some(Command::Lottery { action: cli::lottery::LotteryAction::Verify(args) }) = &cli.command {
+    if let Some(Command::Lottery { action: cli::lottery::LotteryAction::Verify(args) }) = &cli.command
+        && args.event.is_none()
+    {
         // Published material only: anyone can run it, without configuration or a database.
         return cli::lottery::verify_published(args);
     }
@@ -118,7 +120,8 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::User { action } => cli::user(&conn, &config, action, now).await,
         Command::Mail { action } => cli::mail(&conn, &config, action, &Clock::system()).await,
-        Command::Openapi | Command::Lottery { .. } => unreachable!("answered before the database is opened"),
+        Command::Openapi => unreachable!("answered before the database is opened"),
+        Command::Lottery { action } => cli::lottery::run(&conn, action, now).await,
         Command::Keygen => {
             let key = vmarket::account::keys::rotate(&conn, now).await.map_err(|e| format!("keygen: {e}"))?;
             println!("new signing key {}; the previous key verifies until its tokens expire", key.kid);

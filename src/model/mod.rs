@@ -15,6 +15,7 @@ pub mod exhibitor_notification;
 pub mod hub;
 pub mod inquiry;
 pub mod link_preview;
+pub mod lottery;
 pub mod pagination;
 pub mod people;
 pub mod phase;

@@ -21,6 +21,7 @@ mod hub_api;
 mod inquiry;
 mod layers;
 mod locale;
+mod lottery;
 mod lottery_bench;
 mod lottery_draw;
 mod mail;

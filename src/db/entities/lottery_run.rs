@@ -31,6 +31,11 @@ pub struct Model {
     pub updated_at: DateTimeUtc,
     pub previewed_at: Option<DateTimeUtc>,
     pub published_at: Option<DateTimeUtc>,
+    /// Hex seed from the commitment on: server-side only, copied to `seed` when published.
+    pub secret_seed: Option<String>,
+    /// The canonical input list (`lottery::Inputs::canonical`), stored at preview, public once
+    /// published.
+    pub inputs: Option<String>,
 }
 
 /// No relations are navigated through SeaORM; queries filter by foreign key.
