@@ -33,7 +33,7 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, Set, TransactionSession,
     TransactionTrait,
@@ -132,8 +132,20 @@ pub async fn load_inputs(
     let timeline = EventWithPhases::load(db, event).await?;
     let plans = event_entry_plan::Entity::find().filter(event_entry_plan::Column::EventId.eq(event_id)).all(db).await?;
     let entries = event_entry::Entity::find().filter(event_entry::Column::EventId.eq(event_id)).all(db).await?;
+    // Subqueries, not lists of ids: an event has tens of thousands of entries, more than a
+    // statement may bind on SQLite.
+    let entries_of_event = Query::select()
+        .column(event_entry::Column::Id)
+        .from(event_entry::Entity)
+        .and_where(event_entry::Column::EventId.eq(event_id))
+        .to_owned();
+    let circles_of_event = Query::select()
+        .column(event_entry::Column::CircleId)
+        .from(event_entry::Entity)
+        .and_where(event_entry::Column::EventId.eq(event_id))
+        .to_owned();
     let suspended: HashSet<i32> = circle::Entity::find()
-        .filter(circle::Column::Id.is_in(entries.iter().map(|e| e.circle_id)))
+        .filter(circle::Column::Id.in_subquery(circles_of_event))
         .filter(circle::Column::IsSuspended.eq(true))
         .all(db)
         .await?
@@ -141,7 +153,7 @@ pub async fn load_inputs(
         .map(|c| c.id)
         .collect();
     let applications = event_entry_application::Entity::find()
-        .filter(event_entry_application::Column::EntryId.is_in(entries.iter().map(|e| e.id)))
+        .filter(event_entry_application::Column::EntryId.in_subquery(entries_of_event))
         .all(db)
         .await?;
     let status = |a: &event_entry_application::Model| effective_status(a.lottery_status, &timeline, now);
