@@ -35,8 +35,8 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, Set, TransactionSession,
-    TransactionTrait,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect, Set,
+    TransactionSession, TransactionTrait,
 };
 
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
@@ -120,6 +120,16 @@ pub async fn commit(
     }
 }
 
+/// What the draw reads of an application.
+struct WishRow {
+    id: i32,
+    entry_id: i32,
+    plan_id: i32,
+    choice: i32,
+    lottery_status: LotteryStatus,
+    won_round: Option<LotteryRound>,
+}
+
 /// The inputs of `event_id`'s `round` as the database holds them now (module doc), with the
 /// applications of suspended circles that the draw leaves out.
 pub async fn load_inputs(
@@ -152,11 +162,26 @@ pub async fn load_inputs(
         .into_iter()
         .map(|c| c.id)
         .collect();
-    let applications = event_entry_application::Entity::find()
-        .filter(event_entry_application::Column::EntryId.in_subquery(entries_of_event))
+    // Only the columns the draw needs: a full row per application costs more than the draw.
+    use event_entry_application::Column as A;
+    let applications: Vec<WishRow> = event_entry_application::Entity::find()
+        .select_only()
+        .columns([A::Id, A::EntryId, A::PlanId, A::Choice, A::LotteryStatus, A::WonRound])
+        .filter(A::EntryId.in_subquery(entries_of_event))
+        .into_tuple::<(i32, i32, i32, i32, LotteryStatus, Option<LotteryRound>)>()
         .all(db)
-        .await?;
-    let status = |a: &event_entry_application::Model| effective_status(a.lottery_status, &timeline, now);
+        .await?
+        .into_iter()
+        .map(|(id, entry_id, plan_id, choice, lottery_status, won_round)| WishRow {
+            id,
+            entry_id,
+            plan_id,
+            choice,
+            lottery_status,
+            won_round,
+        })
+        .collect();
+    let status = |a: &WishRow| effective_status(a.lottery_status, &timeline, now);
 
     let mut held: HashMap<i32, i64> = HashMap::new();
     for a in &applications {
@@ -175,7 +200,7 @@ pub async fn load_inputs(
         })
         .collect();
 
-    let mut by_entry: HashMap<i32, Vec<&event_entry_application::Model>> = HashMap::new();
+    let mut by_entry: HashMap<i32, Vec<&WishRow>> = HashMap::new();
     for a in &applications {
         by_entry.entry(a.entry_id).or_default().push(a);
     }
@@ -184,7 +209,7 @@ pub async fn load_inputs(
     for entry in &entries {
         let mut wishes = by_entry.remove(&entry.id).unwrap_or_default();
         wishes.sort_by_key(|a| a.choice);
-        let taking: Vec<&event_entry_application::Model> = match round {
+        let taking: Vec<&WishRow> = match round {
             LotteryRound::First => {
                 wishes.iter().copied().filter(|a| a.lottery_status == LotteryStatus::Applied).collect()
             }
@@ -320,10 +345,12 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     };
     let id_of = |id: i64| i32::try_from(id).map_err(|_| Error::Internal(format!("application id {id}")));
     let mut losers = Vec::new();
-    let mut winners_by_plan: HashMap<i32, Vec<i32>> = HashMap::new();
+    // Winners grouped by their plan's fee: one statement per fee (and chunk), not per plan.
+    let mut winners_by_fee: HashMap<i32, Vec<i32>> = HashMap::new();
     for o in &draw.outcomes {
         if o.won {
-            winners_by_plan.entry(id_of(o.plan_id)?).or_default().push(id_of(o.application_id)?);
+            let fee = fees.get(&id_of(o.plan_id)?).copied().unwrap_or(0);
+            winners_by_fee.entry(fee).or_default().push(id_of(o.application_id)?);
         } else {
             losers.push(id_of(o.application_id)?);
         }
@@ -341,8 +368,7 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     for chunk in incorrect.chunks(5000) {
         set_status(LotteryStatus::Incorrect, chunk.to_vec()).exec(&txn).await?;
     }
-    for (plan, ids) in winners_by_plan {
-        let fee = fees.get(&plan).copied().unwrap_or(0);
+    for (fee, ids) in winners_by_fee {
         let status = if fee == 0 { LotteryStatus::Win } else { won_status };
         for chunk in ids.chunks(5000) {
             set_status(status, chunk.to_vec())

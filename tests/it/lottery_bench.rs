@@ -90,7 +90,7 @@ fn lottery_draw_at_100k_applications() {
 #[ignore = "volume measurement; run by bench/lottery"]
 async fn lottery_publish_at_100k_applications_on_the_database() {
     use chrono::Duration;
-    use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
     use vmarket::db::entities::{circle, event_entry, event_entry_application, event_entry_plan};
     use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
     use vmarket::model::lottery as runs;
