@@ -362,11 +362,32 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
             .filter(event_entry_application::Column::Id.is_in(ids))
     };
     // In chunks: a statement holds at most a few thousand bound ids on every backend.
-    for chunk in losers.chunks(5000) {
-        set_status(lost_status, chunk.to_vec()).exec(&txn).await?;
-    }
     for chunk in incorrect.chunks(5000) {
         set_status(LotteryStatus::Incorrect, chunk.to_vec()).exec(&txn).await?;
+    }
+    match round {
+        // The first draw decided exactly the event's `applied` wishes left after the line above
+        // (its inputs were just checked equal to the previewed ones): one statement makes them
+        // all losers, and the winners are set by id below.
+        LotteryRound::First => {
+            let entries_of_event = Query::select()
+                .column(event_entry::Column::Id)
+                .from(event_entry::Entity)
+                .and_where(event_entry::Column::EventId.eq(event_id))
+                .to_owned();
+            event_entry_application::Entity::update_many()
+                .col_expr(event_entry_application::Column::LotteryStatus, Expr::value(lost_status))
+                .col_expr(event_entry_application::Column::UpdatedAt, Expr::value(now))
+                .filter(event_entry_application::Column::EntryId.in_subquery(entries_of_event))
+                .filter(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::Applied))
+                .exec(&txn)
+                .await?;
+        }
+        LotteryRound::Second => {
+            for chunk in losers.chunks(5000) {
+                set_status(lost_status, chunk.to_vec()).exec(&txn).await?;
+            }
+        }
     }
     for (fee, ids) in winners_by_fee {
         let status = if fee == 0 { LotteryStatus::Win } else { won_status };
