@@ -42,7 +42,7 @@ test-e2e:
 
 ## Benchmarks, not part of `make test` (record results in bench/RESULTS.md). `make bench` builds the
 ## release binary and measures upload memory against throwaway demo servers; catalogue search at
-## 100k items runs through the test harness and needs cargo-nextest.
+## 100k items and the lottery at 100k applications run through the test harness and need cargo-nextest.
 bench: bench-upload-memory
 
 bench-upload-memory:
@@ -51,6 +51,9 @@ bench-upload-memory:
 
 bench-catalog-search:
 	bench/catalog-search
+
+bench-lottery:
+	bench/lottery
 
 clean:
 	scripts/pg-test-server stop

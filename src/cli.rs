@@ -1,5 +1,7 @@
 //! Command-line actions that are more than a line: creating accounts, granting staff roles and
-//! sending a test mail.
+//! sending a test mail; `lottery` checks published draws.
+
+pub mod lottery;
 
 use chrono::{DateTime, Utc};
 use clap::Subcommand;

@@ -8,6 +8,7 @@
 //!
 //! ```text
 //! types            shared values (Lang, Id, Permalink, bilingual text); imports nothing of the app
+//! lottery          the verifiable draw as pure functions; imports nothing of the app either
 //!   ← db           connection, entities with their enums, migrations
 //!   ← model        queries, rules, client views (also error, clock, config)
 //!   ← forms        the typed input of every write, validated one way   (http: shared edge
@@ -31,6 +32,7 @@ pub mod http;
 pub mod i18n;
 pub mod jobs;
 pub mod linkpreview;
+pub mod lottery;
 pub mod mail;
 pub mod model;
 pub mod seed;

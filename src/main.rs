@@ -41,6 +41,11 @@ enum Command {
         #[command(subcommand)]
         action: cli::MailAction,
     },
+    /// The lottery: commit, preview and publish a round's draw; verify a published draw.
+    Lottery {
+        #[command(subcommand)]
+        action: cli::lottery::LotteryAction,
+    },
     /// Print the OpenAPI document of every API operation (the front end builds its types from
     /// `widgets/openapi.json`: `vmarket openapi > widgets/openapi.json`).
     Openapi,
@@ -72,6 +77,12 @@ async fn run(cli: Cli) -> Result<(), String> {
         let json = vmarket::api::docs::document_json().map_err(|e| format!("openapi: {e}"))?;
         print!("{json}");
         return Ok(());
+    }
+    if let Some(Command::Lottery { action: cli::lottery::LotteryAction::Verify(args) }) = &cli.command
+        && args.event.is_none()
+    {
+        // Published material only: anyone can run it, without configuration or a database.
+        return cli::lottery::verify_published(args);
     }
     let figment = rocket::Config::figment();
     let config = Config::from_figment(&figment).map_err(|e| format!("configuration: {e}"))?;
@@ -110,6 +121,7 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::User { action } => cli::user(&conn, &config, action, now).await,
         Command::Mail { action } => cli::mail(&conn, &config, action, &Clock::system()).await,
         Command::Openapi => unreachable!("answered before the database is opened"),
+        Command::Lottery { action } => cli::lottery::run(&conn, action, now).await,
         Command::Keygen => {
             let key = vmarket::account::keys::rotate(&conn, now).await.map_err(|e| format!("keygen: {e}"))?;
             println!("new signing key {}; the previous key verifies until its tokens expire", key.kid);

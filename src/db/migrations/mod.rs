@@ -16,6 +16,8 @@ mod m20261122_000600_exhibitor_notifications;
 mod m20261123_000700_sign_in_hardening;
 mod m20261123_000800_mails;
 mod m20261124_000900_circles;
+mod m20261125_001000_entries;
+mod m20261125_001100_lottery_secret;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -35,6 +37,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000700_sign_in_hardening::Migration),
             Box::new(m20261123_000800_mails::Migration),
             Box::new(m20261124_000900_circles::Migration),
+            Box::new(m20261125_001000_entries::Migration),
+            Box::new(m20261125_001100_lottery_secret::Migration),
         ]
     }
 }

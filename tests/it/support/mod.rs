@@ -5,6 +5,7 @@
 pub mod actors;
 pub mod auth;
 pub mod circles;
+pub mod entries;
 pub mod fake_remote;
 pub mod html;
 pub mod http;

@@ -1,0 +1,195 @@
+//! `vmarket lottery …`: staff commit, preview and publish a round's draw (the model's
+//! `lottery` module); `verify` recomputes a published draw — from the database with `--event`,
+//! or from the published material alone (seed, the seed hash committed before the draw, the
+//! canonical inputs file and the digests) with no database, so that anyone can run it.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use clap::{Args, Subcommand, ValueEnum};
+use sea_orm::DatabaseConnection;
+
+use crate::db::entities::event_entry_application::LotteryRound;
+use crate::lottery::{Published, verify};
+use crate::model::lottery::{self as runs, Publication};
+
+/// `vmarket lottery …`
+#[derive(Debug, Subcommand)]
+pub enum LotteryAction {
+    /// Create the round's run with a fresh seed and publish the seed's hash (idempotent: a
+    /// committed round keeps its seed).
+    Commit(RoundArgs),
+    /// Draw the round for staff: stores and prints the result digest, changes no status.
+    Preview(RoundArgs),
+    /// Apply the previewed draw: statuses change, seed and inputs become public (idempotent).
+    Publish(RoundArgs),
+    /// Recompute a published draw from its seed and inputs and tell whether it matches the
+    /// published result: `--event E --round R` reads them from the database; otherwise give
+    /// `--seed`, `--seed-hash`, `--inputs FILE`, `--inputs-digest` and `--result-digest`.
+    Verify(VerifyArgs),
+}
+
+/// Which draw.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Round {
+    /// The first draw.
+    First,
+    /// The second draw (freed slots for `first_lost` wishes).
+    Second,
+}
+
+impl From<Round> for LotteryRound {
+    fn from(round: Round) -> Self {
+        match round {
+            Round::First => LotteryRound::First,
+            Round::Second => LotteryRound::Second,
+        }
+    }
+}
+
+/// The event and round of a draw.
+#[derive(Debug, Args)]
+pub struct RoundArgs {
+    /// The event's permalink.
+    #[arg(long)]
+    pub event: String,
+    /// first or second.
+    #[arg(long, value_enum)]
+    pub round: Round,
+}
+
+/// What `vmarket lottery verify` checks: a published run in the database, or everything the
+/// event page publishes.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The event's permalink (read the published run from the database).
+    #[arg(long, requires = "round", conflicts_with_all = ["seed", "seed_hash", "inputs", "inputs_digest", "result_digest"])]
+    pub event: Option<String>,
+    /// first or second (with `--event`).
+    #[arg(long, value_enum, requires = "event")]
+    pub round: Option<Round>,
+    /// The revealed seed (64 hex digits).
+    #[arg(long, required_unless_present = "event")]
+    pub seed: Option<String>,
+    /// The seed hash published before the draw.
+    #[arg(long, required_unless_present = "event")]
+    pub seed_hash: Option<String>,
+    /// The published inputs file (canonical text, `vmarket lottery inputs v1`).
+    #[arg(long, required_unless_present = "event")]
+    pub inputs: Option<PathBuf>,
+    /// The published digest of the inputs.
+    #[arg(long, required_unless_present = "event")]
+    pub inputs_digest: Option<String>,
+    /// The published digest of the result.
+    #[arg(long, required_unless_present = "event")]
+    pub result_digest: Option<String>,
+    /// Also print every application's outcome (`<application id> win|lose`).
+    #[arg(long)]
+    pub list: bool,
+}
+
+/// Runs a `vmarket lottery` action against the database.
+pub async fn run(db: &DatabaseConnection, action: LotteryAction, now: DateTime<Utc>) -> Result<(), String> {
+    let event_of = |permalink: &str| {
+        let permalink = permalink.to_string();
+        async move { runs::event_by_permalink(db, &permalink).await.map_err(|e| format!("event {permalink:?}: {e}")) }
+    };
+    match action {
+        LotteryAction::Commit(args) => {
+            let event = event_of(&args.event).await?;
+            let run = runs::commit(db, event.id, args.round.into(), None, now).await.map_err(|e| e.to_string())?;
+            println!("committed {} {:?} round: seed hash {}", event.permalink, args.round, run.seed_hash);
+        }
+        LotteryAction::Preview(args) => {
+            let event = event_of(&args.event).await?;
+            let draw = runs::preview(db, event.id, args.round.into(), now).await.map_err(|e| e.to_string())?;
+            println!(
+                "preview of {} {:?} round: {} winners of {} applications; inputs digest {}, result digest {} (no \
+                 status changed)",
+                event.permalink,
+                args.round,
+                draw.winners().count(),
+                draw.outcomes.len(),
+                draw.inputs_digest,
+                draw.digest
+            );
+        }
+        LotteryAction::Publish(args) => {
+            let event = event_of(&args.event).await?;
+            match runs::publish(db, event.id, args.round.into(), now).await.map_err(|e| e.to_string())? {
+                Publication::Applied { draw, incorrect } => println!(
+                    "published {} {:?} round: {} winners of {} applications, {} incorrect; seed {}",
+                    event.permalink,
+                    args.round,
+                    draw.winners().count(),
+                    draw.outcomes.len(),
+                    incorrect.len(),
+                    runs::run_of(db, event.id, args.round.into())
+                        .await
+                        .ok()
+                        .flatten()
+                        .and_then(|r| r.seed)
+                        .unwrap_or_default()
+                ),
+                Publication::AlreadyPublished => {
+                    println!("{} {:?} round was already published; nothing changed", event.permalink, args.round)
+                }
+            }
+        }
+        LotteryAction::Verify(VerifyArgs { event: Some(permalink), round: Some(round), list, .. }) => {
+            let event = event_of(&permalink).await?;
+            let checked = runs::verify_published(db, event.id, round.into()).await.map_err(|e| e.to_string())?;
+            if list {
+                for o in &checked.draw.outcomes {
+                    println!("{} {}", o.application_id, if o.won { "win" } else { "lose" });
+                }
+            }
+            if !checked.mismatches.is_empty() {
+                return Err(format!(
+                    "the draw verifies, but {} applications show another outcome: {:?}",
+                    checked.mismatches.len(),
+                    checked.mismatches
+                ));
+            }
+            println!(
+                "verified {permalink} {round:?} round: the seed matches its commitment, the inputs their digest, the \
+                 draw the published result ({} winners of {} applications, result digest {}), and every \
+                 application shows its outcome",
+                checked.draw.winners().count(),
+                checked.draw.outcomes.len(),
+                checked.draw.digest
+            );
+        }
+        LotteryAction::Verify(args) => return verify_published(&args),
+    }
+    Ok(())
+}
+
+/// Runs `vmarket lottery verify` on published material; `Err` carries the one-line reason a
+/// draw does not verify (the command then exits with a failure).
+pub fn verify_published(args: &VerifyArgs) -> Result<(), String> {
+    let given = |value: &Option<String>, name: &str| value.clone().ok_or(format!("--{name} is required"));
+    let path = args.inputs.clone().ok_or("--inputs is required")?;
+    let inputs = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let draw = verify(&Published {
+        seed: &given(&args.seed, "seed")?,
+        seed_hash: &given(&args.seed_hash, "seed-hash")?,
+        inputs: &inputs,
+        inputs_digest: &given(&args.inputs_digest, "inputs-digest")?,
+        result_digest: &given(&args.result_digest, "result-digest")?,
+    })
+    .map_err(|e| format!("does not verify: {e}"))?;
+    if args.list {
+        for o in &draw.outcomes {
+            println!("{} {}", o.application_id, if o.won { "win" } else { "lose" });
+        }
+    }
+    println!(
+        "verified: the seed matches its commitment, the inputs their digest, and the draw gives the published \
+         result ({} winners of {} applications, result digest {})",
+        draw.winners().count(),
+        draw.outcomes.len(),
+        draw.digest
+    );
+    Ok(())
+}

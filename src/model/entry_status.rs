@@ -1,0 +1,248 @@
+//! Lottery statuses over time (DOMAIN.md "Application statuses"): the transitions that time
+//! alone makes, applied on every read ([`effective_status`]), so a stopped worker never shows a
+//! wrong status, and the entry's lottery type, derived from its applications and the phase
+//! ([`lottery_type`]) and never stored.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Defined with its entity (`db::entities::event_entry_application`); part of this model's API.
+pub use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
+use crate::model::event::EventWithPhases;
+use crate::model::phase::PhaseType;
+
+/// The status `stored` stands for at `now` in `event`'s timeline: a win whose payment window has
+/// closed unpaid is `first_win_unpaid` / `second_win_unpaid`; a second-round loss is `lost` once
+/// the second payment window has closed, and so is a first-round loss in an event without a
+/// second lottery once the first payment window has closed. Every other status stays as stored.
+/// A pure function of its inputs: the sweep job writes the same result.
+pub fn effective_status(stored: LotteryStatus, event: &EventWithPhases, now: DateTime<Utc>) -> LotteryStatus {
+    use LotteryStatus::*;
+    let closed = |kind: PhaseType| event.reached(kind, now);
+    match stored {
+        FirstWin if closed(PhaseType::FirstPaymentEnd) => FirstWinUnpaid,
+        SecondWin if closed(PhaseType::SecondPaymentEnd) => SecondWinUnpaid,
+        SecondLost if closed(PhaseType::SecondPaymentEnd) => Lost,
+        FirstLost if event.at(PhaseType::SecondLotteryStart).is_none() && closed(PhaseType::FirstPaymentEnd) => Lost,
+        other => other,
+    }
+}
+
+/// An entry's lottery type (spec §3 "Entry lottery types").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LotteryType {
+    /// Waiting for the first draw.
+    Applied,
+    /// The first draw's window is open.
+    FirstLottery,
+    /// Won the first draw: pay in the first payment window.
+    FirstWinPayment,
+    /// Lost the first draw; the second is ahead.
+    FirstLost,
+    /// The second draw's window is open.
+    SecondLottery,
+    /// Won the second draw: pay in the second payment window.
+    SecondWinPayment,
+    /// A draw's window has closed but its result is not published yet: staff hold it.
+    Adjusting,
+    /// A win was not paid in time.
+    Unpaid,
+    /// Won a free slot.
+    Win,
+    /// Won and paid.
+    WinPaid,
+    /// Lost (or declined) for good.
+    Lost,
+    /// Left out of the draw: the circle is suspended or a rule was broken.
+    Incorrect,
+}
+
+impl LotteryType {
+    /// The snake_case name, used in message keys.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Applied => "applied",
+            Self::FirstLottery => "first_lottery",
+            Self::FirstWinPayment => "first_win_payment",
+            Self::FirstLost => "first_lost",
+            Self::SecondLottery => "second_lottery",
+            Self::SecondWinPayment => "second_win_payment",
+            Self::Adjusting => "adjusting",
+            Self::Unpaid => "unpaid",
+            Self::Win => "win",
+            Self::WinPaid => "win_paid",
+            Self::Lost => "lost",
+            Self::Incorrect => "incorrect",
+        }
+    }
+
+    /// Whether this is one of the winning types (spec §4 "Winning statuses").
+    pub fn is_winning(self) -> bool {
+        matches!(self, Self::FirstWinPayment | Self::SecondWinPayment | Self::WinPaid | Self::Win)
+    }
+}
+
+/// The lottery type of an entry whose applications have the (effective) `statuses`, for a
+/// circle that is `suspended` or not, in `event`'s timeline at `now`. The best outcome wins: a
+/// paid slot over a free win over a win to pay; then a draw still ahead (open, or closed and held
+/// by staff: `adjusting`); then unpaid; then lost.
+pub fn lottery_type(
+    statuses: &[LotteryStatus],
+    suspended: bool,
+    event: &EventWithPhases,
+    now: DateTime<Utc>,
+) -> LotteryType {
+    use LotteryStatus as S;
+    let any = |s: S| statuses.contains(&s);
+    let reached = |kind: PhaseType| event.reached(kind, now);
+    if any(S::Paid) {
+        return LotteryType::WinPaid;
+    }
+    if any(S::Win) {
+        return LotteryType::Win;
+    }
+    if any(S::SecondWin) {
+        return LotteryType::SecondWinPayment;
+    }
+    if any(S::FirstWin) {
+        return LotteryType::FirstWinPayment;
+    }
+    if suspended || any(S::Incorrect) {
+        return LotteryType::Incorrect;
+    }
+    if any(S::Applied) {
+        return if reached(PhaseType::FirstLotteryEnd) {
+            LotteryType::Adjusting
+        } else if reached(PhaseType::FirstLotteryStart) {
+            LotteryType::FirstLottery
+        } else {
+            LotteryType::Applied
+        };
+    }
+    if any(S::FirstLost) {
+        return if reached(PhaseType::SecondLotteryEnd) {
+            LotteryType::Adjusting
+        } else if reached(PhaseType::SecondLotteryStart) {
+            LotteryType::SecondLottery
+        } else {
+            LotteryType::FirstLost
+        };
+    }
+    if any(S::FirstWinUnpaid) || any(S::SecondWinUnpaid) {
+        return LotteryType::Unpaid;
+    }
+    LotteryType::Lost
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{Duration, TimeZone};
+
+    use super::*;
+    use crate::db::entities::{event, event_phase};
+
+    fn t(day: i64) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 1, 1, 3, 0, 0).unwrap() + Duration::days(day)
+    }
+
+    /// An event whose phases are at day 10 × their order: entry 10–20, first lottery 30–40,
+    /// first payment 50–60, second lottery 70–80, second payment 90–100 (without the second
+    /// round when `second` is false).
+    fn timeline(second: bool) -> EventWithPhases {
+        let kinds = {
+            use PhaseType::*;
+            let mut kinds =
+                vec![EntryStart, EntryEnd, FirstLotteryStart, FirstLotteryEnd, FirstPaymentStart, FirstPaymentEnd];
+            if second {
+                kinds.extend([SecondLotteryStart, SecondLotteryEnd, SecondPaymentStart, SecondPaymentEnd]);
+            }
+            kinds
+        };
+        let phases = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, kind)| event_phase::Model {
+                id: i as i32 + 1,
+                event_id: 1,
+                phase_type: kind,
+                phase_timestamp: t(10 * (i as i64 + 1)),
+                is_private: false,
+                is_displayable: true,
+            })
+            .collect();
+        let event = event::Model {
+            id: 1,
+            permalink: "e".into(),
+            version: 1,
+            name_ja: String::new(),
+            name_en: String::new(),
+            image: None,
+            logo: None,
+            icon: None,
+            first_view_image: None,
+            theme_ja: String::new(),
+            theme_en: String::new(),
+            theme_description_ja: String::new(),
+            theme_description_en: String::new(),
+            is_entry_closed: false,
+            is_public: true,
+            exhibition_term_url: None,
+            exhibition_guideline_url: None,
+            submission_rule_url: None,
+            created_at: t(0),
+            updated_at: t(0),
+        };
+        EventWithPhases { event, phases }
+    }
+
+    #[test]
+    fn an_unpaid_first_win_turns_unpaid_exactly_when_the_payment_window_closes() {
+        let e = timeline(true);
+        let end = t(60);
+        assert_eq!(effective_status(LotteryStatus::FirstWin, &e, end - Duration::seconds(1)), LotteryStatus::FirstWin);
+        assert_eq!(effective_status(LotteryStatus::FirstWin, &e, end), LotteryStatus::FirstWinUnpaid);
+        assert_eq!(effective_status(LotteryStatus::Paid, &e, end), LotteryStatus::Paid, "paid stays paid");
+        assert_eq!(effective_status(LotteryStatus::Decline, &e, end), LotteryStatus::Decline);
+        assert_eq!(effective_status(LotteryStatus::FirstLost, &e, end), LotteryStatus::FirstLost, "second round ahead");
+    }
+
+    #[test]
+    fn second_round_statuses_close_with_the_second_payment_window() {
+        let e = timeline(true);
+        let end = t(100);
+        let before = end - Duration::seconds(1);
+        assert_eq!(effective_status(LotteryStatus::SecondWin, &e, before), LotteryStatus::SecondWin);
+        assert_eq!(effective_status(LotteryStatus::SecondWin, &e, end), LotteryStatus::SecondWinUnpaid);
+        assert_eq!(effective_status(LotteryStatus::SecondLost, &e, before), LotteryStatus::SecondLost);
+        assert_eq!(effective_status(LotteryStatus::SecondLost, &e, end), LotteryStatus::Lost);
+    }
+
+    #[test]
+    fn without_a_second_round_a_first_loss_is_final_after_the_first_payment_window() {
+        let e = timeline(false);
+        assert_eq!(effective_status(LotteryStatus::FirstLost, &e, t(59)), LotteryStatus::FirstLost);
+        assert_eq!(effective_status(LotteryStatus::FirstLost, &e, t(60)), LotteryStatus::Lost);
+    }
+
+    #[test]
+    fn the_lottery_type_follows_the_phase_and_the_best_outcome() {
+        use LotteryStatus as S;
+        let e = timeline(true);
+        let ty = |statuses: &[S], day: i64| lottery_type(statuses, false, &e, t(day));
+        assert_eq!(ty(&[S::Applied, S::Applied], 15), LotteryType::Applied);
+        assert_eq!(ty(&[S::Applied], 30), LotteryType::FirstLottery);
+        assert_eq!(ty(&[S::Applied], 45), LotteryType::Adjusting, "draw window closed, not published");
+        assert_eq!(ty(&[S::FirstWin, S::FirstLost], 55), LotteryType::FirstWinPayment);
+        assert_eq!(ty(&[S::FirstLost, S::FirstLost], 55), LotteryType::FirstLost);
+        assert_eq!(ty(&[S::FirstLost], 75), LotteryType::SecondLottery);
+        assert_eq!(ty(&[S::SecondWin, S::FirstLost], 95), LotteryType::SecondWinPayment);
+        assert_eq!(ty(&[S::Paid, S::Lost], 120), LotteryType::WinPaid);
+        assert_eq!(ty(&[S::Win], 120), LotteryType::Win);
+        assert_eq!(ty(&[S::FirstWinUnpaid, S::Lost], 120), LotteryType::Unpaid);
+        assert_eq!(ty(&[S::Lost, S::Decline], 120), LotteryType::Lost);
+        assert_eq!(lottery_type(&[S::Applied], true, &e, t(15)), LotteryType::Incorrect, "suspended circle");
+        assert_eq!(lottery_type(&[S::Paid], true, &e, t(120)), LotteryType::WinPaid, "a paid slot stays paid");
+    }
+}

@@ -1,0 +1,210 @@
+//! Lottery runs on the database (DOMAIN.md "The lottery"): commit, preview (nothing changes),
+//! publish (statuses change once, even when two publishes race), verify from the published
+//! seed and inputs (and refuse a tampered list), and the second round on freed slots.
+
+use chrono::Duration;
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, Set};
+use vmarket::db::entities::lottery_run::LotteryRunState;
+use vmarket::db::entities::{circle, event_entry, event_entry_application};
+use vmarket::lottery::{Seed, sha256_hex};
+use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
+use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
+use vmarket::model::lottery::{self, Publication};
+use vmarket::model::phase::PhaseType;
+
+use crate::support::TestApp;
+
+fn wishes(plans: &[i32]) -> EntryChange {
+    EntryChange {
+        is_multiple_win: false,
+        wishes: plans
+            .iter()
+            .enumerate()
+            .map(|(i, plan)| Wish { choice: i as i32 + 1, plan_id: *plan, options: AmpOptions::default() })
+            .collect(),
+    }
+}
+
+/// Application id → (status, won round, fee at draw) of every application of `entries`.
+async fn statuses(app: &TestApp, entries: &[i32]) -> Vec<(i32, LotteryStatus, Option<LotteryRound>, Option<i32>)> {
+    let mut rows = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::EntryId.is_in(entries.iter().copied()))
+        .all(&app.db)
+        .await
+        .unwrap();
+    rows.sort_by_key(|a| a.id);
+    rows.into_iter().map(|a| (a.id, a.lottery_status, a.won_round, a.fee_at_draw)).collect()
+}
+
+/// `n` circles of one owner, each entering `plans` as its wishes; returns the entry ids.
+async fn entries(app: &TestApp, event_id: i32, n: usize, plans: &[i32]) -> (Vec<i32>, Vec<i32>) {
+    let owner = app.user("lottery_owner").await;
+    let now = app.clock.now();
+    let (mut ids, mut circles) = (Vec::new(), Vec::new());
+    for i in 0..n {
+        let circle = app.create_circle(&owner, &format!("抽選サークル{i}")).await["id"].as_i64().unwrap() as i32;
+        let entry = event_entry::Model::apply(&app.db, event_id, circle, owner.user.id, wishes(plans), now)
+            .await
+            .expect("applied");
+        ids.push(entry.id);
+        circles.push(circle);
+    }
+    (ids, circles)
+}
+
+#[rocket::async_test]
+async fn a_published_draw_applies_once_and_verifies_from_its_seed_and_inputs() {
+    let app = TestApp::builder().live().build().await;
+    let ev = app.entry_event("DrawFair").await;
+    // Four circles want the square booth (2 slots, 8,000 JPY); a fifth, suspended, wants it too.
+    let (entry_ids, circles) = entries(&app, ev.id, 5, &ev.plans[..1]).await;
+    let mut suspended = circle::Entity::find_by_id(circles[4]).one(&app.db).await.unwrap().unwrap().into_active_model();
+    suspended.is_suspended = Set(true);
+    suspended.update(&app.db).await.unwrap();
+    let now = ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1);
+
+    assert_eq!(
+        lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap_err().code(),
+        "lottery_not_committed"
+    );
+    let run = lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    assert_eq!(run.state, LotteryRunState::Committed);
+    assert_eq!(run.seed, None, "the seed stays secret until published");
+    let again = lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    assert_eq!(again.seed_hash, run.seed_hash, "committing again keeps the committed seed");
+    assert_eq!(
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap_err().code(),
+        "lottery_not_previewed"
+    );
+
+    let before = statuses(&app, &entry_ids).await;
+    let preview = lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap();
+    assert_eq!(preview.outcomes.len(), 4, "the suspended circle's wish is left out");
+    assert_eq!(preview.winners().count(), 2);
+    assert_eq!(statuses(&app, &entry_ids).await, before, "a preview changes no status");
+    let previewed = lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap();
+    assert_eq!((previewed.state, previewed.seed.as_deref()), (LotteryRunState::Preview, None));
+
+    // Two publishes at once: one applies, the other finds it done.
+    let (a, b) = tokio::join!(
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now),
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now)
+    );
+    let results = [a.unwrap(), b.unwrap()];
+    let applied: Vec<_> = results.iter().filter(|r| matches!(r, Publication::Applied { .. })).collect();
+    assert_eq!(applied.len(), 1, "{results:?}");
+    assert!(results.contains(&Publication::AlreadyPublished));
+    let Publication::Applied { draw, incorrect } = applied[0] else { unreachable!() };
+    assert_eq!(draw, &preview, "publish applies what staff previewed");
+
+    let after = statuses(&app, &entry_ids).await;
+    let winners: Vec<i64> = draw.winners().map(|o| o.application_id).collect();
+    for (id, status, round, fee) in &after {
+        if winners.contains(&i64::from(*id)) {
+            assert_eq!((*status, *round, *fee), (LotteryStatus::FirstWin, Some(LotteryRound::First), Some(8000)));
+        } else if incorrect.contains(id) {
+            assert_eq!((*status, *round), (LotteryStatus::Incorrect, None));
+        } else {
+            assert_eq!((*status, *round), (LotteryStatus::FirstLost, None));
+        }
+    }
+    assert_eq!(incorrect.len(), 1);
+    assert_eq!(after.iter().filter(|s| s.1 == LotteryStatus::FirstLost).count(), 2);
+
+    // Published: the seed is revealed and matches the hash committed before the draw.
+    let published = lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap();
+    assert_eq!(published.state, LotteryRunState::Published);
+    let seed = Seed::from_hex(published.seed.as_deref().expect("revealed")).unwrap();
+    assert_eq!(seed.hash(), run.seed_hash);
+    assert_eq!(sha256_hex(published.inputs.as_deref().unwrap().as_bytes()), published.inputs_digest.clone().unwrap());
+
+    // Publishing again changes nothing.
+    assert_eq!(
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap(),
+        Publication::AlreadyPublished
+    );
+    assert_eq!(statuses(&app, &entry_ids).await, after);
+    assert_eq!(
+        lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap_err().code(),
+        "lottery_published"
+    );
+
+    // Verify: the same winners from the published seed and inputs, every status agreeing.
+    let checked = lottery::verify_published(&app.db, ev.id, LotteryRound::First).await.unwrap();
+    assert_eq!(checked.draw.winners().map(|o| o.application_id).collect::<Vec<_>>(), winners);
+    assert!(checked.mismatches.is_empty());
+
+    // A tampered input list (one more slot on the plan) no longer verifies.
+    let honest = published.inputs.clone().unwrap();
+    let line = format!("plan {} 2\n", ev.plans[0]);
+    assert!(honest.contains(&line), "{honest}");
+    let mut tampered = published.clone().into_active_model();
+    tampered.inputs = Set(Some(honest.replace(&line, &format!("plan {} 3\n", ev.plans[0]))));
+    tampered.update(&app.db).await.unwrap();
+    let refused = lottery::verify_published(&app.db, ev.id, LotteryRound::First).await.unwrap_err();
+    assert!(refused.to_string().contains("inputs digest"), "{refused}");
+    let mut restored = published.clone().into_active_model();
+    restored.inputs = Set(Some(honest));
+    restored.update(&app.db).await.unwrap();
+
+    // A status changed behind the draw's back is reported.
+    let loser = after.iter().find(|s| s.1 == LotteryStatus::FirstLost).unwrap().0;
+    let mut forged =
+        event_entry_application::Entity::find_by_id(loser).one(&app.db).await.unwrap().unwrap().into_active_model();
+    forged.lottery_status = Set(LotteryStatus::FirstWin);
+    forged.won_round = Set(Some(LotteryRound::First));
+    forged.update(&app.db).await.unwrap();
+    let checked = lottery::verify_published(&app.db, ev.id, LotteryRound::First).await.unwrap();
+    assert_eq!(checked.mismatches, [i64::from(loser)]);
+}
+
+#[rocket::async_test]
+async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
+    let app = TestApp::builder().live().build().await;
+    let ev = app.entry_event("SecondFair").await;
+    let (entry_ids, _) = entries(&app, ev.id, 4, &ev.plans[..1]).await;
+    let first_draw = ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1);
+    assert_eq!(
+        lottery::commit(&app.db, ev.id, LotteryRound::Second, None, first_draw).await.unwrap_err().code(),
+        "lottery_first_round_unpublished"
+    );
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, first_draw).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, first_draw).await.unwrap();
+    lottery::publish(&app.db, ev.id, LotteryRound::First, first_draw).await.unwrap();
+    let first = statuses(&app, &entry_ids).await;
+    let won: Vec<i32> = first.iter().filter(|s| s.1 == LotteryStatus::FirstWin).map(|s| s.0).collect();
+    let lost: Vec<i32> = first.iter().filter(|s| s.1 == LotteryStatus::FirstLost).map(|s| s.0).collect();
+    assert_eq!((won.len(), lost.len()), (2, 2));
+
+    // One winner pays, the other declines: one slot is free for the two first losers.
+    for (id, status) in [(won[0], LotteryStatus::Paid), (won[1], LotteryStatus::Decline)] {
+        let mut a =
+            event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().into_active_model();
+        a.lottery_status = Set(status);
+        a.update(&app.db).await.unwrap();
+    }
+    let second_draw = ev.at(PhaseType::SecondLotteryStart) + Duration::hours(1);
+    lottery::commit(&app.db, ev.id, LotteryRound::Second, None, second_draw).await.unwrap();
+    let preview = lottery::preview(&app.db, ev.id, LotteryRound::Second, second_draw).await.unwrap();
+    let mut considered: Vec<i64> = preview.outcomes.iter().map(|o| o.application_id).collect();
+    considered.sort();
+    assert_eq!(considered, lost.iter().map(|&id| i64::from(id)).collect::<Vec<_>>(), "only the first losers");
+    let run = lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap();
+    assert!(run.inputs.unwrap().contains(&format!("plan {} 1\n", ev.plans[0])), "one freed slot");
+    lottery::publish(&app.db, ev.id, LotteryRound::Second, second_draw).await.unwrap();
+
+    let second = statuses(&app, &entry_ids).await;
+    let status_of = |id: i32| *second.iter().find(|s| s.0 == id).unwrap();
+    assert_eq!(status_of(won[0]).1, LotteryStatus::Paid);
+    assert_eq!(status_of(won[1]).1, LotteryStatus::Decline);
+    let mut outcomes: Vec<(LotteryStatus, Option<LotteryRound>)> =
+        lost.iter().map(|&id| (status_of(id).1, status_of(id).2)).collect();
+    outcomes.sort_by_key(|o| o.0.as_str());
+    assert_eq!(
+        outcomes,
+        [(LotteryStatus::SecondLost, None), (LotteryStatus::SecondWin, Some(LotteryRound::Second))],
+        "one of the two first losers gets the freed slot"
+    );
+    let checked = lottery::verify_published(&app.db, ev.id, LotteryRound::Second).await.unwrap();
+    assert!(checked.mismatches.is_empty());
+}
