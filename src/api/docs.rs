@@ -73,6 +73,7 @@ pub fn document() -> Document {
         resource("example", example::Doc::openapi()),
         resource("account", AccountDoc::openapi()),
         resource("admin", crate::admin::session::Doc::openapi()),
+        resource("admin", crate::admin::api::Doc::openapi()),
     ];
     let mut doc = ApiDoc::openapi();
     doc.merge(merged(parts));

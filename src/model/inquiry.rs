@@ -35,6 +35,19 @@ pub enum ForwardStatus {
     Failed,
 }
 
+/// Where staff stand with answering an inquiry (set in the console; new inquiries are `open`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Handling {
+    /// Nobody has picked it up yet.
+    Open,
+    /// Someone is on it.
+    InProgress,
+    /// Answered or otherwise settled.
+    Resolved,
+}
+
 /// A public inquiry category, as clients see it (no forwarding targets).
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
 pub struct InquiryCategoryView {

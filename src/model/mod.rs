@@ -1,6 +1,7 @@
 //! The domain model: vocabularies, phase rules, pagination, and the queries and client views
 //! that each entity owns.
 
+pub mod audit;
 pub mod catalog;
 pub mod company;
 pub mod concept;

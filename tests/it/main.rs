@@ -2,6 +2,7 @@
 //! fresh database (SQLite, or PostgreSQL when `VMARKET_TEST_DATABASE_URL` is set).
 
 mod access;
+mod admin;
 mod api;
 mod api_contract;
 mod auth;

@@ -3,7 +3,7 @@
 
 use sea_orm::entity::prelude::*;
 
-use crate::model::inquiry::ForwardStatus;
+use crate::model::inquiry::{ForwardStatus, Handling};
 
 /// A row of `inquiries`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -27,6 +27,8 @@ pub struct Model {
     pub next_attempt_at: Option<DateTimeUtc>,
     pub forwarded_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
+    /// Where staff stand with answering it.
+    pub handling: Handling,
 }
 
 /// No relations are navigated through SeaORM; queries filter by foreign key.

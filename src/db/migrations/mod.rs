@@ -15,6 +15,7 @@ mod m20261122_000500_redirects;
 mod m20261122_000600_exhibitor_notifications;
 mod m20261123_000700_sign_in_hardening;
 mod m20261123_000800_mails;
+mod m20261124_000900_staff_console;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -33,6 +34,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000600_exhibitor_notifications::Migration),
             Box::new(m20261123_000700_sign_in_hardening::Migration),
             Box::new(m20261123_000800_mails::Migration),
+            Box::new(m20261124_000900_staff_console::Migration),
         ]
     }
 }
