@@ -19,6 +19,7 @@ pub mod phase;
 pub mod redirect;
 pub mod search;
 pub mod text;
+pub mod time_travel;
 pub mod user;
 pub mod user_event;
 pub mod world;

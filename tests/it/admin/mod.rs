@@ -2,6 +2,7 @@
 //! ra-data-simple-rest contract, the role matrix, the audit log, time travel and each resource.
 
 mod contract;
+mod matrix;
 
 use rocket::http::Method;
 use serde_json::Value;
