@@ -106,6 +106,16 @@ pub trait Resource: Send + Sync + 'static {
     }
 }
 
+/// The input of a read-only resource: it takes none.
+#[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
+pub struct NoInput {}
+
+impl Validate for NoInput {
+    fn validate(&self) -> std::result::Result<(), validator::ValidationErrors> {
+        Ok(())
+    }
+}
+
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A resource as the routes see it: its name, area and actions, and its operations with the

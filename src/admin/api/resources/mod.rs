@@ -3,9 +3,10 @@
 //!
 //! [`Resource`]: crate::admin::api::Resource
 
+pub mod audit_log;
 pub mod events;
 
 use crate::admin::api::{Registered, registered};
 
 /// Every console resource, in menu order.
-pub const ALL: &[Registered] = &[registered::<events::Events>()];
+pub const ALL: &[Registered] = &[registered::<events::Events>(), registered::<audit_log::AuditLog>()];
