@@ -3,7 +3,8 @@
 //!
 //! "Now" is a base instant (the system clock, or a manual one in tests) plus the time-travel
 //! offset. The offset lives in the database (`crate::model::time_travel`); every node copies it
-//! into its clock with [`Clock::set_travel`] once a second.
+//! into its clock with [`Clock::set_travel`] once a second. Sign-in (tokens, sessions, codes)
+//! runs on [`Clock::real_now`], so that travelling signs nobody out.
 
 use std::sync::{Arc, RwLock};
 

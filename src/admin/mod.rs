@@ -6,6 +6,7 @@
 //! CSS-in-JS adds `<style>` elements; scripts stay `'self'` only) and the CSRF token.
 
 pub mod api;
+pub mod clock;
 pub mod permissions;
 pub mod session;
 
@@ -118,5 +119,6 @@ pub fn routes() -> Vec<Route> {
     let mut routes = routes![index, client_route];
     routes.extend(session::routes());
     routes.extend(api::routes());
+    routes.extend(clock::routes());
     routes
 }

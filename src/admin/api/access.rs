@@ -1,8 +1,8 @@
 //! Request guards of the console API: [`Console`] (any staff member, with what a handler
 //! needs) and [`Allowed`] (the resource named in the path, the action the method means, and the
 //! role table's yes). Handlers take them as `Result<_, Error>` so that every refusal answers with
-//! its own code in the JSON error body: 401 signed out, 403 not staff / not allowed (or a missing
-//! CSRF token), 404 unknown resource, 405 an action the resource does not offer.
+//! its own code in the JSON error body: 404 unknown resource, 401 signed out, 403 not staff / not
+//! allowed (or a missing CSRF token), 405 an action the resource does not offer.
 
 use chrono::{DateTime, Utc};
 use rocket::http::{Method, Status};
@@ -104,15 +104,17 @@ impl<'r> FromRequest<'r> for Allowed<'r> {
     type Error = Error;
 
     async fn from_request(req: &'r Request<'_>) -> Outcome<Self, Error> {
+        // Routed segments after the `/admin` mount: `api`, the resource, the record id. The
+        // names are public (the OpenAPI document lists the routes), so an unknown one is a 404
+        // for everyone.
+        let name = req.routed_segment(1).unwrap_or_default();
+        let Some(resource) = resources().iter().find(|r| r.name == name) else {
+            return refuse(Error::not_found());
+        };
         let cx = match Console::from_request(req).await {
             Outcome::Success(Console(cx)) => cx,
             Outcome::Error(e) => return Outcome::Error(e),
             Outcome::Forward(status) => return Outcome::Forward(status),
-        };
-        // Routed segments after the `/admin` mount: `api`, the resource, the record id.
-        let name = req.routed_segment(1).unwrap_or_default();
-        let Some(resource) = resources().iter().find(|r| r.name == name) else {
-            return refuse(Error::not_found());
         };
         let Some(action) = action_of(req.method(), req.routed_segment(2).is_some()) else {
             return refuse(Error::MethodNotAllowed);

@@ -235,7 +235,8 @@ async fn audited(
 ) -> Result<()> {
     let entry = audit::Entry {
         actor: &cx.staff,
-        at: cx.now,
+        // Real time: the log says when it happened, whatever the site was travelled to.
+        at: cx.clock.real_now(),
         resource,
         record_id: id.to_string(),
         action: action.as_str(),

@@ -8,6 +8,7 @@ pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod hub;
 pub mod inquiries;
+pub mod time_travel;
 pub mod user;
 pub mod user_hub;
 pub mod vrc_redirects;
@@ -45,6 +46,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(vrc_redirects),
         resource!(hub),
         resource!(user_hub),
+        resource!(time_travel),
     ]
 }
 

@@ -4,6 +4,7 @@
 mod audit;
 mod contract;
 mod matrix;
+mod time_travel;
 
 use rocket::http::Method;
 use serde_json::Value;
