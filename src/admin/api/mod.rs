@@ -8,7 +8,8 @@
 //!
 //! - `GET /admin/api/{resource}?sort=…&range=…&filter=…` lists ([`contract`]),
 //! - `GET /admin/api/{resource}/{id}` shows one record,
-//! - `POST`, `PUT /{id}` and `DELETE /{id}` write, each in one transaction that also stores
+//! - `POST`, `PUT /{id}` (the whole record or only the fields that change) and `DELETE /{id}`
+//!   write, each in one transaction that also stores
 //!   the audit entry (who, when, what, record before → after). A resource's write methods only
 //!   ever see that transaction, which they cannot commit: a write without its audit row is not
 //!   possible.
@@ -24,7 +25,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use rocket::data::Data;
-use rocket::response::status::Created;
+use rocket::response::status;
 use rocket::serde::json::Json;
 use rocket::{Route, delete, get, post, put, routes};
 use sea_orm::{
@@ -118,6 +119,9 @@ impl Validate for NoInput {
 
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// A new record's id and the record.
+type Created = (i32, Value);
+
 /// A resource as the routes see it: its name, area and actions, and its operations with the
 /// types erased.
 pub struct Registered {
@@ -131,7 +135,7 @@ pub struct Registered {
     pub columns: Columns,
     list: for<'a> fn(&'a Cx<'a>, RawList<'a>) -> BoxFuture<'a, Result<Listed>>,
     show: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
-    create: for<'a> fn(&'a Cx<'a>, Value) -> BoxFuture<'a, Result<(i32, Value)>>,
+    create: for<'a> fn(&'a Cx<'a>, Value) -> BoxFuture<'a, Result<Created>>,
     update: for<'a> fn(&'a Cx<'a>, i32, Value) -> BoxFuture<'a, Result<Value>>,
     delete: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
     /// Whether every declared column exists (checked by a test).
@@ -210,6 +214,19 @@ async fn one<R: Resource, C: ConnectionTrait + Sync>(db: &C, id: i32) -> Result<
     Ok((row, to_json(&record)?))
 }
 
+/// `Ok` when row `id` of `E` exists; otherwise a validation error on `field` ("choose an existing
+/// one").
+pub async fn must_exist<E: EntityTrait, C: ConnectionTrait>(db: &C, id: i32, field: &str, cx: &Cx<'_>) -> Result<()> {
+    let found = E::find().filter(id_column::<E>()?.eq(id)).one(db).await?;
+    if found.is_none() { Err(Error::invalid(field, cx.t("validation.unknown_reference"))) } else { Ok(()) }
+}
+
+/// `Ok` when nothing refers to the row any more (`refs` rows do); otherwise 409 `in_use`, so
+/// that a deletion never takes other records with it.
+pub fn unused(refs: u64) -> Result<()> {
+    if refs == 0 { Ok(()) } else { Err(Error::Conflict { code: "in_use" }) }
+}
+
 /// A database refusal the client caused (a duplicate key, a row still referred to) as a 409;
 /// anything else stays a server error.
 fn refusal(error: Error) -> Error {
@@ -247,7 +264,7 @@ async fn audited(
     txn.commit().await.map_err(|e: DbErr| refusal(e.into()))
 }
 
-async fn create<R: Resource>(cx: &Cx<'_>, body: Value) -> Result<(i32, Value)> {
+async fn create<R: Resource>(cx: &Cx<'_>, body: Value) -> Result<Created> {
     let input = input::parse::<R::Input>(body, cx)?;
     let txn = cx.db.begin().await?;
     let id = R::create(&txn, input, cx).await.map_err(refusal)?;
@@ -256,10 +273,23 @@ async fn create<R: Resource>(cx: &Cx<'_>, body: Value) -> Result<(i32, Value)> {
     Ok((id, after))
 }
 
+/// `body`'s fields over `record`'s: a `PUT` may carry the whole record (react-admin's edit form)
+/// or only what changes (its bulk actions: `{"is_public": true}`).
+fn merged(record: &Value, body: Value) -> Value {
+    match (record, body) {
+        (Value::Object(current), Value::Object(changes)) => {
+            let mut all = current.clone();
+            all.extend(changes);
+            Value::Object(all)
+        }
+        (_, body) => body,
+    }
+}
+
 async fn update<R: Resource>(cx: &Cx<'_>, id: i32, body: Value) -> Result<Value> {
     let txn = cx.db.begin().await?;
     let (row, before) = one::<R, _>(&txn, id).await?;
-    let input = input::parse::<R::Input>(body, cx)?;
+    let input = input::parse::<R::Input>(merged(&before, body), cx)?;
     R::update(&txn, row, input, cx).await.map_err(refusal)?;
     let (_, after) = one::<R, _>(&txn, id).await?;
     audited(txn, cx, R::NAME, id, Action::Edit, Some(before), Some(after.clone())).await?;
@@ -327,11 +357,11 @@ pub async fn create_record(
     resource: &str,
     body: Data<'_>,
     allowed: std::result::Result<Allowed<'_>, Error>,
-) -> Result<Created<Json<Value>>> {
+) -> Result<status::Created<Json<Value>>> {
     let Allowed { resource: found, cx, .. } = allowed?;
     let body = input::read_json(body).await?;
     let (id, record) = (found.create)(&cx, body).await?;
-    Ok(Created::new(format!("/admin/api/{resource}/{id}")).body(Json(record)))
+    Ok(status::Created::new(format!("/admin/api/{resource}/{id}")).body(Json(record)))
 }
 
 /// Changes a record (audited); answers it as it is now.

@@ -48,14 +48,15 @@ async fn some_id(app: &TestApp, admin: &Actor, resource: &str) -> Option<i64> {
     listed.ids().first().copied()
 }
 
-/// Sends `action` on `resource` as `who` (`None`: anonymous). Writes carry an empty object, which
-/// no resource accepts, and deletions name a record that does not exist: nothing changes.
+/// Sends `action` on `resource` as `who` (`None`: anonymous). Writes carry a body that is not an
+/// object, which no resource accepts, and deletions name a record that does not exist: nothing
+/// changes.
 async fn attempt(app: &TestApp, who: Option<&Actor>, resource: &str, action: Action, id: Option<i64>) -> Answer {
     let (method, path, body) = match action {
         Action::List => (Method::Get, format!("/admin/api/{resource}"), None),
         Action::Show => (Method::Get, format!("/admin/api/{resource}/{}", id.unwrap_or(999_999)), None),
-        Action::Create => (Method::Post, format!("/admin/api/{resource}"), Some(json!({}))),
-        Action::Edit => (Method::Put, format!("/admin/api/{resource}/{}", id.unwrap_or(999_999)), Some(json!({}))),
+        Action::Create => (Method::Post, format!("/admin/api/{resource}"), Some(json!([]))),
+        Action::Edit => (Method::Put, format!("/admin/api/{resource}/{}", id.unwrap_or(999_999)), Some(json!([]))),
         Action::Delete => (Method::Delete, format!("/admin/api/{resource}/999999"), None),
     };
     match who {

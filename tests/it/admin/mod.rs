@@ -4,6 +4,7 @@
 mod audit;
 mod contract;
 mod matrix;
+mod resources;
 mod time_travel;
 
 use rocket::http::Method;
