@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod clock;
+pub mod dashboard;
 pub mod permissions;
 pub mod session;
 
@@ -120,5 +121,6 @@ pub fn routes() -> Vec<Route> {
     routes.extend(session::routes());
     routes.extend(api::routes());
     routes.extend(clock::routes());
+    routes.extend(dashboard::routes());
     routes
 }

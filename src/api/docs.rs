@@ -75,6 +75,7 @@ pub fn document() -> Document {
         resource("admin", crate::admin::session::Doc::openapi()),
         resource("admin", crate::admin::api::Doc::openapi()),
         resource("admin", crate::admin::clock::Doc::openapi()),
+        resource("admin", crate::admin::dashboard::Doc::openapi()),
     ];
     let mut doc = ApiDoc::openapi();
     doc.merge(merged(parts));

@@ -38,6 +38,9 @@ pub struct RawList<'a> {
     pub filter: Option<&'a str>,
 }
 
+/// The condition a computed filter's value means (`None`: the value does not fit).
+pub type Computed = fn(&Value) -> Option<Condition>;
+
 /// What a resource lets staff sort, filter and search on, by column name.
 #[derive(Debug, Clone, Copy)]
 pub struct Columns {
@@ -47,6 +50,14 @@ pub struct Columns {
     pub filter: &'static [&'static str],
     /// Text columns `q` searches; empty: no `q`.
     pub search: &'static [&'static str],
+    /// Filters that are not one column: a name and the condition a value means (`None`: the
+    /// value does not fit).
+    pub computed: &'static [(&'static str, Computed)],
+}
+
+impl Columns {
+    /// No sorting but by id, no filters but `id`, no search.
+    pub const NONE: Columns = Columns { sort: &[], filter: &[], search: &[], computed: &[] };
 }
 
 /// Checked list parameters for entity `E`.
@@ -166,6 +177,7 @@ fn parse_filter<E: EntityTrait>(raw: Option<&str>, columns: &Columns, cx: &Cx<'_
     if !columns.search.is_empty() {
         fields.push("q");
     }
+    fields.extend(columns.computed.iter().map(|(name, _)| *name));
     let Ok(Value::Object(map)) = serde_json::from_str::<Value>(raw) else {
         return Err(invalid("filter", cx.tf("validation.list_filter", &[("fields", &fields.join(", "))])));
     };
@@ -177,6 +189,10 @@ fn parse_filter<E: EntityTrait>(raw: Option<&str>, columns: &Columns, cx: &Cx<'_
         if key == "q" && !columns.search.is_empty() {
             let text = value.as_str().ok_or_else(unfit)?;
             condition = condition.add(search::<E>(columns.search, text));
+            continue;
+        }
+        if let Some((_, condition_of)) = columns.computed.iter().find(|(name, _)| name == key) {
+            condition = condition.add(condition_of(value).ok_or_else(unfit)?);
             continue;
         }
         let (name, bound) = match (key.strip_suffix("_gte"), key.strip_suffix("_lte")) {

@@ -169,7 +169,7 @@ pub fn id_column<E: EntityTrait>() -> Result<E::Column> {
 }
 
 fn check_columns<R: Resource>() -> std::result::Result<(), String> {
-    let Columns { sort, filter, search } = R::COLUMNS;
+    let Columns { sort, filter, search, .. } = R::COLUMNS;
     let missing: Vec<_> = ["id"]
         .iter()
         .chain(sort)

@@ -3,6 +3,7 @@
 
 mod audit;
 mod contract;
+mod dashboard;
 mod matrix;
 mod resources;
 mod time_travel;

@@ -52,6 +52,7 @@ impl Resource for AuditLog {
         sort: &["at", "resource", "actor_vmarket_id", "action"],
         filter: &["at", "resource", "record_id", "actor_id", "actor_vmarket_id", "action"],
         search: &[],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<audit_log::Model>) -> Result<Vec<AuditRecord>> {

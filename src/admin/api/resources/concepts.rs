@@ -98,6 +98,7 @@ impl Resource for Concepts {
         sort: &["event_id", "display_order", "name_ja", "name_en", "kind"],
         filter: &["event_id", "kind", "platform", "venue", "is_company"],
         search: &["name_ja", "name_en", "description_ja", "description_en"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<concept::Model>) -> Result<Vec<ConceptRecord>> {

@@ -165,6 +165,7 @@ impl Resource for Events {
         sort: &["permalink", "version", "name_ja", "name_en", "is_public", "created_at", "updated_at"],
         filter: &["permalink", "version", "is_public", "is_entry_closed"],
         search: &["permalink", "name_ja", "name_en", "theme_ja", "theme_en"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<event::Model>) -> Result<Vec<EventRecord>> {

@@ -92,6 +92,7 @@ impl Resource for ExhibitorNotifications {
         sort: &["published_at", "event_id", "is_public", "title_ja"],
         filter: &["event_id", "is_public", "published_at"],
         search: &["title_ja", "title_en", "description_ja", "description_en"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(

@@ -145,6 +145,7 @@ impl Resource for HubNotifications {
             "publish_at",
         ],
         search: &["title", "content"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(

@@ -1,9 +1,11 @@
 //! `inquiries`: what visitors sent, with where its forwarding stands per target (Slack, Jira) and
 //! the last error; staff only change their handling status (open → in progress → resolved).
+//! `filter={"forwarding":"failed"}` finds those a target gave up on.
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ActiveModelTrait, ConnectionTrait, DatabaseTransaction, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, Set};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
@@ -60,6 +62,26 @@ pub struct InquiryInput {
     pub handling: Option<Handling>,
 }
 
+/// The `forwarding` filter: `failed` (a target given up on), `pending` (a target waiting), `sent`
+/// (every target reached) or `none` (nothing to forward).
+fn forwarding(value: &Value) -> Option<Condition> {
+    let status = |s: ForwardStatus| {
+        Condition::any().add(inquiry::Column::SlackStatus.eq(s)).add(inquiry::Column::JiraStatus.eq(s))
+    };
+    let neither = |s: ForwardStatus| {
+        Condition::all().add(inquiry::Column::SlackStatus.ne(s)).add(inquiry::Column::JiraStatus.ne(s))
+    };
+    Some(match value.as_str()? {
+        "failed" => status(ForwardStatus::Failed),
+        "pending" => status(ForwardStatus::Pending),
+        "sent" => status(ForwardStatus::Sent).add(neither(ForwardStatus::Pending)).add(neither(ForwardStatus::Failed)),
+        "none" => Condition::all()
+            .add(inquiry::Column::SlackStatus.eq(ForwardStatus::None))
+            .add(inquiry::Column::JiraStatus.eq(ForwardStatus::None)),
+        _ => return None,
+    })
+}
+
 impl Resource for Inquiries {
     type Entity = inquiry::Entity;
     type Record = InquiryRecord;
@@ -72,6 +94,7 @@ impl Resource for Inquiries {
         sort: &["created_at", "handling", "category_id", "email"],
         filter: &["created_at", "handling", "category_id", "slack_status", "jira_status", "lang", "email"],
         search: &["email", "name", "message"],
+        computed: &[("forwarding", forwarding)],
     };
 
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<inquiry::Model>) -> Result<Vec<InquiryRecord>> {

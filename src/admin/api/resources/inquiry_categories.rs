@@ -89,6 +89,7 @@ impl Resource for InquiryCategories {
         sort: &["display_order", "name_ja", "name_en", "is_public"],
         filter: &["is_public"],
         search: &["name_ja", "name_en"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(

@@ -64,6 +64,7 @@ impl Resource for RedirectRules {
         sort: &["slug", "target", "is_active"],
         filter: &["is_active", "permanent", "slug"],
         search: &["slug", "target"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(

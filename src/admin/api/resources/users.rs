@@ -64,6 +64,7 @@ impl Resource for Users {
         sort: &["vmarket_id", "role", "created_at", "updated_at"],
         filter: &["role", "attribute", "vmarket_id", "created_at"],
         search: &["vmarket_id", "name_ja", "name_en", "email"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<user::Model>) -> Result<Vec<UserRecord>> {

@@ -66,6 +66,7 @@ impl Resource for VrcRedirects {
         sort: &["event_id", "url_key"],
         filter: &["event_id", "url_key"],
         search: &["url_key", "url", "description_ja", "description_en"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(

@@ -99,6 +99,7 @@ impl Resource for Worlds {
         sort: &["event_id", "concept_id", "display_order", "name_ja", "name_en"],
         filter: &["event_id", "concept_id", "exhibition_platform", "venue", "is_company"],
         search: &["name_ja", "name_en", "description_ja", "description_en"],
+        computed: &[],
     };
 
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<world::Model>) -> Result<Vec<WorldRecord>> {
