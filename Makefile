@@ -40,6 +40,18 @@ test-postgres:
 test-e2e:
 	scripts/e2e
 
+## Benchmarks, not part of `make test` (record results in bench/RESULTS.md). `make bench` builds the
+## release binary and measures upload memory against throwaway demo servers; catalogue search at
+## 100k items runs through the test harness and needs cargo-nextest.
+bench: bench-upload-memory
+
+bench-upload-memory:
+	cargo build --release --bin vmarket
+	bench/upload-memory --serve target/release/vmarket
+
+bench-catalog-search:
+	bench/catalog-search
+
 clean:
 	scripts/pg-test-server stop
 	rm -rf static/dist target/e2e-screenshots

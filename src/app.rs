@@ -12,13 +12,14 @@ use crate::account::SignInLimits;
 use crate::auth::Sso;
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::http::Site;
+use crate::http::client_ip::TrustedProxies;
+use crate::http::vite::ViteAssets;
 use crate::i18n::Messages;
 use crate::linkpreview::LinkPreviewer;
 use crate::storage::{self, Storage};
-use crate::web::client_ip::TrustedProxies;
 use crate::web::headers::SecurityHeaders;
-use crate::web::vite::ViteAssets;
-use crate::web::{Site, errors, locale};
+use crate::web::{errors, locale};
 use crate::{account, admin, api, auth, web};
 
 /// Everything the application is built from.
@@ -49,8 +50,9 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let tera_messages = messages.clone();
     let previewer =
         LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
-    let inquiry_limiter = crate::web::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
-    let form_key = crate::web::protect::FormKey::from_figment(&figment);
+    let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
+    let circle_search_limiter = crate::http::limit::UserSearchLimiter::new(&config);
+    let form_key = crate::http::protect::FormKey::from_figment(&figment);
     let api_docs = api::docs::routes(config.environment);
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
     let mailer = crate::mail::Mailer::new(&config)?;
@@ -65,17 +67,18 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(sso)
         .manage(limiter)
         .manage(trusted_proxies)
-        .manage(crate::api::upload::ImageDecoder::new(config_budget))
+        .manage(crate::http::upload::ImageDecoder::new(config_budget))
         .manage(security_headers.clone())
         .manage(previewer)
         .manage(inquiry_limiter)
+        .manage(circle_search_limiter)
         .manage(form_key)
         .manage(queue)
         .manage(mailer)
         .attach(locale::LocaleRouting)
         .attach(security_headers)
         .attach(crate::telemetry::RequestLog)
-        .attach(Template::custom(move |engines| web::tera::register(&mut engines.tera, tera_messages.clone())))
+        .attach(Template::custom(move |engines| crate::i18n::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())

@@ -10,13 +10,13 @@ use serde_json::json;
 use crate::account::store::NewAccount;
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::db::entities::mail::MailStatus;
 use crate::db::entities::{account, mail, user};
 use crate::error::Error;
-use crate::i18n::Lang;
 use crate::jobs::{JobContext, SendMail, send_mail};
 use crate::mail::{MailKind, Outgoing};
-use crate::model::mail::MailStatus;
-use crate::model::user::{Identity, Role};
+use crate::model::user::Role;
+use crate::types::Lang;
 
 /// `vmarket user …`
 #[derive(Debug, Subcommand)]
@@ -88,9 +88,9 @@ pub async fn user(
                 name_en: name_en.unwrap_or_else(|| handle.clone()),
                 vmarket_id: handle,
             };
-            let created = new.create(db, now).await.map_err(|e| format!("cannot create the account: {}", e.code()))?;
-            let product_user = provision(db, &created, now).await?;
-            product_user.set_role(db, role, now).await.map_err(|e| e.to_string())?;
+            let (created, _) = crate::account::provision::create_sign_in_account(db, new, None, role, now)
+                .await
+                .map_err(|e| format!("cannot create the account: {}", e.code()))?;
             println!("created {} (@{}) with role {:?}", created.email, created.vmarket_id, role);
             Ok(())
         }
@@ -108,14 +108,7 @@ pub async fn user(
 }
 
 async fn provision(db: &DatabaseConnection, a: &account::Model, now: DateTime<Utc>) -> Result<user::Model, String> {
-    let identity = Identity {
-        sub: a.sub.clone(),
-        vmarket_id: a.vmarket_id.clone(),
-        name_ja: a.name_ja.clone(),
-        name_en: a.name_en.clone(),
-        email: Some(a.email.clone()),
-    };
-    user::Model::provision(db, &identity, now).await.map_err(|e| e.to_string())
+    crate::account::provision::provision(db, a, now).await.map_err(|e| e.to_string())
 }
 
 /// `vmarket mail …`
@@ -151,7 +144,7 @@ pub async fn mail(db: &DatabaseConnection, config: &Config, action: MailAction, 
     })?;
     println!("queued test mail #{} to {} ({lang})", queued.id, to.trim());
     if queue_only {
-        queued.push(&ctx.queue).await;
+        SendMail::push(&ctx.queue, queued).await;
         println!("the workers deliver it via {}", ctx.delivery.settings.describe());
         return Ok(());
     }

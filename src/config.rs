@@ -128,6 +128,12 @@ pub struct Config {
     /// How many times a mail is tried before it is marked `failed`.
     #[serde(default = "default_mail_max_attempts")]
     pub mail_max_attempts: u32,
+    /// The most members a circle may have, its owner included.
+    #[serde(default = "default_circle_member_cap")]
+    pub circle_member_cap: u32,
+    /// Member searches (exact vmarket ID) one signed-in user may make per minute.
+    #[serde(default = "default_circle_user_search_per_minute")]
+    pub circle_user_search_per_minute: u32,
 }
 
 /// The SMTP URL setting: a string that may carry credentials, so its `Debug` form hides the
@@ -227,6 +233,12 @@ fn default_job_http_timeout_secs() -> u64 {
 fn default_mail_max_attempts() -> u32 {
     12
 }
+fn default_circle_member_cap() -> u32 {
+    10
+}
+fn default_circle_user_search_per_minute() -> u32 {
+    20
+}
 
 impl Config {
     /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
@@ -300,6 +312,8 @@ impl Default for Config {
             smtp_url: SmtpUrl::default(),
             mail_from: String::new(),
             mail_max_attempts: default_mail_max_attempts(),
+            circle_member_cap: default_circle_member_cap(),
+            circle_user_search_per_minute: default_circle_user_search_per_minute(),
         }
     }
 }

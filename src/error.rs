@@ -1,24 +1,64 @@
 //! The one error type. Every failure a handler can meet becomes an [`Error`] with a stable
 //! snake_case code; it is translated at the edge into the JSON error body of the API or into the
-//! error page, in the request's language. Internal details are logged, never shown.
+//! error page, in the request's language (its `Responder` is in `web::errors`, which tells pages
+//! from API calls). Internal details are logged, never shown.
 
+use std::borrow::Cow;
 use std::io::Cursor;
 
 use rocket::http::{ContentType, Header, Status};
 use rocket::request::Request;
-use rocket::response::{self, Responder, Response};
+use rocket::response::Response;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::i18n::{Lang, Messages};
+use crate::i18n::Messages;
+use crate::types::Lang;
 
-/// One field that failed validation.
+/// One field that failed validation, as clients see it: in the request's language.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
 pub struct FieldError {
     /// The input field, snake_case.
     pub attribute: String,
     /// What is wrong with it, in the request's language.
     pub message: String,
+}
+
+/// One field that failed validation, before translation: the field, the key of the message in
+/// `locales/*.json` (e.g. `validation.too_long`) and the values of its placeholders (`max`).
+/// The API body and the page forms translate it with [`Invalid::message`], so both say the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    /// The input field, snake_case.
+    pub attribute: String,
+    /// The message key.
+    pub key: Cow<'static, str>,
+    /// The message's `{name}` placeholders and their values.
+    pub args: Vec<(Cow<'static, str>, String)>,
+}
+
+impl Invalid {
+    /// `attribute` failed with the message `key`.
+    pub fn new(attribute: impl Into<String>, key: impl Into<Cow<'static, str>>) -> Self {
+        Self { attribute: attribute.into(), key: key.into(), args: Vec::new() }
+    }
+
+    /// The same, with the placeholder `name` set to `value`.
+    pub fn with(mut self, name: &'static str, value: impl ToString) -> Self {
+        self.args.push((Cow::Borrowed(name), value.to_string()));
+        self
+    }
+
+    /// The message in `lang`.
+    pub fn message(&self, messages: &Messages, lang: Lang) -> String {
+        let args: Vec<(&str, &str)> = self.args.iter().map(|(n, v)| (n.as_ref(), v.as_str())).collect();
+        messages.tf(lang, &self.key, &args)
+    }
+
+    /// The field error clients see, in `lang`.
+    pub fn translate(&self, messages: &Messages, lang: Lang) -> FieldError {
+        FieldError { attribute: self.attribute.clone(), message: self.message(messages, lang) }
+    }
 }
 
 /// The JSON error body of every API failure.
@@ -47,9 +87,9 @@ pub enum Error {
         /// The error code.
         code: &'static str,
     },
-    /// Input that was understood but is not acceptable.
+    /// Input that was understood but is not acceptable, field by field.
     #[error("validation failed")]
-    Validation(Vec<FieldError>),
+    Validation(Vec<Invalid>),
     /// No or an invalid credential.
     #[error("unauthorized")]
     Unauthorized,
@@ -120,9 +160,9 @@ impl Error {
         Self::NotFound { code: "unknown_permalink" }
     }
 
-    /// A single-field validation error.
-    pub fn invalid(attribute: &str, message: String) -> Self {
-        Self::Validation(vec![FieldError { attribute: attribute.into(), message }])
+    /// A single-field validation error with the message `key` (see [`Invalid`]).
+    pub fn invalid(attribute: &str, key: &'static str) -> Self {
+        Self::Validation(vec![Invalid::new(attribute, key)])
     }
 
     /// The HTTP status this error answers with.
@@ -170,14 +210,19 @@ impl Error {
 
     /// The JSON body in `lang`.
     pub fn body(&self, messages: &Messages, lang: Lang) -> ErrorBody {
-        let details = match self {
-            Self::Validation(details) => details.clone(),
-            _ => Vec::new(),
-        };
         ErrorBody {
             code: self.code().to_string(),
             message: messages.t(lang, &format!("errors.{}", self.code())),
-            details,
+            details: self.details(messages, lang),
+        }
+    }
+
+    /// The field errors in `lang` (none unless validation failed), as the API body lists them
+    /// and page forms show them beside their fields.
+    pub fn details(&self, messages: &Messages, lang: Lang) -> Vec<FieldError> {
+        match self {
+            Self::Validation(found) => found.iter().map(|i| i.translate(messages, lang)).collect(),
+            _ => Vec::new(),
         }
     }
 }
@@ -204,21 +249,4 @@ pub fn json_response<'r>(error: &Error, messages: &Messages, lang: Lang) -> Resp
         res.set_header(Header::new("Retry-After", retry_after.to_string()));
     }
     res
-}
-
-impl<'r> Responder<'r, 'static> for Error {
-    fn respond_to(self, req: &'r Request<'_>) -> response::Result<'static> {
-        if matches!(self, Self::Db(_) | Self::Internal(_)) {
-            tracing::error!(error = %self, path = %req.uri(), "request failed");
-            sentry::capture_error(&self);
-        }
-        if crate::web::locale::is_page_request(req) {
-            return crate::web::errors::page_response(req, self.status(), self.code());
-        }
-        let lang = request_lang(req);
-        match req.rocket().state::<crate::web::Site>() {
-            Some(site) => Ok(json_response(&self, &site.messages, lang)),
-            None => Ok(json_response(&self, &Messages::bundled(), lang)),
-        }
-    }
 }

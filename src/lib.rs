@@ -2,6 +2,17 @@
 //!
 //! One Rocket application serves the bilingual public pages, the REST API, the staff console
 //! and support endpoints; see `ARCHITECTURE.md` for the map.
+//!
+//! The modules are layered; each imports only what lies below it (checked by
+//! `tests/it/layers.rs`, see the README's "Layout"):
+//!
+//! ```text
+//! types            shared values (Lang, Id, Permalink, bilingual text); imports nothing of the app
+//!   ← db           connection, entities with their enums, migrations
+//!   ← model        queries, rules, client views (also error, clock, config)
+//!   ← forms        the typed input of every write, validated one way   (http: shared edge
+//!   ← api | web    the JSON API | the pages; neither imports the other   plumbing, below both)
+//! ```
 
 #![warn(missing_docs)]
 
@@ -16,6 +27,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod forms;
+pub mod http;
 pub mod i18n;
 pub mod jobs;
 pub mod linkpreview;
@@ -24,4 +36,5 @@ pub mod model;
 pub mod seed;
 pub mod storage;
 pub mod telemetry;
+pub mod types;
 pub mod web;

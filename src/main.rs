@@ -48,7 +48,8 @@ enum Command {
 
 #[derive(Subcommand)]
 enum SeedSet {
-    /// A believable marketplace: four events with phases, concepts and worlds. Idempotent.
+    /// A believable marketplace: four events with phases, concepts and worlds, demo users and
+    /// their circles, and demo sign-in accounts (not in production). Idempotent.
     Demo,
 }
 
@@ -88,8 +89,22 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Seed { set: SeedSet::Demo } => {
-            let report = seed::demo(&conn, now).await.map_err(|e| format!("seed: {e}"))?;
+            let production = config.environment == vmarket::config::Environment::Production;
+            let options = seed::SeedOptions { sign_in_accounts: !production };
+            let report = seed::demo_with(&conn, now, options).await.map_err(|e| format!("seed: {e}"))?;
             println!("demo data: created {:?}, already present {:?}", report.created, report.skipped);
+            if production {
+                println!(
+                    "demo sign-in accounts not created: environment is production, and their password is \
+                     published in the README (anyone could sign in, as admin too)"
+                );
+            } else {
+                let all = seed::demo_account_emails().map_err(|e| format!("seed: {e}"))?;
+                println!("demo sign-in accounts (password in the README): {}", all.join(", "));
+                if !report.accounts.is_empty() {
+                    println!("  created now: {}", report.accounts.join(", "));
+                }
+            }
             Ok(())
         }
         Command::User { action } => cli::user(&conn, &config, action, now).await,

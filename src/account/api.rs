@@ -16,8 +16,8 @@ use crate::account::tokens;
 use crate::clock::Clock;
 use crate::db::entities::account;
 use crate::error::{Error, Result, request_lang_of};
+use crate::http::Site;
 use crate::model::user::IconView;
-use crate::web::Site;
 
 /// The account as the account service knows it (spec §3 User shape).
 #[derive(Debug, Serialize, ToSchema)]

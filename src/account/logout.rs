@@ -18,9 +18,9 @@ use crate::account::pages::{page_lang, session_account};
 use crate::auth::csrf;
 use crate::clock::Clock;
 use crate::error::Result;
-use crate::web::Site;
+use crate::http::Site;
+use crate::http::redirect;
 use crate::web::page::base_context;
-use crate::web::redirect;
 
 /// Asks before signing out of a live session; otherwise just moves on.
 #[get("/auth/logout?<redirect_url>&<lang>")]
@@ -34,7 +34,7 @@ pub async fn confirm(
 ) -> Result<Either<Redirect, Template>> {
     let back = after_sign_out(&site.config, redirect_url);
     if session_account(db, cookies, clock.real_now()).await?.is_none() {
-        SESSION.remove(cookies);
+        SESSION.remove(cookies, &site.config);
         return Ok(Either::Left(redirect::to_url(&back)));
     }
     let lang = page_lang(lang, cookies);
@@ -70,7 +70,7 @@ pub async fn sign_out(
     if let Some(account) = session_account(db, cookies, clock.real_now()).await? {
         account.sign_out_everywhere(db.inner()).await?;
     }
-    SESSION.remove(cookies);
+    SESSION.remove(cookies, &site.config);
     Ok(Either::Left(redirect::to_url(&after_sign_out(&site.config, Some(&form.redirect_url)))))
 }
 

@@ -9,6 +9,7 @@ pub mod keys;
 pub mod logout;
 pub mod pages;
 pub mod password;
+pub mod provision;
 pub mod store;
 pub mod tokens;
 
@@ -19,9 +20,9 @@ use rocket::time::Duration;
 
 use crate::config::Config;
 use crate::error::Result;
-use crate::web::client_ip::ClientIp;
+use crate::http::client_ip::ClientIp;
+use crate::http::limit::Limiter;
 use crate::web::cookies::Spec;
-use crate::web::limit::Limiter;
 
 /// The SSO session cookie name.
 pub const SESSION_COOKIE: &str = "vmarket_sso";

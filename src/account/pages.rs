@@ -18,13 +18,13 @@ use crate::auth::csrf;
 use crate::clock::Clock;
 use crate::db::entities::account;
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
+use crate::http::Site;
+use crate::http::client_ip::ClientIp;
+use crate::http::redirect;
 use crate::model::text;
-use crate::web::Site;
-use crate::web::client_ip::ClientIp;
+use crate::types::Lang;
 use crate::web::locale::MANUAL_LOCALE_COOKIE;
 use crate::web::page::base_context;
-use crate::web::redirect;
 
 /// What the sign-in page answers with.
 #[derive(Responder)]

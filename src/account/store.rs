@@ -51,15 +51,28 @@ pub struct NewAccount {
 impl NewAccount {
     /// Creates the account; `Conflict` when the email or handle is taken.
     pub async fn create(self, db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<account::Model> {
+        self.create_as(db, None, now).await
+    }
+
+    /// Creates the account with the token subject `sub` (a new random one when `None`). When a
+    /// product user already has that `sub` and this handle, the account signs in as that user
+    /// (the demo seed links its sign-in accounts to demo users this way); the handle must be
+    /// free everywhere else. `Conflict` when the email or handle is taken.
+    pub async fn create_as(
+        self,
+        db: &impl ConnectionTrait,
+        sub: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<account::Model> {
         if account::Model::by_email(db, &self.email).await?.is_some() {
             return Err(Error::Conflict { code: "email_taken" });
         }
-        if handle_taken(db, &self.vmarket_id).await? {
+        if handle_taken_except(db, &self.vmarket_id, sub).await? {
             return Err(Error::Conflict { code: "vmarket_id_taken" });
         }
         let (email, handle) = (self.email.clone(), self.vmarket_id.clone());
         let row = account::ActiveModel {
-            sub: Set(uuid::Uuid::new_v4().to_string()),
+            sub: Set(sub.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_string)),
             email: Set(self.email),
             password_hash: Set(password::hash(&self.password)?),
             vmarket_id: Set(self.vmarket_id),
@@ -76,7 +89,7 @@ impl NewAccount {
             Err(_) if account::Model::by_email(db, &email).await?.is_some() => {
                 Err(Error::Conflict { code: "email_taken" })
             }
-            Err(_) if handle_taken(db, &handle).await? => Err(Error::Conflict { code: "vmarket_id_taken" }),
+            Err(_) if handle_taken_except(db, &handle, sub).await? => Err(Error::Conflict { code: "vmarket_id_taken" }),
             Err(e) => Err(e.into()),
         }
     }
@@ -86,6 +99,12 @@ impl NewAccount {
 /// service shares one handle namespace with the product's users (both tables also hold a unique
 /// case-insensitive index, so a race cannot slip through).
 pub async fn handle_taken(db: &impl ConnectionTrait, handle: &str) -> Result<bool> {
+    handle_taken_except(db, handle, None).await
+}
+
+/// [`handle_taken`], not counting the product user whose subject is `sub` (the user an account
+/// is being linked to).
+async fn handle_taken_except(db: &impl ConnectionTrait, handle: &str, sub: Option<&str>) -> Result<bool> {
     let lower = handle.to_lowercase();
     let in_accounts = account::Entity::find()
         .filter(Expr::expr(Func::lower(Expr::col(account::Column::VmarketId))).eq(Expr::val(lower.clone())))
@@ -96,7 +115,7 @@ pub async fn handle_taken(db: &impl ConnectionTrait, handle: &str) -> Result<boo
         .filter(Expr::expr(Func::lower(Expr::col(user::Column::VmarketId))).eq(Expr::val(lower)))
         .one(db)
         .await?
-        .is_some();
+        .is_some_and(|u| Some(u.sub.as_str()) != sub);
     Ok(in_accounts || in_users)
 }
 

@@ -22,9 +22,9 @@ use crate::auth::csrf;
 use crate::auth::guards::OptionalUser;
 use crate::auth::routes::auto_login_href;
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
+use crate::http::Site;
 use crate::model::user::Role;
-use crate::web::Site;
+use crate::types::Lang;
 use crate::web::headers::SecurityHeaders;
 use crate::web::locale::MANUAL_LOCALE_COOKIE;
 
@@ -46,7 +46,7 @@ pub enum Console {
 impl<'r> Responder<'r, 'static> for Console {
     fn respond_to(self, req: &'r Request<'_>) -> response::Result<'static> {
         match self {
-            Console::SignIn(path) => crate::web::redirect::to_site(&auto_login_href(&path)).respond_to(req),
+            Console::SignIn(path) => crate::http::redirect::to_site(&auto_login_href(&path)).respond_to(req),
             Console::Forbidden(lang) => {
                 crate::web::errors::page_response_in(req, Status::Forbidden, "forbidden", Some(lang))
             }

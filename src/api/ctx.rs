@@ -9,9 +9,9 @@ use serde::de::DeserializeOwned;
 
 use crate::clock::Clock;
 use crate::error::{Error, Result, request_lang};
-use crate::i18n::Lang;
+use crate::http::Site;
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest};
-use crate::web::Site;
+use crate::types::Lang;
 
 /// What an API handler needs.
 pub struct Api<'r> {
@@ -47,7 +47,7 @@ impl Api<'_> {
 
     /// Parses `page` and `limit`.
     pub fn page(&self, page: Option<&str>, limit: Option<&str>) -> Result<PageRequest> {
-        PageRequest::parse(page, limit, DEFAULT_LIMIT, &self.site.messages, self.lang)
+        PageRequest::parse(page, limit, DEFAULT_LIMIT)
     }
 
     /// Parses an optional snake_case enum value such as `venue=vrc`.
@@ -56,7 +56,7 @@ impl Api<'_> {
             None => Ok(None),
             Some(r) => serde_json::from_value(serde_json::Value::String(r.to_string()))
                 .map(Some)
-                .map_err(|_| Error::invalid(name, self.t("validation.invalid_choice"))),
+                .map_err(|_| Error::invalid(name, "validation.invalid_choice")),
         }
     }
 
@@ -66,7 +66,7 @@ impl Api<'_> {
             None => Ok(None),
             Some("true" | "1") => Ok(Some(true)),
             Some("false" | "0") => Ok(Some(false)),
-            Some(_) => Err(Error::invalid(name, self.t("validation.boolean"))),
+            Some(_) => Err(Error::invalid(name, "validation.boolean")),
         }
     }
 
@@ -74,9 +74,9 @@ impl Api<'_> {
     pub fn id(&self, name: &str, raw: Option<&str>) -> Result<Option<i32>> {
         match raw.filter(|r| !r.is_empty()) {
             None => Ok(None),
-            Some(r) => crate::web::params::Id::parse(r)
+            Some(r) => crate::types::Id::parse(r)
                 .map(|id| Some(id.0))
-                .map_err(|_| Error::invalid(name, self.t("validation.positive_integer"))),
+                .map_err(|_| Error::invalid(name, "validation.positive_integer")),
         }
     }
 }

@@ -23,7 +23,7 @@ use crate::account;
 use crate::api::{example, ogp, support, v1};
 use crate::config::Environment;
 use crate::error::{Error, Result};
-use crate::web::redirect::{Kind, Target, redirect};
+use crate::http::redirect::{Kind, Target, redirect};
 
 /// Where the document is served; Swagger UI loads it from here.
 const DOCUMENT_URL: &str = "/api-docs/openapi.json";
@@ -35,7 +35,7 @@ const DOCUMENT_URL: &str = "/api-docs/openapi.json";
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
          (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"), (name = "hub"),
-         (name = "admin"))
+         (name = "admin"), (name = "circles"))
 )]
 struct ApiDoc;
 

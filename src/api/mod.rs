@@ -6,7 +6,6 @@ pub mod docs;
 pub mod example;
 pub mod ogp;
 pub mod support;
-pub mod upload;
 pub mod v1;
 
 pub use ctx::Api;

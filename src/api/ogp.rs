@@ -8,9 +8,9 @@ use rocket::{Route, State, get, routes};
 use crate::api::Api;
 use crate::db::entities::link_preview;
 use crate::error::{Error, Result};
+use crate::http::client_ip::ClientIp;
 use crate::linkpreview::{FetchError, LinkPreviewer, UrlError};
 use crate::model::link_preview::LinkPreview;
-use crate::web::client_ip::ClientIp;
 
 /// Preview of the page at `url`. Answers 200 whenever the page's server gave an HTTP response
 /// (its status in `status`); refused URLs are 422 `url_not_allowed` before any connection.
@@ -32,7 +32,7 @@ pub async fn show(
 ) -> Result<Json<LinkPreview>> {
     previewer.admit(client)?;
     let url = previewer.parse(url.unwrap_or_default()).map_err(|e| match e {
-        UrlError::Invalid => Error::invalid("url", api.t("validation.url")),
+        UrlError::Invalid => Error::invalid("url", "validation.url"),
         UrlError::Refused(reason) => FetchError::Refused(reason).into(),
     })?;
     if let Some(cached) = link_preview::Model::fresh(api.db, url.as_str(), api.now - previewer.cache_ttl).await? {

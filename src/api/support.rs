@@ -7,8 +7,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
-use crate::web::Site;
+use crate::http::Site;
+use crate::types::Lang;
 
 /// A JSON body with caching headers.
 #[derive(Responder)]

@@ -28,12 +28,12 @@ use crate::auth::{Sso, TOKEN_COOKIE, csrf, verify};
 use crate::clock::Clock;
 use crate::db::entities::user;
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
-use crate::web::Site;
+use crate::http::Site;
+use crate::http::redirect;
+use crate::types::Lang;
 use crate::web::cookies::Spec;
 use crate::web::locale::{MANUAL_LOCALE_COOKIE, is_page_path, split_prefix};
 use crate::web::page::base_context;
-use crate::web::redirect;
 
 /// The token cookie: 30 days (spec §9), HttpOnly, for the whole site.
 pub const TOKEN: Spec = Spec::new(TOKEN_COOKIE, "/").max_age(Duration::days(30));
@@ -107,7 +107,7 @@ pub async fn login(
     let next = safe_next(next);
     let lang = visitor_lang(cookies, &next);
     if auto.is_some() && just_signed_in(cookies, clock.real_now()) {
-        RECENT.remove(cookies);
+        RECENT.remove(cookies, &site.config);
         let extra =
             json!({ "action": { "href": login_href(&next), "label": site.messages.t(lang, "auth.loop.action") } });
         return Ok(Either::Right(message_page(site, clock, lang, Status::Unauthorized, "loop", extra)));
@@ -185,7 +185,7 @@ pub async fn callback(
 ) -> Result<Redirect> {
     let now = clock.real_now();
     let browser_state = STATE.get(cookies);
-    STATE.remove(cookies);
+    STATE.remove(cookies, &site.config);
     let row = match sign_in::take(db.inner(), state, browser_state.as_deref(), now).await? {
         Ok(row) => row,
         Err(problem) => {
@@ -305,8 +305,8 @@ pub async fn logout(
         };
         user.revoke_tokens_below(db.inner(), generation).await?;
     }
-    TOKEN.remove(cookies);
-    RECENT.remove(cookies);
+    TOKEN.remove(cookies, &site.config);
+    RECENT.remove(cookies, &site.config);
     let mut target = sso.url("/auth/logout")?;
     let back = format!("{}{}", site.config.site_url.trim_end_matches('/'), next);
     target.query_pairs_mut().append_pair("redirect_url", &back);

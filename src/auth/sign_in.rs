@@ -15,7 +15,7 @@ use subtle::ConstantTimeEq;
 use crate::account::store::{digest, new_secret, pkce_challenge};
 use crate::db::entities::sign_in_state;
 use crate::error::Result;
-use crate::i18n::Lang;
+use crate::types::Lang;
 
 /// The cookie that binds a sign-in to the browser that started it (path `/auth`).
 pub const STATE_COOKIE: &str = "vmarket_sign_in";

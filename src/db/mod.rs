@@ -1,4 +1,6 @@
-//! Database connection and schema: SQLite by default, PostgreSQL by URL, one code path.
+//! Database connection and schema: SQLite by default, PostgreSQL by URL, one code path. Entities
+//! own their enums (or take shared vocabularies from `types`); nothing here imports `model` or
+//! an edge (`forms`, `api`, `web`).
 
 #[expect(
     missing_docs,
@@ -6,6 +8,7 @@
 )]
 pub mod entities;
 pub mod migrations;
+pub mod search;
 
 use std::time::Duration;
 

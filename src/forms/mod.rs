@@ -1,3 +1,139 @@
-//! Typed inputs of forms that more than one edge reads (an API call and a page).
+//! The typed input of every write, checked one way, whoever sends it: an API body and a page form
+//! fill the same struct, which declares its checks with `validator` (custom functions in
+//! [`checks`]). [`Problems::of`] runs them and turns each failure into a field error whose
+//! message key is `validation.<code>` (placeholders such as `{max}` from the check's
+//! parameters); checks `validator` cannot make (the database, uploads) add to the same
+//! [`Problems`]. The error is translated at the edge, so the API body and the page form show the
+//! same message in the same language.
 
+pub mod checks;
+pub mod circle;
+pub mod inquiry;
+pub mod profile;
 pub mod user_event;
+
+use std::borrow::Cow;
+
+use validator::{Validate, ValidationErrors};
+
+use crate::error::{Error, Invalid, Result};
+
+/// A typed input: its checks, and the order its fields are listed in (the form's order).
+pub trait Input: Validate {
+    /// The field names, in the order their problems are reported.
+    const FIELDS: &'static [&'static str];
+}
+
+/// What is wrong with an input, field by field, as message keys.
+#[derive(Debug)]
+pub struct Problems {
+    found: Vec<Invalid>,
+    order: &'static [&'static str],
+}
+
+impl Problems {
+    /// Runs the checks `input` declares: every failed check is one problem of its field.
+    pub fn of<T: Input>(input: &T) -> Self {
+        let mut problems = Self { found: Vec::new(), order: T::FIELDS };
+        if let Err(errors) = input.validate() {
+            problems.found = invalid_fields(&errors, T::FIELDS);
+        }
+        problems
+    }
+
+    /// Adds a problem found by other means (a lookup, an upload).
+    pub fn add(&mut self, invalid: Invalid) {
+        self.found.push(invalid);
+    }
+
+    /// Adds the problem `key` of `attribute`.
+    pub fn fail(&mut self, attribute: &str, key: &'static str) {
+        self.add(Invalid::new(attribute, key));
+    }
+
+    /// Whether `attribute` has a problem already.
+    pub fn has(&self, attribute: &str) -> bool {
+        self.found.iter().any(|i| i.attribute == attribute)
+    }
+
+    /// Whether nothing is wrong.
+    pub fn is_empty(&self) -> bool {
+        self.found.is_empty()
+    }
+
+    /// `Ok` when nothing is wrong, else 422 `validation_failed` listing the problems in field
+    /// order.
+    pub fn into_result(mut self) -> Result<()> {
+        if self.found.is_empty() {
+            return Ok(());
+        }
+        let order = self.order;
+        self.found.sort_by_key(|i| order.iter().position(|f| *f == i.attribute).unwrap_or(order.len()));
+        Err(Error::Validation(self.found))
+    }
+}
+
+/// Checks `input`: `Ok`, or 422 `validation_failed` with every problem.
+pub fn validate<T: Input>(input: &T) -> Result<()> {
+    Problems::of(input).into_result()
+}
+
+/// The field errors of `errors`, fields in `order`, each field's failures in the order its
+/// checks are declared. Every parameter of a check but the value itself fills a placeholder.
+fn invalid_fields(errors: &ValidationErrors, order: &[&str]) -> Vec<Invalid> {
+    let by_field = errors.field_errors();
+    let mut fields: Vec<_> = by_field.iter().collect();
+    fields.sort_by_key(|(name, _)| (order.iter().position(|f| *f == name.as_ref()).unwrap_or(order.len()), *name));
+    let mut out = Vec::new();
+    for (field, failures) in fields {
+        for failure in failures.iter() {
+            let mut invalid = Invalid::new(field.to_string(), Cow::Owned(format!("validation.{}", failure.code)));
+            let mut params: Vec<_> = failure.params.iter().filter(|(name, _)| *name != "value").collect();
+            params.sort_by(|a, b| a.0.cmp(b.0));
+            for (name, value) in params {
+                let value = match value {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                invalid.args.push((name.clone(), value));
+            }
+            out.push(invalid);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use validator::Validate;
+
+    use super::*;
+
+    #[derive(Validate)]
+    struct Sample {
+        #[validate(length(max = 3, code = "too_long"), custom(function = "checks::clean_text"))]
+        name: String,
+        #[validate(required(code = "required"))]
+        email: Option<String>,
+    }
+
+    impl Input for Sample {
+        const FIELDS: &'static [&'static str] = &["email", "name"];
+    }
+
+    #[test]
+    fn problems_carry_keys_and_arguments_in_field_order() {
+        let sample = Sample { name: "あいう\0".into(), email: None };
+        let Err(Error::Validation(found)) = validate(&sample) else { panic!("invalid") };
+        let listed: Vec<_> = found.iter().map(|i| (i.attribute.as_str(), i.key.as_ref())).collect();
+        assert_eq!(
+            listed,
+            [("email", "validation.required"), ("name", "validation.too_long"), ("name", "validation.control_chars")]
+        );
+        assert_eq!(found[1].args, [(Cow::Borrowed("max"), "3".to_string())], "characters, not bytes");
+        let messages = crate::i18n::Messages::bundled();
+        assert_eq!(found[1].message(&messages, crate::types::Lang::En), "Use at most 3 characters.");
+        assert_eq!(found[1].message(&messages, crate::types::Lang::Ja), "3文字以内で入力してください。");
+        assert!(validate(&Sample { name: "あいう".into(), email: Some("a@example.com".into()) }).is_ok());
+    }
+}

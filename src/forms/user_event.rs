@@ -1,30 +1,29 @@
-//! The user event form (spec §5 "Hub user event"), shared by `/api/v1/user/{event}/hub_notifications`
-//! and the mypage pages that post without JavaScript: the multipart fields, their checks
-//! against the event's worlds and the hub's tags, and the thumbnail upload.
+//! The user event write (spec §5 "Hub user event": title, content, startAt and locale required;
+//! category fixed to user_event), shared by `/api/v1/user/{event}/hub_notifications` and the
+//! mypage pages that post without JavaScript: the multipart fields, the typed input with its
+//! checks (also against the event's worlds and the hub's tags), and the thumbnail upload.
 
-use chrono::{DateTime, Utc};
 use image::imageops::FilterType;
 use rocket::form::{Errors, Form, FromForm};
 use rocket::fs::TempFile;
-use sea_orm::DatabaseConnection;
+use sea_orm::ConnectionTrait;
 use utoipa::ToSchema;
+use validator::{Validate, ValidationError};
 
-use crate::api::upload::{Uploads, png, read_image};
-use crate::api::v1::hub::parse_instant;
-use crate::error::{Error, FieldError, Result};
-use crate::i18n::{Lang, Messages};
+use crate::error::{Error, Result};
+use crate::forms::checks::{self, parse_instant};
+use crate::forms::{Input, Problems};
+use crate::http::upload::{Uploads, png, read_image};
 use crate::model::hub::{HubCategory, HubLocale};
-use crate::model::redirect::http_url;
-use crate::model::text;
-use crate::model::user_event::{MAX_TAGS, UserEventInput, unknown_references};
-use crate::web::params::Id;
+use crate::model::user_event::{MAX_TAGS, NewUserEvent, unknown_references};
+use crate::types::Id;
 
-/// Longest title.
-pub const MAX_TITLE: usize = 256;
-/// Longest body text.
-pub const MAX_CONTENT: usize = 4096;
-/// Longest link.
-const MAX_URL: usize = 2048;
+/// Longest title, in characters.
+pub const MAX_TITLE: u64 = 256;
+/// Longest body text, in characters.
+pub const MAX_CONTENT: u64 = 4096;
+/// The most hub tags one user event may carry.
+const MAX_TAG_COUNT: u64 = MAX_TAGS as u64;
 /// Thumbnails are scaled down to fit this box (16:9).
 const THUMBNAIL_BOX: (u32, u32) = (1280, 720);
 
@@ -97,133 +96,151 @@ pub struct UserEventFormSchema {
 /// The form, or why Rocket could not parse it.
 pub type FormResult<'r> = std::result::Result<Form<UserEventForm<'r>>, Errors<'r>>;
 
-/// What checking a form needs: the database, the messages and the language of the answer.
-pub struct FormContext<'a> {
-    /// The database.
-    pub db: &'a DatabaseConnection,
-    /// The message catalogues.
-    pub messages: &'a Messages,
-    /// The language of the field errors.
-    pub lang: Lang,
+/// The typed input of a user event: the form's fields, trimmed, blank ones absent.
+#[derive(Debug, Clone, Default, Validate)]
+pub struct UserEventInput {
+    /// Title.
+    #[validate(
+        required(code = "required"),
+        length(max = MAX_TITLE, code = "too_long"),
+        custom(function = "checks::clean_text")
+    )]
+    pub title: Option<String>,
+    /// Body text.
+    #[validate(
+        required(code = "required"),
+        length(max = MAX_CONTENT, code = "too_long"),
+        custom(function = "checks::clean_text")
+    )]
+    pub content: Option<String>,
+    /// When it starts.
+    #[validate(required(code = "required"), custom(function = "checks::instant"))]
+    pub start_at: Option<String>,
+    /// When it ends (after the start).
+    #[validate(custom(function = "checks::instant"))]
+    pub end_at: Option<String>,
+    /// When it becomes visible.
+    #[validate(custom(function = "checks::instant"))]
+    pub publish_at: Option<String>,
+    /// The date shown on cards.
+    #[validate(custom(function = "checks::instant"))]
+    pub display_date: Option<String>,
+    /// Audience, `jp` or `global`.
+    #[validate(required(code = "required"), custom(function = "audience"))]
+    pub locale: Option<String>,
+    /// Only `user_event`.
+    #[validate(custom(function = "only_user_events"))]
+    pub category: Option<String>,
+    /// An http(s) link.
+    #[validate(custom(function = "checks::http_url"))]
+    pub link_url: Option<String>,
+    /// A world of the event.
+    #[validate(custom(function = "checks::positive_id"))]
+    pub world_id: Option<String>,
+    /// Hub tag ids.
+    #[validate(custom(function = "checks::positive_ids"), length(max = MAX_TAG_COUNT, code = "too_many_tags"))]
+    pub hub_tags: Vec<String>,
 }
 
-/// Collects field errors in the request's language.
-struct Checks<'a> {
-    cx: &'a FormContext<'a>,
-    errors: Vec<FieldError>,
+impl Input for UserEventInput {
+    const FIELDS: &'static [&'static str] = &[
+        "title",
+        "content",
+        "start_at",
+        "end_at",
+        "publish_at",
+        "display_date",
+        "locale",
+        "category",
+        "link_url",
+        "world_id",
+        "hub_tags",
+        "thumbnail",
+    ];
 }
 
-impl Checks<'_> {
-    fn fail(&mut self, attribute: &str, key: &str, args: &[(&str, &str)]) {
-        let message = self.cx.messages.tf(self.cx.lang, key, args);
-        self.errors.push(FieldError { attribute: attribute.into(), message });
-    }
-
-    fn text(&mut self, attribute: &str, raw: Option<&str>, max: usize) -> String {
-        let value = raw.unwrap_or("").trim().to_string();
-        if let Some(key) = text::problem(&value, max) {
-            self.fail(attribute, key, &[("max", &max.to_string())]);
-        }
-        value
-    }
-
-    fn instant(&mut self, attribute: &str, raw: Option<&str>) -> Option<DateTime<Utc>> {
-        let raw = raw.map(str::trim).filter(|r| !r.is_empty())?;
-        let parsed = parse_instant(raw);
-        if parsed.is_none() {
-            self.fail(attribute, "validation.datetime", &[]);
-        }
-        parsed
-    }
-
-    fn id(&mut self, attribute: &str, raw: &str) -> Option<i32> {
-        let parsed = Id::parse(raw.trim()).ok().map(|i| i.0);
-        if parsed.is_none() {
-            self.fail(attribute, "validation.positive_integer", &[]);
-        }
-        parsed
+/// `jp` or `global` (`invalid_choice`).
+fn audience(value: &str) -> std::result::Result<(), ValidationError> {
+    match parse_locale(value) {
+        Some(_) => Ok(()),
+        None => Err(ValidationError::new("invalid_choice")),
     }
 }
 
-/// Checks the form (everything but the thumbnail) against spec §5 and the event's worlds and
-/// the hub's tags.
-pub async fn check(cx: &FormContext<'_>, event_id: i32, form: &UserEventForm<'_>) -> Result<UserEventInput> {
-    let mut c = Checks { cx, errors: Vec::new() };
-    let title = c.text("title", form.title.as_deref(), MAX_TITLE);
-    let content = c.text("content", form.content.as_deref(), MAX_CONTENT);
-    let start_at = c.instant("start_at", form.start_at.as_deref());
-    if form.start_at.as_deref().is_none_or(|s| s.trim().is_empty()) {
-        c.fail("start_at", "validation.required", &[]);
+/// Only `user_event` (`user_event_category`).
+fn only_user_events(value: &str) -> std::result::Result<(), ValidationError> {
+    if value == HubCategory::UserEvent.as_str() { Ok(()) } else { Err(ValidationError::new("user_event_category")) }
+}
+
+fn parse_locale(value: &str) -> Option<HubLocale> {
+    serde_json::from_value(serde_json::Value::String(value.to_string())).ok()
+}
+
+impl From<&UserEventForm<'_>> for UserEventInput {
+    fn from(form: &UserEventForm<'_>) -> Self {
+        let text = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        Self {
+            title: text(&form.title),
+            content: text(&form.content),
+            start_at: text(&form.start_at),
+            end_at: text(&form.end_at),
+            publish_at: text(&form.publish_at),
+            display_date: text(&form.display_date),
+            locale: text(&form.locale),
+            category: text(&form.category),
+            link_url: text(&form.link_url),
+            world_id: text(&form.world_id),
+            hub_tags: form.hub_tags.iter().map(|t| t.trim()).filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        }
     }
-    let end_at = c.instant("end_at", form.end_at.as_deref());
+}
+
+/// Checks the form (everything but the thumbnail) against spec §5, the event's worlds and the
+/// hub's tags; every problem is reported by field.
+pub async fn check(db: &impl ConnectionTrait, event_id: i32, form: &UserEventForm<'_>) -> Result<NewUserEvent> {
+    let input = UserEventInput::from(form);
+    let mut problems = Problems::of(&input);
+    let at = |raw: &Option<String>| raw.as_deref().and_then(parse_instant);
+    let (start_at, end_at) = (at(&input.start_at), at(&input.end_at));
     if let (Some(start), Some(end)) = (start_at, end_at)
         && end <= start
     {
-        c.fail("end_at", "validation.time_range", &[]);
+        problems.fail("end_at", "validation.time_range");
     }
-    let publish_at = c.instant("publish_at", form.publish_at.as_deref());
-    let display_date = c.instant("display_date", form.display_date.as_deref());
-    let locale = match form.locale.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
-        None => {
-            c.fail("locale", "validation.required", &[]);
-            None
-        }
-        Some(raw) => {
-            let parsed = serde_json::from_value::<HubLocale>(serde_json::Value::String(raw.to_string())).ok();
-            if parsed.is_none() {
-                c.fail("locale", "validation.invalid_choice", &[]);
-            }
-            parsed
-        }
-    };
-    if let Some(category) = form.category.as_deref().map(str::trim).filter(|c| !c.is_empty())
-        && category != HubCategory::UserEvent.as_str()
-    {
-        c.fail("category", "validation.user_event_category", &[]);
-    }
-    let link_url = form.link_url.as_deref().map(str::trim).filter(|u| !u.is_empty()).map(str::to_string);
-    if let Some(url) = &link_url {
-        let ok = url.len() <= MAX_URL && text::is_clean(url) && http_url(url).is_some();
-        if !ok {
-            c.fail("link_url", "validation.url", &[]);
-        }
-    }
-    let world_id = form.world_id.as_deref().filter(|w| !w.trim().is_empty()).and_then(|w| c.id("world_id", w));
-    let mut hub_tags = Vec::new();
-    for raw in form.hub_tags.iter().filter(|t| !t.trim().is_empty()) {
-        hub_tags.extend(c.id("hub_tags", raw));
-    }
-    if hub_tags.len() > MAX_TAGS {
-        c.fail("hub_tags", "validation.too_many_tags", &[("max", &MAX_TAGS.to_string())]);
-    }
-    let (world_unknown, unknown_tags) = unknown_references(cx.db, event_id, world_id, &hub_tags).await?;
+    let id = |raw: &str| Id::parse(raw).ok().map(|id| id.0);
+    let world_id = input.world_id.as_deref().and_then(id);
+    let hub_tags: Vec<i32> = input.hub_tags.iter().filter_map(|t| id(t)).collect();
+    let (world_unknown, unknown_tags) = unknown_references(db, event_id, world_id, &hub_tags).await?;
     if world_unknown {
-        c.fail("world_id", "validation.unknown_world", &[]);
+        problems.fail("world_id", "validation.unknown_world");
     }
     for tag in unknown_tags {
-        c.fail("hub_tags", "validation.unknown_tag", &[("id", &tag.to_string())]);
+        problems.add(crate::error::Invalid::new("hub_tags", "validation.unknown_tag").with("id", tag));
     }
-    match (start_at, locale) {
-        (Some(start_at), Some(locale)) if c.errors.is_empty() => Ok(UserEventInput {
-            title,
-            content,
-            link_url,
-            thumbnail: None,
-            publish_at,
-            start_at,
-            end_at,
-            display_date,
-            locale,
-            world_id,
-            hub_tags,
-        }),
-        _ => Err(Error::Validation(c.errors)),
-    }
+    problems.into_result()?;
+    let (Some(title), Some(content), Some(start_at), Some(locale)) =
+        (input.title, input.content, start_at, input.locale.as_deref().and_then(parse_locale))
+    else {
+        // The checks above require all four.
+        return Err(Error::Validation(Vec::new()));
+    };
+    Ok(NewUserEvent {
+        title,
+        content,
+        link_url: input.link_url,
+        thumbnail: None,
+        publish_at: at(&input.publish_at),
+        start_at,
+        end_at,
+        display_date: at(&input.display_date),
+        locale,
+        world_id,
+        hub_tags,
+    })
 }
 
 /// Stores an uploaded thumbnail (scaled to fit 1280×720, as PNG); returns its URL.
 pub async fn store_thumbnail(
-    cx: &FormContext<'_>,
     uploads: &Uploads<'_>,
     user_id: i32,
     file: Option<&TempFile<'_>>,
@@ -235,7 +252,7 @@ pub async fn store_thumbnail(
         .images
         .render(bytes, move |img| png(&img.resize(w.min(img.width()), h.min(img.height()), FilterType::Lanczos3)))
         .await
-        .map_err(|refusal| Error::invalid("thumbnail", cx.messages.t(cx.lang, refusal.message_key())))?;
+        .map_err(|refusal| Error::invalid("thumbnail", refusal.message_key()))?;
     let key = format!("hub/users/{user_id}/{}.png", uuid::Uuid::new_v4());
     uploads.storage.put(&key, encoded).await?;
     Ok(Some(format!("/media/{key}")))
@@ -243,13 +260,13 @@ pub async fn store_thumbnail(
 
 /// Checks the form, then stores the thumbnail: nothing is stored for a form with errors.
 pub async fn input(
-    cx: &FormContext<'_>,
+    db: &impl ConnectionTrait,
     uploads: &Uploads<'_>,
     event_id: i32,
     user_id: i32,
     form: &UserEventForm<'_>,
-) -> Result<UserEventInput> {
-    let mut input = check(cx, event_id, form).await?;
-    input.thumbnail = store_thumbnail(cx, uploads, user_id, form.thumbnail.as_ref()).await?;
+) -> Result<NewUserEvent> {
+    let mut input = check(db, event_id, form).await?;
+    input.thumbnail = store_thumbnail(uploads, user_id, form.thumbnail.as_ref()).await?;
     Ok(input)
 }

@@ -25,8 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{Job, JobContext, Queue};
 use crate::db::entities::mail;
-use crate::mail::{DeliveryError, build_message};
-use crate::model::mail::MailStatus;
+use crate::db::entities::mail::MailStatus;
+use crate::mail::{DeliveryError, Queued, build_message};
 
 /// Attempt `attempt` (1-based) to deliver the mail `mail_id`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +46,15 @@ impl SendMail {
     /// Enqueues attempt `attempt` of the mail after `delay` (a no-op if it is already queued).
     pub async fn enqueue(queue: &Queue, mail_id: i32, attempt: i32, delay: Duration) -> Result<(), DbErr> {
         queue.push(Self { mail_id, attempt }, delay, &Self::key(mail_id, attempt)).await
+    }
+
+    /// Enqueues the first delivery attempt of a queued mail. Call it after the mail's
+    /// transaction committed. A failure is logged, not returned: the mail is stored, and workers
+    /// pick up every pending mail when they start.
+    pub async fn push(queue: &Queue, mail: Queued) {
+        if let Err(e) = Self::enqueue(queue, mail.id, 1, Duration::ZERO).await {
+            tracing::error!(mail_id = mail.id, error = %e, "could not enqueue a mail; workers resume it on start");
+        }
     }
 }
 

@@ -18,8 +18,9 @@ use url::Url;
 
 use crate::config::Config;
 use crate::error::Error;
-use crate::web::client_ip::ClientIp;
-use crate::web::limit::Limiter;
+use crate::http::client_ip::ClientIp;
+use crate::http::limit::Limiter;
+use crate::model::link_preview::LinkPreview;
 use html::PageMeta;
 use policy::{Policy, Refusal};
 use resolver::{LookupError, VettedResolver};
@@ -36,6 +37,12 @@ pub struct Fetched {
     pub status: u16,
     /// Title and image; empty unless the page answered 2xx with HTML.
     pub meta: PageMeta,
+}
+
+impl From<Fetched> for LinkPreview {
+    fn from(f: Fetched) -> Self {
+        Self { title: f.meta.title, image: f.meta.image, status: f.status }
+    }
 }
 
 /// Why a requested URL is not fetched at all.

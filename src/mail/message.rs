@@ -67,7 +67,7 @@ mod tests {
     use mail_parser::MimeHeaders;
 
     use super::*;
-    use crate::model::mail::MailStatus;
+    use crate::db::entities::mail::MailStatus;
 
     fn row() -> mail::Model {
         let at = chrono::DateTime::parse_from_rfc3339("2026-11-21T03:00:00Z").unwrap().to_utc();

@@ -13,13 +13,13 @@
 //!     context: json!({ "circle_name": circle.name }),
 //! }, clock.now()).await?;
 //! txn.commit().await?;
-//! queued.push(&queue).await;                             // after the commit
+//! SendMail::push(&queue, queued).await;                   // after the commit
 //! ```
 //!
 //! [`Mailer::queue`] renders the mail at once (subject, plain text and HTML, from the Tera
 //! templates under `templates/mail/`, every string from `locales/*.json`), so what goes out is
-//! fixed when it is queued, and stores it as `pending` in `mails`. [`Queued::push`] then
-//! enqueues its first delivery attempt ([`crate::jobs::SendMail`]). Nothing is lost if the
+//! fixed when it is queued, and stores it as `pending` in `mails`. `crate::jobs::SendMail::push`
+//! then enqueues its first delivery attempt. Nothing is lost if the
 //! process dies between the commit and the push, or if the push fails: workers re-enqueue every
 //! pending mail when they start.
 //!
@@ -28,12 +28,12 @@
 //! 6 h) until `mail_max_attempts`, then it is `failed` and stays in the table for staff.
 
 mod message;
+pub mod queue;
 mod render;
 pub mod settings;
 mod transport;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use sea_orm::ConnectionTrait;
@@ -42,10 +42,10 @@ use serde_json::Value;
 use crate::config::Config;
 use crate::db::entities::mail;
 use crate::error::{Error, Result};
-use crate::i18n::{Lang, Messages};
-use crate::jobs::{Queue, SendMail};
-use crate::model::mail::NewMail;
+use crate::i18n::Messages;
+use crate::types::Lang;
 pub use message::build_message;
+pub use queue::NewMail;
 pub use render::{Rendered, Templates};
 pub use settings::MailSettings;
 pub use transport::{DeliveryError, Transport};
@@ -60,16 +60,42 @@ pub use transport::{DeliveryError, Transport};
 pub enum MailKind {
     /// `vmarket mail test`: shows that mail delivery works.
     Test,
+    /// To an invitee: a circle's owner invites them.
+    CircleInvited,
+    /// To a circle's owner: an invitee joined.
+    CircleApproved,
+    /// To a circle's owner: an invitee declined.
+    CircleWithdrawn,
+    /// To an invitee: the owner took the invitation back.
+    CircleCancelled,
+    /// To a former member: the owner removed them.
+    CircleRemoved,
+    /// To a circle's owner: a member left.
+    CircleLeft,
 }
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 1] = [MailKind::Test];
+    pub const ALL: [MailKind; 7] = [
+        MailKind::Test,
+        MailKind::CircleInvited,
+        MailKind::CircleApproved,
+        MailKind::CircleWithdrawn,
+        MailKind::CircleCancelled,
+        MailKind::CircleRemoved,
+        MailKind::CircleLeft,
+    ];
 
     /// The template name, stored in `mails.kind`; never rename one.
     pub fn name(self) -> &'static str {
         match self {
             Self::Test => "test",
+            Self::CircleInvited => "circle_invited",
+            Self::CircleApproved => "circle_approved",
+            Self::CircleWithdrawn => "circle_withdrawn",
+            Self::CircleCancelled => "circle_cancelled",
+            Self::CircleRemoved => "circle_removed",
+            Self::CircleLeft => "circle_left",
         }
     }
 }
@@ -93,7 +119,6 @@ pub struct Outgoing {
 #[derive(Clone)]
 pub struct Mailer {
     templates: Arc<Templates>,
-    messages: Messages,
     site_url: String,
     message_id_domain: String,
 }
@@ -109,11 +134,9 @@ impl Mailer {
     pub fn new(config: &Config) -> Result<Self> {
         let settings = MailSettings::from_config(config).map_err(Error::Internal)?;
         let messages = Messages::bundled();
-        let templates =
-            Templates::new(messages.clone()).map_err(|e| Error::Internal(format!("mail templates: {e:?}")))?;
+        let templates = Templates::new(messages).map_err(|e| Error::Internal(format!("mail templates: {e:?}")))?;
         Ok(Self {
             templates: Arc::new(templates),
-            messages,
             site_url: config.site_url.trim_end_matches('/').to_string(),
             message_id_domain: settings.from.email.domain().to_string(),
         })
@@ -133,7 +156,7 @@ impl Mailer {
     pub async fn queue(&self, db: &impl ConnectionTrait, outgoing: &Outgoing, now: DateTime<Utc>) -> Result<Queued> {
         let to = outgoing.to.trim();
         if to.parse::<lettre::Address>().is_err() {
-            return Err(Error::invalid("email", self.messages.t(outgoing.lang, "validation.email")));
+            return Err(Error::invalid("email", "validation.email"));
         }
         let rendered = self.render(outgoing, now)?;
         let new = NewMail {
@@ -156,17 +179,6 @@ impl Mailer {
 pub struct Queued {
     /// The row in `mails`.
     pub id: i32,
-}
-
-impl Queued {
-    /// Enqueues the first delivery attempt. Call it after the mail's transaction committed.
-    /// A failure is logged, not returned: the mail is stored, and workers pick up every pending
-    /// mail when they start.
-    pub async fn push(self, queue: &Queue) {
-        if let Err(e) = SendMail::enqueue(queue, self.id, 1, Duration::ZERO).await {
-            tracing::error!(mail_id = self.id, error = %e, "could not enqueue a mail; workers resume it on start");
-        }
-    }
 }
 
 /// What delivering needs: the settings (sender, attempts) and the transport.

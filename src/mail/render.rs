@@ -38,6 +38,12 @@ const LAYOUTS: [(&str, &str); 2] = [
 fn sources(kind: MailKind) -> [(&'static str, &'static str); 3] {
     match kind {
         MailKind::Test => kind_sources!("test"),
+        MailKind::CircleInvited => kind_sources!("circle_invited"),
+        MailKind::CircleApproved => kind_sources!("circle_approved"),
+        MailKind::CircleWithdrawn => kind_sources!("circle_withdrawn"),
+        MailKind::CircleCancelled => kind_sources!("circle_cancelled"),
+        MailKind::CircleRemoved => kind_sources!("circle_removed"),
+        MailKind::CircleLeft => kind_sources!("circle_left"),
     }
 }
 
@@ -61,7 +67,7 @@ impl Templates {
     /// Compiles every mail template with the site's functions over `messages`.
     pub fn new(messages: Messages) -> Result<Self, tera::Error> {
         let mut tera = Tera::default();
-        crate::web::tera::register(&mut tera, messages);
+        crate::i18n::tera::register(&mut tera, messages);
         let mut all: Vec<(&str, &str)> = LAYOUTS.to_vec();
         // Raw templates have no file extension to go by: escape the HTML ones by full name.
         let mut html = vec![LAYOUTS[1].0];
@@ -139,7 +145,7 @@ pub fn describe(e: &tera::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::Lang;
+    use crate::types::Lang;
 
     #[test]
     fn text_is_tidied() {

@@ -14,22 +14,14 @@ use crate::db::entities::{
     catalog_item, catalog_item_category, catalog_item_category_group, circle, company, company_world, exhibitor,
 };
 use crate::error::Result;
-use crate::i18n::Lang;
 use crate::model::event::EventWithPhases;
 use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
 use crate::model::search;
+use crate::types::{Lang, Localized, localized};
 
-/// Whose items a category group classifies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum CategoryGroupType {
-    /// Items of exhibitors (circles).
-    General,
-    /// Items of companies.
-    Company,
-}
+/// Defined with its entity (`db::entities::catalog_item_category_group`); part of this model's API.
+pub use crate::db::entities::catalog_item_category_group::CategoryGroupType;
 
 /// Who offers an item: the `type` of a catalogue search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -53,12 +45,9 @@ pub fn is_open(event: &EventWithPhases, now: DateTime<Utc>) -> bool {
 pub struct CategoryView {
     /// Category id.
     pub id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
     /// Sort position within its group.
     pub display_index: i32,
 }
@@ -68,9 +57,7 @@ impl CategoryView {
     pub fn new(c: &catalog_item_category::Model, lang: Lang) -> Self {
         Self {
             id: c.id,
-            name: lang.pick(&c.name_ja, &c.name_en).to_string(),
-            name_ja: c.name_ja.clone(),
-            name_en: c.name_en.clone(),
+            name: Localized::new(lang, c.name_ja.clone(), c.name_en.clone()),
             display_index: c.display_index,
         }
     }
@@ -85,12 +72,9 @@ pub struct CategoryGroupView {
     pub group_type: CategoryGroupType,
     /// Sort position.
     pub display_index: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
     /// The group's categories in display order.
     pub categories: Vec<CategoryView>,
 }
@@ -120,10 +104,8 @@ impl CategoryGroupView {
                 id: g.id,
                 group_type: g.group_type,
                 display_index: g.display_index,
-                name: lang.pick(&g.name_ja, &g.name_en).to_string(),
+                name: Localized::new(lang, g.name_ja, g.name_en),
                 categories: categories.remove(&g.id).unwrap_or_default(),
-                name_ja: g.name_ja,
-                name_en: g.name_en,
             })
             .collect())
     }
@@ -134,18 +116,12 @@ impl CategoryGroupView {
 pub struct CatalogItemView {
     /// Item id.
     pub id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
-    /// Description in the requested language.
-    pub description: String,
-    /// Japanese description.
-    pub description_ja: String,
-    /// English description.
-    pub description_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
+    /// Description: `description` in the request's language, `description_ja`, `description_en`.
+    #[serde(flatten)]
+    pub description: localized::Description,
     /// Thumbnail.
     pub thumbnail: Option<String>,
     /// Where to get it.
@@ -372,12 +348,8 @@ impl CatalogItemView {
                 .unwrap_or_default();
                 Some(Self {
                     id: i.id,
-                    name: lang.pick(&i.name_ja, &i.name_en).to_string(),
-                    description: lang.pick(&i.description_ja, &i.description_en).to_string(),
-                    name_ja: i.name_ja,
-                    name_en: i.name_en,
-                    description_ja: i.description_ja,
-                    description_en: i.description_en,
+                    name: Localized::new(lang, i.name_ja, i.name_en),
+                    description: Localized::new(lang, i.description_ja, i.description_en),
                     thumbnail: i.thumbnail,
                     url: i.url,
                     is_distributable: i.is_distributable,

@@ -11,11 +11,11 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{catalog_item, company, company_highlight, company_world, exhibitor, world};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
 use crate::model::catalog::{CatalogItemView, ItemFilter, OwnerType};
 use crate::model::exhibitor::{ExhibitorView, WorldRefView};
 use crate::model::pagination::PageRequest;
 use crate::model::search;
+use crate::types::{Lang, Localized, localized};
 
 /// A highlight image of a company.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -35,28 +35,19 @@ pub struct CompanyView {
     pub event_id: i32,
     /// Sort position.
     pub display_index: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
-    /// Description in the requested language.
-    pub description: String,
-    /// Japanese description.
-    pub description_ja: String,
-    /// English description.
-    pub description_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
+    /// Description: `description` in the request's language, `description_ja`, `description_en`.
+    #[serde(flatten)]
+    pub description: localized::Description,
     /// Thumbnail (logo).
     pub thumbnail: Option<String>,
     /// The company's website.
     pub website_link: Option<String>,
-    /// Name of that website in the requested language.
-    pub site_name: String,
-    /// Japanese site name.
-    pub site_name_ja: String,
-    /// English site name.
-    pub site_name_en: String,
+    /// Name of that website: `site_name` in the request's language, `site_name_ja`, `site_name_en`.
+    #[serde(flatten)]
+    pub site_name: localized::SiteName,
     /// Its booth on Virtual Market Cloud.
     pub vmarket_cloud_url: Option<String>,
     /// Listed publicly.
@@ -209,23 +200,17 @@ impl CompanyView {
         Ok(companies
             .into_iter()
             .map(|c| Self {
-                name: lang.pick(&c.name_ja, &c.name_en).to_string(),
-                description: lang.pick(&c.description_ja, &c.description_en).to_string(),
-                site_name: lang.pick(&c.site_name_ja, &c.site_name_en).to_string(),
+                name: Localized::new(lang, c.name_ja, c.name_en),
+                description: Localized::new(lang, c.description_ja, c.description_en),
+                site_name: Localized::new(lang, c.site_name_ja, c.site_name_en),
                 highlights: highlights.remove(&c.id).unwrap_or_default(),
                 worlds: worlds_by.remove(&c.id).unwrap_or_default(),
                 catalog_items: items_by.remove(&c.id).unwrap_or_default(),
                 id: c.id,
                 event_id: c.event_id,
                 display_index: c.display_index,
-                name_ja: c.name_ja,
-                name_en: c.name_en,
-                description_ja: c.description_ja,
-                description_en: c.description_en,
                 thumbnail: c.thumbnail,
                 website_link: c.website_link,
-                site_name_ja: c.site_name_ja,
-                site_name_en: c.site_name_en,
                 vmarket_cloud_url: c.vmarket_cloud_url,
                 is_public: c.is_public,
             })

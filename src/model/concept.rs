@@ -10,12 +10,12 @@ use utoipa::ToSchema;
 use crate::db::entities::world;
 use crate::db::entities::{concept, concept_artist, concept_keyword};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
 use crate::model::event::{EventView, EventWithPhases};
-use crate::model::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue};
 use crate::model::pagination::PageRequest;
 use crate::model::people::{ArtistView, KeywordView, artists_by_id, keywords_by_id};
 use crate::model::world::WorldView;
+use crate::types::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue};
+use crate::types::{Lang, Localized, localized};
 
 /// A concept with its worlds (spec §3 Concept).
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -30,18 +30,12 @@ pub struct ConceptView {
     pub venue: Venue,
     /// Concept kind.
     pub kind: ConceptKind,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
-    /// Description in the requested language.
-    pub description: String,
-    /// Japanese description.
-    pub description_ja: String,
-    /// English description.
-    pub description_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
+    /// Description: `description` in the request's language, `description_ja`, `description_en`.
+    #[serde(flatten)]
+    pub description: localized::Description,
     /// Key image.
     pub image: Option<String>,
     /// A corporate concept.
@@ -52,12 +46,9 @@ pub struct ConceptView {
     pub keywords: Vec<KeywordView>,
     /// Image of the launch button.
     pub launch_link_image: Option<String>,
-    /// Map in the requested language.
-    pub map_image: Option<String>,
-    /// Japanese map.
-    pub map_image_ja: Option<String>,
-    /// English map.
-    pub map_image_en: Option<String>,
+    /// Map: `map_image` in the request's language, `map_image_ja`, `map_image_en`.
+    #[serde(flatten)]
+    pub map_image: localized::MapImage,
     /// The concept's worlds in display order.
     pub worlds: Vec<WorldView>,
 }
@@ -153,12 +144,9 @@ impl ConceptView {
         Ok(concepts
             .into_iter()
             .map(|c| Self {
-                name: lang.pick(&c.name_ja, &c.name_en).to_string(),
-                description: lang.pick(&c.description_ja, &c.description_en).to_string(),
-                map_image: match lang {
-                    Lang::Ja => c.map_image_ja.clone().or(c.map_image_en.clone()),
-                    Lang::En => c.map_image_en.clone().or(c.map_image_ja.clone()),
-                },
+                name: Localized::new(lang, c.name_ja, c.name_en),
+                description: Localized::new(lang, c.description_ja, c.description_en),
+                map_image: Localized::new(lang, c.map_image_ja, c.map_image_en),
                 keywords: kw_by_concept.remove(&c.id).unwrap_or_default(),
                 worlds: worlds_by_concept.remove(&c.id).unwrap_or_default(),
                 id: c.id,
@@ -166,16 +154,10 @@ impl ConceptView {
                 platform: c.platform,
                 venue: c.venue,
                 kind: c.kind,
-                name_ja: c.name_ja,
-                name_en: c.name_en,
-                description_ja: c.description_ja,
-                description_en: c.description_en,
                 image: c.image,
                 is_company: c.is_company,
                 logo: c.logo,
                 launch_link_image: c.launch_link_image,
-                map_image_ja: c.map_image_ja,
-                map_image_en: c.map_image_en,
             })
             .collect())
     }

@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{event, event_phase};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
 use crate::model::phase::{self, DisplayLabel, PhaseStatus, PhaseType};
+use crate::types::{Lang, Localized, localized};
 
 /// An event together with its timeline, oldest phase first.
 #[derive(Debug, Clone)]
@@ -147,12 +147,9 @@ pub struct EventView {
     pub permalink: String,
     /// Edition number.
     pub version: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
     /// Key visual.
     pub image: Option<String>,
     /// Logo.
@@ -161,18 +158,12 @@ pub struct EventView {
     pub icon: Option<String>,
     /// First-view (hero) image.
     pub first_view_image: Option<String>,
-    /// Theme in the requested language.
-    pub theme: String,
-    /// Japanese theme.
-    pub theme_ja: String,
-    /// English theme.
-    pub theme_en: String,
-    /// Theme description in the requested language.
-    pub theme_description: String,
-    /// Japanese theme description.
-    pub theme_description_ja: String,
-    /// English theme description.
-    pub theme_description_en: String,
+    /// Theme: `theme` in the request's language, `theme_ja`, `theme_en`.
+    #[serde(flatten)]
+    pub theme: localized::Theme,
+    /// Theme description: `theme_description` in the request's language, `theme_description_ja`, `theme_description_en`.
+    #[serde(flatten)]
+    pub theme_description: localized::ThemeDescription,
     /// Entry is closed.
     pub is_entry_closed: bool,
     /// Visible to the public.
@@ -196,19 +187,13 @@ impl EventView {
             id: ev.id,
             permalink: ev.permalink.clone(),
             version: ev.version,
-            name: lang.pick(&ev.name_ja, &ev.name_en).to_string(),
-            name_ja: ev.name_ja.clone(),
-            name_en: ev.name_en.clone(),
+            name: Localized::new(lang, ev.name_ja.clone(), ev.name_en.clone()),
             image: ev.image.clone(),
             logo: ev.logo.clone(),
             icon: ev.icon.clone(),
             first_view_image: ev.first_view_image.clone(),
-            theme: lang.pick(&ev.theme_ja, &ev.theme_en).to_string(),
-            theme_ja: ev.theme_ja.clone(),
-            theme_en: ev.theme_en.clone(),
-            theme_description: lang.pick(&ev.theme_description_ja, &ev.theme_description_en).to_string(),
-            theme_description_ja: ev.theme_description_ja.clone(),
-            theme_description_en: ev.theme_description_en.clone(),
+            theme: Localized::new(lang, ev.theme_ja.clone(), ev.theme_en.clone()),
+            theme_description: Localized::new(lang, ev.theme_description_ja.clone(), ev.theme_description_en.clone()),
             is_entry_closed: ev.is_entry_closed,
             is_public: ev.is_public,
             exhibition_term_url: ev.exhibition_term_url.clone(),

@@ -11,11 +11,11 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{catalog_item, circle, exhibitor, exhibitor_slot, world, world_area};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
 use crate::model::catalog::{CatalogItemView, visible_circle};
-use crate::model::kinds::ConceptKind;
 use crate::model::pagination::PageRequest;
 use crate::model::search::{self, Searchable};
+use crate::types::kinds::ConceptKind;
+use crate::types::{Lang, Localized, localized};
 
 /// The names an exhibitor is ranked by (its display-name snapshot); not a search index.
 const EXHIBITOR_NAMES: Searchable =
@@ -26,18 +26,12 @@ const EXHIBITOR_NAMES: Searchable =
 pub struct CircleView {
     /// Circle id.
     pub id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
-    /// Description in the requested language.
-    pub description: String,
-    /// Japanese description.
-    pub description_ja: String,
-    /// English description.
-    pub description_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
+    /// Description: `description` in the request's language, `description_ja`, `description_en`.
+    #[serde(flatten)]
+    pub description: localized::Description,
     /// Thumbnail.
     pub thumbnail: Option<String>,
     /// The circle's website.
@@ -51,12 +45,8 @@ impl CircleView {
     pub fn new(c: &circle::Model, lang: Lang) -> Self {
         Self {
             id: c.id,
-            name: lang.pick(&c.name_ja, &c.name_en).to_string(),
-            name_ja: c.name_ja.clone(),
-            name_en: c.name_en.clone(),
-            description: lang.pick(&c.description_ja, &c.description_en).to_string(),
-            description_ja: c.description_ja.clone(),
-            description_en: c.description_en.clone(),
+            name: Localized::new(lang, c.name_ja.clone(), c.name_en.clone()),
+            description: Localized::new(lang, c.description_ja.clone(), c.description_en.clone()),
             thumbnail: c.thumbnail.clone(),
             website_link: c.website_link.clone(),
             is_suspended: c.is_suspended,
@@ -71,24 +61,15 @@ pub struct WorldRefView {
     pub id: i32,
     /// Its concept.
     pub concept_id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
 }
 
 impl WorldRefView {
     /// The view of `w` in `lang`.
     pub fn new(w: &world::Model, lang: Lang) -> Self {
-        Self {
-            id: w.id,
-            concept_id: w.concept_id,
-            name: lang.pick(&w.name_ja, &w.name_en).to_string(),
-            name_ja: w.name_ja.clone(),
-            name_en: w.name_en.clone(),
-        }
+        Self { id: w.id, concept_id: w.concept_id, name: Localized::new(lang, w.name_ja.clone(), w.name_en.clone()) }
     }
 }
 
@@ -123,12 +104,9 @@ pub struct ExhibitorView {
     pub event_id: i32,
     /// Kind (from the concept of its world).
     pub kind: ConceptKind,
-    /// Display name in the requested language.
-    pub name: String,
-    /// Japanese display name.
-    pub name_ja: String,
-    /// English display name.
-    pub name_en: String,
+    /// Display name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
     /// The circle behind it.
     pub circle: Option<CircleView>,
     /// The company behind it (company booths).
@@ -338,14 +316,12 @@ impl ExhibitorView {
                 id: e.id,
                 event_id: e.event_id,
                 kind: e.kind,
-                name: lang.pick(&e.name_ja, &e.name_en).to_string(),
+                name: Localized::new(lang, e.name_ja, e.name_en),
                 circle: e.circle_id.and_then(|c| circles.get(&c)).map(|c| CircleView::new(c, lang)),
                 company_id: e.company_id,
                 world: e.world_id.and_then(|w| worlds.get(&w)).map(|w| WorldRefView::new(w, lang)),
                 slots: slots_by.remove(&e.id).unwrap_or_default(),
                 item_count: counts.get(&e.id).copied().unwrap_or(0),
-                name_ja: e.name_ja,
-                name_en: e.name_en,
             })
             .collect())
     }

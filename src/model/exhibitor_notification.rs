@@ -15,8 +15,8 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{event, exhibitor_notification, exhibitor_notification_read};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
 use crate::model::pagination::PageRequest;
+use crate::types::{Lang, Localized, localized};
 
 /// The event a notification is about.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -34,24 +34,15 @@ pub struct NotificationEventView {
 pub struct ExhibitorNotificationView {
     /// Notification id.
     pub id: i32,
-    /// Title in the requested language.
-    pub title: String,
-    /// Japanese title.
-    pub title_ja: String,
-    /// English title.
-    pub title_en: String,
-    /// Label (e.g. "Important") in the requested language.
-    pub label: String,
-    /// Japanese label.
-    pub label_ja: String,
-    /// English label.
-    pub label_en: String,
-    /// Body text in the requested language (plain text, line breaks kept).
-    pub description: String,
-    /// Japanese body text.
-    pub description_ja: String,
-    /// English body text.
-    pub description_en: String,
+    /// Title: `title` in the request's language, `title_ja`, `title_en`.
+    #[serde(flatten)]
+    pub title: localized::Title,
+    /// Label (e.g. "Important"): `label` in the request's language, `label_ja`, `label_en`.
+    #[serde(flatten)]
+    pub label: localized::Label,
+    /// Body text (plain text, line breaks kept): `description` in the request's language, `description_ja`, `description_en`.
+    #[serde(flatten)]
+    pub description: localized::Description,
     /// When it was published.
     pub published_at: DateTime<Utc>,
     /// Shown to users (always true in these responses).
@@ -164,9 +155,9 @@ impl ExhibitorNotificationView {
             .into_iter()
             .map(|n| Self {
                 id: n.id,
-                title: lang.pick(&n.title_ja, &n.title_en).to_string(),
-                label: lang.pick(&n.label_ja, &n.label_en).to_string(),
-                description: lang.pick(&n.description_ja, &n.description_en).to_string(),
+                title: Localized::new(lang, n.title_ja, n.title_en),
+                label: Localized::new(lang, n.label_ja, n.label_en),
+                description: Localized::new(lang, n.description_ja, n.description_en),
                 published_at: n.published_at,
                 is_public: n.is_public,
                 is_read: read.contains(&n.id),
@@ -175,12 +166,6 @@ impl ExhibitorNotificationView {
                     permalink: e.permalink.clone(),
                     name: lang.pick(&e.name_ja, &e.name_en).to_string(),
                 }),
-                title_ja: n.title_ja,
-                title_en: n.title_en,
-                label_ja: n.label_ja,
-                label_en: n.label_en,
-                description_ja: n.description_ja,
-                description_en: n.description_en,
             })
             .collect())
     }

@@ -12,26 +12,21 @@ use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
 use sea_orm::sea_query::Query;
 use sea_orm::{Condition, ConnectionTrait, DatabaseBackend, Order, PaginatorTrait, QueryOrder, QuerySelect, Select};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::entities::{ambassador, hub_notification, hub_notification_tag, hub_tag, user, world};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
 use crate::model::pagination::PageRequest;
 use crate::model::search;
 use crate::model::user::{IconView, UserAttribute};
+use crate::types::{Lang, Localized, localized};
 
-/// The audience of a notification: the Japanese site or the global (English) one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum HubLocale {
-    /// Written in Japanese for the Japanese audience.
-    Jp,
-    /// Written in English for everyone else.
-    Global,
-}
+/// Defined with its entity (`db::entities::ambassador`); part of this model's API.
+pub use crate::db::entities::ambassador::TeamType;
+
+/// Defined with its entity (`db::entities::hub_notification`); part of this model's API.
+pub use crate::db::entities::hub_notification::{HubCategory, HubLocale};
 
 impl HubLocale {
     /// The audience of pages in `lang`.
@@ -41,21 +36,6 @@ impl HubLocale {
             Lang::En => Self::Global,
         }
     }
-}
-
-/// What a notification is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum HubCategory {
-    /// An official live stream.
-    OfficialStream,
-    /// An event held in a virtual world.
-    EventInMetaverse,
-    /// A campaign (giveaways, stamp rallies, hashtags…).
-    Campaign,
-    /// An event organised by a user.
-    UserEvent,
 }
 
 impl HubCategory {
@@ -68,17 +48,6 @@ impl HubCategory {
             Self::UserEvent => "user_event",
         }
     }
-}
-
-/// An ambassador's team.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum TeamType {
-    /// The Japanese team.
-    JapanTeam,
-    /// The global team.
-    GlobalTeam,
 }
 
 /// Filters of notification lists. Time bounds are inclusive on `*_from` and exclusive on `*_to`.
@@ -240,23 +209,15 @@ impl hub_notification::Model {
 pub struct HubTagView {
     /// Tag id.
     pub id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
 }
 
 impl HubTagView {
     /// The view of `t` in `lang`.
     pub fn new(t: &hub_tag::Model, lang: Lang) -> Self {
-        Self {
-            id: t.id,
-            name: lang.pick(&t.name_ja, &t.name_en).to_string(),
-            name_ja: t.name_ja.clone(),
-            name_en: t.name_en.clone(),
-        }
+        Self { id: t.id, name: Localized::new(lang, t.name_ja.clone(), t.name_en.clone()) }
     }
 
     /// Every tag in display order.
@@ -283,12 +244,9 @@ impl HubTagView {
 pub struct HubWorldView {
     /// World id.
     pub id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
     /// Key image.
     pub image: Option<String>,
 }
@@ -300,12 +258,9 @@ pub struct HubUserView {
     pub id: i32,
     /// Public handle.
     pub vmarket_id: String,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
     /// Icon URLs.
     pub icon: IconView,
     /// An official streamer or not.
@@ -318,9 +273,7 @@ impl HubUserView {
         Self {
             id: u.id,
             vmarket_id: u.vmarket_id.clone(),
-            name: u.name(lang).to_string(),
-            name_ja: u.name_ja.clone(),
-            name_en: u.name_en.clone(),
+            name: Localized::new(lang, u.name_ja.clone(), u.name_en.clone()),
             icon: u.icon(),
             attribute: u.attribute,
         }
@@ -423,9 +376,7 @@ impl HubNotificationView {
                 hub_tags: by_item.remove(&n.id).unwrap_or_default(),
                 world: n.world_id.and_then(|id| worlds.get(&id)).map(|w| HubWorldView {
                     id: w.id,
-                    name: lang.pick(&w.name_ja, &w.name_en).to_string(),
-                    name_ja: w.name_ja.clone(),
-                    name_en: w.name_en.clone(),
+                    name: Localized::new(lang, w.name_ja.clone(), w.name_en.clone()),
                     image: w.image.clone(),
                 }),
                 user: n.user_id.and_then(|id| users.get(&id)).map(|u| HubUserView::new(u, lang)),

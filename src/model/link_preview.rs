@@ -10,7 +10,6 @@ use utoipa::ToSchema;
 
 use crate::db::entities::link_preview;
 use crate::error::Result;
-use crate::linkpreview::Fetched;
 
 /// What `GET /api/ogp` answers when the remote server gave an HTTP response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -23,12 +22,6 @@ pub struct LinkPreview {
     /// image are only read from 2xx `text/html` responses; a client shows a card when
     /// `status` is 2xx and title or image is set.
     pub status: u16,
-}
-
-impl From<Fetched> for LinkPreview {
-    fn from(f: Fetched) -> Self {
-        Self { title: f.meta.title, image: f.meta.image, status: f.status }
-    }
 }
 
 impl LinkPreview {

@@ -1,8 +1,10 @@
-//! The domain model: vocabularies, phase rules, pagination, and the queries and client views
-//! that each entity owns.
+//! The domain model: phase rules, pagination, and the queries, rules and client views that each
+//! entity owns.
 
 pub mod audit;
 pub mod catalog;
+pub mod circle;
+pub mod circle_invitation;
 pub mod company;
 pub mod concept;
 pub mod event;
@@ -10,9 +12,7 @@ pub mod exhibitor;
 pub mod exhibitor_notification;
 pub mod hub;
 pub mod inquiry;
-pub mod kinds;
 pub mod link_preview;
-pub mod mail;
 pub mod pagination;
 pub mod people;
 pub mod phase;

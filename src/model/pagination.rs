@@ -4,8 +4,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::error::{Error, Result};
-use crate::i18n::{Lang, Messages};
+use crate::error::{Error, Invalid, Result};
 
 /// Items per page when the client does not say.
 pub const DEFAULT_LIMIT: u64 = 20;
@@ -25,32 +24,24 @@ pub struct PageRequest {
 }
 
 impl PageRequest {
-    /// Parses the raw `page` and `limit` query values, with messages in `lang` for bad ones.
-    pub fn parse(
-        page: Option<&str>,
-        limit: Option<&str>,
-        default_limit: u64,
-        m: &Messages,
-        lang: Lang,
-    ) -> Result<Self> {
+    /// Parses the raw `page` and `limit` query values.
+    pub fn parse(page: Option<&str>, limit: Option<&str>, default_limit: u64) -> Result<Self> {
         let positive = |name: &str, raw: Option<&str>, default: u64| -> Result<u64> {
             match raw {
                 None | Some("") => Ok(default),
                 Some(text) => match text.parse::<u64>() {
                     Ok(n) if n >= 1 => Ok(n),
-                    _ => Err(Error::invalid(name, m.t(lang, "validation.positive_integer"))),
+                    _ => Err(Error::invalid(name, "validation.positive_integer")),
                 },
             }
         };
         let page = positive("page", page, 1)?;
         if page > MAX_PAGE {
-            let max = MAX_PAGE.to_string();
-            return Err(Error::invalid("page", m.tf(lang, "validation.at_most", &[("max", &max)])));
+            return Err(Error::Validation(vec![Invalid::new("page", "validation.at_most").with("max", MAX_PAGE)]));
         }
         let limit = positive("limit", limit, default_limit)?;
         if limit > MAX_LIMIT {
-            let max = MAX_LIMIT.to_string();
-            return Err(Error::invalid("limit", m.tf(lang, "validation.at_most", &[("max", &max)])));
+            return Err(Error::Validation(vec![Invalid::new("limit", "validation.at_most").with("max", MAX_LIMIT)]));
         }
         Ok(Self { page, limit })
     }
@@ -143,14 +134,13 @@ mod tests {
 
     #[test]
     fn parse_rejects_bad_numbers() {
-        let m = Messages::bundled();
-        assert!(PageRequest::parse(Some("0"), None, 20, &m, Lang::En).is_err());
-        assert!(PageRequest::parse(Some("x"), None, 20, &m, Lang::En).is_err());
-        assert!(PageRequest::parse(None, Some("101"), 20, &m, Lang::En).is_err());
-        assert!(PageRequest::parse(Some("9223372036854775808"), None, 20, &m, Lang::En).is_err());
-        assert!(PageRequest::parse(Some("1000000001"), None, 20, &m, Lang::En).is_err());
-        let last = PageRequest::parse(Some("1000000000"), Some("100"), 20, &m, Lang::En).unwrap();
+        assert!(PageRequest::parse(Some("0"), None, 20).is_err());
+        assert!(PageRequest::parse(Some("x"), None, 20).is_err());
+        assert!(PageRequest::parse(None, Some("101"), 20).is_err());
+        assert!(PageRequest::parse(Some("9223372036854775808"), None, 20).is_err());
+        assert!(PageRequest::parse(Some("1000000001"), None, 20).is_err());
+        let last = PageRequest::parse(Some("1000000000"), Some("100"), 20).unwrap();
         assert!(i64::try_from(last.offset()).is_ok());
-        assert_eq!(PageRequest::parse(Some("2"), Some("5"), 20, &m, Lang::En).unwrap(), req(2, 5));
+        assert_eq!(PageRequest::parse(Some("2"), Some("5"), 20).unwrap(), req(2, 5));
     }
 }

@@ -9,30 +9,22 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{artist, keyword};
 use crate::error::Result;
-use crate::i18n::Lang;
+use crate::types::{Lang, Localized, localized};
 
 /// A keyword (spec §3 World `worldKeywords[].keyword`).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct KeywordView {
     /// Keyword id.
     pub id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
 }
 
 impl KeywordView {
     /// The view of `k` in `lang`.
     pub fn new(k: &keyword::Model, lang: Lang) -> Self {
-        Self {
-            id: k.id,
-            name: lang.pick(&k.name_ja, &k.name_en).to_string(),
-            name_ja: k.name_ja.clone(),
-            name_en: k.name_en.clone(),
-        }
+        Self { id: k.id, name: Localized::new(lang, k.name_ja.clone(), k.name_en.clone()) }
     }
 }
 
@@ -41,23 +33,15 @@ impl KeywordView {
 pub struct ArtistView {
     /// Artist id.
     pub id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
 }
 
 impl ArtistView {
     /// The view of `a` in `lang`.
     pub fn new(a: &artist::Model, lang: Lang) -> Self {
-        Self {
-            id: a.id,
-            name: lang.pick(&a.name_ja, &a.name_en).to_string(),
-            name_ja: a.name_ja.clone(),
-            name_en: a.name_en.clone(),
-        }
+        Self { id: a.id, name: Localized::new(lang, a.name_ja.clone(), a.name_en.clone()) }
     }
 }
 

@@ -9,9 +9,9 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{redirect_rule, vrc_redirect};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
-use crate::web::locale::localized_path;
-use crate::web::params::{Id, Permalink};
+use crate::types::lang::localized_path;
+use crate::types::{Id, Permalink};
+use crate::types::{Lang, Localized, localized};
 
 /// The URL if `raw` is an absolute `http`/`https` URL with a host and no credentials.
 pub fn http_url(raw: &str) -> Option<Url> {
@@ -93,10 +93,10 @@ impl vrc_redirect::Model {
     /// Stores a redirect after checking its key and URL (422 `validation_failed` otherwise).
     pub async fn create(db: &impl ConnectionTrait, new: NewVrcRedirect<'_>) -> Result<Self> {
         if Permalink::parse(new.url_key).is_err() {
-            return Err(Error::invalid("url_key", "url_key must be letters, digits, _ or -".into()));
+            return Err(Error::invalid("url_key", "validation.permalink"));
         }
         let Some(url) = http_url(new.url) else {
-            return Err(Error::invalid("url", "url must be an absolute http or https URL".into()));
+            return Err(Error::invalid("url", "validation.url"));
         };
         let row = vrc_redirect::ActiveModel {
             event_id: Set(new.event_id),
@@ -126,12 +126,9 @@ pub struct VrcRedirectView {
     pub url_key: String,
     /// Destination (absolute http or https URL).
     pub url: String,
-    /// Description in the request's language.
-    pub description: String,
-    /// Japanese description.
-    pub description_ja: String,
-    /// English description.
-    pub description_en: String,
+    /// Description: `description` in the request's language, `description_ja`, `description_en`.
+    #[serde(flatten)]
+    pub description: localized::Description,
 }
 
 impl VrcRedirectView {
@@ -140,11 +137,9 @@ impl VrcRedirectView {
         Self {
             id: row.id,
             event_id: row.event_id,
-            description: lang.pick(&row.description_ja, &row.description_en).to_string(),
+            description: Localized::new(lang, row.description_ja, row.description_en),
             url_key: row.url_key,
             url: row.url,
-            description_ja: row.description_ja,
-            description_en: row.description_en,
         }
     }
 }
@@ -183,10 +178,10 @@ impl redirect_rule::Model {
     /// Stores a rule after checking its slug and target (422 `validation_failed` otherwise).
     pub async fn create(db: &impl ConnectionTrait, new: NewRedirectRule<'_>) -> Result<Self> {
         if Permalink::parse(new.slug).is_err() {
-            return Err(Error::invalid("slug", "slug must be letters, digits, _ or -".into()));
+            return Err(Error::invalid("slug", "validation.permalink"));
         }
         if RuleTarget::parse(new.target).is_none() {
-            return Err(Error::invalid("target", "target must be a site path or an http(s) URL".into()));
+            return Err(Error::invalid("target", "validation.redirect_target"));
         }
         let row = redirect_rule::ActiveModel {
             slug: Set(new.slug.to_ascii_lowercase()),

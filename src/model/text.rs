@@ -12,21 +12,6 @@ pub fn is_clean(s: &str) -> bool {
     !s.chars().any(is_forbidden)
 }
 
-/// What is wrong with a required text field (already trimmed), as a message key taking `max`:
-/// empty, longer than `max` characters, or carrying forbidden control characters.
-pub fn problem(value: &str, max: usize) -> Option<&'static str> {
-    let count = value.chars().count();
-    if count == 0 {
-        Some("validation.required")
-    } else if count > max {
-        Some("validation.too_long")
-    } else if !is_clean(value) {
-        Some("validation.control_chars")
-    } else {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,13 +22,5 @@ mod tests {
         for bad in ["a\0b", "\u{1b}[31m", "x\u{7f}", "\u{85}next line"] {
             assert!(!is_clean(bad), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn problems_of_a_required_field() {
-        assert_eq!(problem("", 5), Some("validation.required"));
-        assert_eq!(problem("あいうえおか", 5), Some("validation.too_long"));
-        assert_eq!(problem("a\0b", 5), Some("validation.control_chars"));
-        assert_eq!(problem("あいうえお", 5), None);
     }
 }

@@ -9,41 +9,16 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{user, user_external_link};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
+use crate::types::{Lang, Localized, localized};
 
-/// A staff role (spec §6). `none` is everyone else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// Not staff.
-    None,
-    /// Full access.
-    Admin,
-    /// Runs events.
-    Director,
-    /// Support staff.
-    UcStaff,
-    /// Tests releases.
-    QaTester,
-}
+/// Defined with its entity (`db::entities::user`); part of this model's API.
+pub use crate::db::entities::user::{Role, UserAttribute};
 
 impl Role {
     /// Parses a role name such as `admin`.
     pub fn parse(s: &str) -> Option<Self> {
         serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
     }
-}
-
-/// A user attribute (spec §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum UserAttribute {
-    /// Nothing special.
-    None,
-    /// An official streamer.
-    CertificatedStreamer,
 }
 
 /// The identity a verified token vouches for.
@@ -92,12 +67,9 @@ pub struct UserView {
     pub sub: String,
     /// Public handle.
     pub vmarket_id: String,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
     /// Icon URLs.
     pub icon: IconView,
     /// Links shown on the profile.
@@ -286,9 +258,7 @@ impl UserView {
             id: user.id,
             sub: user.sub.clone(),
             vmarket_id: user.vmarket_id.clone(),
-            name: user.name(lang).to_string(),
-            name_ja: user.name_ja.clone(),
-            name_en: user.name_en.clone(),
+            name: Localized::new(lang, user.name_ja.clone(), user.name_en.clone()),
             icon: user.icon(),
             external_links: links.into_iter().map(|l| ExternalLinkView { id: l.id, url: l.url }).collect(),
             memo: user.memo.clone(),

@@ -19,9 +19,9 @@ use crate::model::pagination::PageRequest;
 /// The most tags one user event may carry.
 pub const MAX_TAGS: usize = 10;
 
-/// A checked user event, as written by its author.
+/// A checked user event, as written by its author, ready to store as a new post or over one.
 #[derive(Debug, Clone)]
-pub struct UserEventInput {
+pub struct NewUserEvent {
     /// Title.
     pub title: String,
     /// Body text.
@@ -159,12 +159,24 @@ impl hub_notification::Model {
             .ok_or_else(Error::not_found)
     }
 
+    /// The ids of this notification's hub tags.
+    pub async fn tag_ids(&self, db: &impl ConnectionTrait) -> Result<Vec<i32>> {
+        Ok(hub_notification_tag::Entity::find()
+            .select_only()
+            .column(hub_notification_tag::Column::HubTagId)
+            .filter(hub_notification_tag::Column::HubNotificationId.eq(self.id))
+            .order_by_asc(hub_notification_tag::Column::Id)
+            .into_tuple()
+            .all(db)
+            .await?)
+    }
+
     /// Posts a user event by `author` in `event_id` at `now`.
     pub async fn create_user_event<C: ConnectionTrait + TransactionTrait>(
         db: &C,
         event_id: i32,
         author: &user::Model,
-        input: UserEventInput,
+        input: NewUserEvent,
         now: DateTime<Utc>,
     ) -> Result<Self> {
         let by_ambassador = ambassador::Entity::find()
@@ -198,7 +210,7 @@ impl hub_notification::Model {
     pub async fn update_user_event<C: ConnectionTrait + TransactionTrait>(
         self,
         db: &C,
-        input: UserEventInput,
+        input: NewUserEvent,
         now: DateTime<Utc>,
     ) -> Result<Self> {
         let txn = db.begin().await?;
@@ -226,7 +238,7 @@ impl hub_notification::Model {
 /// Sets the author-written fields of `row` from `input`.
 fn fill(
     mut row: hub_notification::ActiveModel,
-    input: &UserEventInput,
+    input: &NewUserEvent,
     now: DateTime<Utc>,
 ) -> hub_notification::ActiveModel {
     row.title = Set(input.title.clone());

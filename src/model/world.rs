@@ -11,10 +11,10 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{keyword, poster, world, world_area, world_artist, world_keyword};
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
-use crate::model::kinds::{Platform, Venue, WorldArtistCategory};
 use crate::model::pagination::PageRequest;
 use crate::model::people::{ArtistView, KeywordView, artists_by_id, keywords_by_id};
+use crate::types::kinds::{Platform, Venue, WorldArtistCategory};
+use crate::types::{Lang, Localized, localized};
 
 /// A keyword link of a world.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -45,18 +45,12 @@ pub struct WorldView {
     pub event_id: i32,
     /// Owning concept.
     pub concept_id: i32,
-    /// Name in the requested language.
-    pub name: String,
-    /// Japanese name.
-    pub name_ja: String,
-    /// English name.
-    pub name_en: String,
-    /// Description in the requested language.
-    pub description: String,
-    /// Japanese description.
-    pub description_ja: String,
-    /// English description.
-    pub description_en: String,
+    /// Name: `name` in the request's language, `name_ja`, `name_en`.
+    #[serde(flatten)]
+    pub name: localized::Name,
+    /// Description: `description` in the request's language, `description_ja`, `description_en`.
+    #[serde(flatten)]
+    pub description: localized::Description,
     /// Logo.
     pub logo: Option<String>,
     /// Thumbnail.
@@ -195,6 +189,16 @@ impl world::Model {
         Ok(WorldPage { worlds, count, all })
     }
 
+    /// Every world of `event_id`, in display order.
+    pub async fn of_event(db: &impl ConnectionTrait, event_id: i32) -> Result<Vec<Self>> {
+        Ok(world::Entity::find()
+            .filter(world::Column::EventId.eq(event_id))
+            .order_by_asc(world::Column::DisplayOrder)
+            .order_by_asc(world::Column::Id)
+            .all(db)
+            .await?)
+    }
+
     /// Every world of the given concepts, in display order.
     pub async fn of_concepts(db: &impl ConnectionTrait, concept_ids: Vec<i32>) -> Result<Vec<Self>> {
         Ok(world::Entity::find()
@@ -265,20 +269,16 @@ impl WorldView {
             .map(|w| {
                 let world_keywords = kw_by_world.remove(&w.id).unwrap_or_default();
                 Self {
-                    keywords_ja: world_keywords.iter().map(|k| k.keyword.name_ja.clone()).collect(),
-                    keywords_en: world_keywords.iter().map(|k| k.keyword.name_en.clone()).collect(),
-                    keywords: world_keywords.iter().map(|k| k.keyword.name.clone()).collect(),
+                    keywords_ja: world_keywords.iter().map(|k| k.keyword.name.text().ja.clone()).collect(),
+                    keywords_en: world_keywords.iter().map(|k| k.keyword.name.text().en.clone()).collect(),
+                    keywords: world_keywords.iter().map(|k| k.keyword.name.get().clone()).collect(),
                     world_keywords,
                     world_artists: artists_by_world.remove(&w.id).unwrap_or_default(),
-                    name: lang.pick(&w.name_ja, &w.name_en).to_string(),
-                    description: lang.pick(&w.description_ja, &w.description_en).to_string(),
+                    name: Localized::new(lang, w.name_ja, w.name_en),
+                    description: Localized::new(lang, w.description_ja, w.description_en),
                     id: w.id,
                     event_id: w.event_id,
                     concept_id: w.concept_id,
-                    name_ja: w.name_ja,
-                    name_en: w.name_en,
-                    description_ja: w.description_ja,
-                    description_en: w.description_en,
                     logo: w.logo,
                     image: w.image,
                     exhibition_platform: w.exhibition_platform,

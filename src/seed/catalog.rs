@@ -21,7 +21,7 @@ use crate::db::entities::{
 };
 use crate::error::Result;
 use crate::model::catalog::CategoryGroupType;
-use crate::model::kinds::ConceptKind;
+use crate::types::kinds::ConceptKind;
 
 /// The file.
 pub(super) const FILE: Source = Source { name: "catalogue.json", text: include_str!("data/catalogue.json") };

@@ -11,7 +11,7 @@ use crate::db::entities::{
     concept, concept_artist, concept_keyword, keyword, poster, world, world_area, world_artist, world_keyword,
 };
 use crate::error::{Error, Result};
-use crate::model::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue, WorldArtistCategory};
+use crate::types::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue, WorldArtistCategory};
 
 /// A concept of an event, with its worlds.
 #[derive(Deserialize)]

@@ -13,7 +13,7 @@ use super::catalog::{Catalogue, FILE, LineSeed, slug};
 use super::data;
 use crate::db::entities::{catalog_item, circle, exhibitor, exhibitor_slot, world, world_area};
 use crate::error::Result;
-use crate::model::kinds::ConceptKind;
+use crate::types::kinds::ConceptKind;
 
 /// A small deterministic mix of two numbers.
 pub(super) fn mix(a: u64, b: u64) -> u64 {
@@ -90,6 +90,7 @@ pub(super) async fn ensure_circles(db: &impl ConnectionTrait, c: &Catalogue, now
             description_ja: Set(format!("{intro_ja}{note_ja}")),
             description_en: Set(format!("{intro_en} {note_en}")),
             thumbnail: Set(Some(c.circles.thumbnails[i % c.circles.thumbnails.len()].clone())),
+            thumbnail_key: Set(None),
             owner_user_id: Set(None),
             created_at: Set(now),
             updated_at: Set(now),

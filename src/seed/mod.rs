@@ -11,6 +11,8 @@
 //! | `users.json` | [`users`] | demo users (streamers, ambassadors) |
 //! | `hub.json` | [`hub`] | the current event's hub: tags, ambassadors, notifications |
 //! | `exhibitor_news.json` | [`exhibitor_news`] | the organisers' news to exhibitors |
+//! | `circles.json` | [`circles`] | demo users' circles, members and pending invitations |
+//! | `accounts.json` | [`accounts`] | demo sign-in accounts (one published password; never in production) |
 //!
 //! Every file is read and its references checked before anything is written, so bad data fails
 //! with an error naming the file and the entry ([`data`]). Files refer to each other's rows by
@@ -18,7 +20,9 @@
 //! (events, concepts, worlds, categories). What is already there is left alone, so running the
 //! seed twice changes nothing.
 
+mod accounts;
 mod catalog;
+mod circles;
 mod companies;
 mod concepts;
 mod data;
@@ -44,6 +48,16 @@ pub struct SeedReport {
     pub created: Vec<String>,
     /// Permalinks of the events that were already there.
     pub skipped: Vec<String>,
+    /// Emails of the demo sign-in accounts written by this run.
+    pub accounts: Vec<String>,
+}
+
+/// What a seed run may write besides the demo data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeedOptions {
+    /// Whether to write the demo sign-in accounts, whose password is published (never in
+    /// production).
+    pub sign_in_accounts: bool,
 }
 
 /// Every data file, read and cross-checked.
@@ -55,6 +69,8 @@ struct Demo {
     users: Vec<users::UserSeed>,
     hub: hub::Hub,
     news: Vec<exhibitor_news::NewsSeed>,
+    circles: Vec<circles::CircleSeed>,
+    accounts: accounts::Accounts,
 }
 
 impl Demo {
@@ -67,6 +83,8 @@ impl Demo {
             users: users::load()?,
             hub: hub::load()?,
             news: exhibitor_news::load()?,
+            circles: circles::load()?,
+            accounts: accounts::load()?,
         };
         let mut keys = data::Keys::default();
         demo.events.keys(&mut keys);
@@ -75,15 +93,32 @@ impl Demo {
         demo.redirects.check(&keys)?;
         demo.hub.check(&keys)?;
         exhibitor_news::check(&demo.news, &keys)?;
+        circles::check(&demo.circles, &keys)?;
+        demo.accounts.check(&keys)?;
         Ok(demo)
     }
 }
 
-/// Writes the demo data set; events already present are skipped.
+/// Writes the demo data set with its sign-in accounts; events already present are skipped.
 pub async fn demo<C: ConnectionTrait + TransactionTrait>(db: &C, now: DateTime<Utc>) -> Result<SeedReport> {
+    demo_with(db, now, SeedOptions { sign_in_accounts: true }).await
+}
+
+/// The emails of the demo sign-in accounts (`accounts.json`), written or not.
+pub fn demo_account_emails() -> Result<Vec<String>> {
+    Ok(accounts::load()?.emails())
+}
+
+/// Writes the demo data set, with the sign-in accounts if `options` say so; events already
+/// present are skipped.
+pub async fn demo_with<C: ConnectionTrait + TransactionTrait>(
+    db: &C,
+    now: DateTime<Utc>,
+    options: SeedOptions,
+) -> Result<SeedReport> {
     let demo = Demo::load()?;
     let txn = db.begin().await?;
-    let report = events::seed(&txn, &demo.events, now).await?;
+    let mut report = events::seed(&txn, &demo.events, now).await?;
     catalog::seed(&txn, &demo.catalogue, now).await?;
     reset_sequences(
         &txn,
@@ -111,6 +146,10 @@ pub async fn demo<C: ConnectionTrait + TransactionTrait>(db: &C, now: DateTime<U
     let users = users::seed(&txn, &demo.users, now).await?;
     hub::seed(&txn, &demo.hub, &users).await?;
     exhibitor_news::seed(&txn, &demo.news).await?;
+    circles::seed(&txn, &demo.circles, &users, now).await?;
+    if options.sign_in_accounts {
+        report.accounts = accounts::seed(&txn, &demo.accounts, now).await?;
+    }
     txn.commit().await?;
     Ok(report)
 }

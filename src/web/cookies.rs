@@ -63,9 +63,16 @@ impl Spec {
         jar.add(self.build(value, config));
     }
 
-    /// Removes the cookie from the browser.
-    pub fn remove(&self, jar: &CookieJar<'_>) {
-        jar.remove(Cookie::build(self.name).path(self.path));
+    /// Removes the cookie from the browser, with the flags it was set with (a deletion without
+    /// `Secure` would be the one cookie header outside development that lacks it).
+    pub fn remove(&self, jar: &CookieJar<'_>, config: &Config) {
+        jar.remove(
+            Cookie::build(self.name)
+                .path(self.path)
+                .http_only(self.http_only)
+                .same_site(self.same_site)
+                .secure(config.secure_cookies()),
+        );
     }
 
     /// The cookie's value in `jar`, if any.

@@ -11,8 +11,9 @@ use serde_json::json;
 
 use crate::clock::Clock;
 use crate::error::{Error, json_response, request_lang};
-use crate::i18n::Lang;
-use crate::web::Site;
+use crate::http::Site;
+use crate::i18n::Messages;
+use crate::types::Lang;
 use crate::web::locale::{self, split_prefix};
 use crate::web::page::base_context;
 
@@ -112,7 +113,7 @@ fn sign_in_required(req: &Request<'_>) -> rocket::response::Redirect {
         Some(q) => format!("{}?{q}", i.original_path),
         None => i.original_path.clone(),
     });
-    crate::web::redirect::to_site(&crate::auth::routes::auto_login_href(&path.unwrap_or_else(|| "/".into())))
+    crate::http::redirect::to_site(&crate::auth::routes::auto_login_href(&path.unwrap_or_else(|| "/".into())))
 }
 
 /// A route matched but a parameter failed its check (Rocket forwards with 422).
@@ -163,6 +164,25 @@ fn api_other(status: Status, req: &Request<'_>) -> ApiError {
         _ if status.class().is_client_error() => Error::BadRequest { code: "bad_request" },
         _ => Error::Internal(format!("status {status}")),
     })
+}
+
+/// Pages get the error page, everything else the JSON error body; server faults are logged and
+/// reported first.
+impl<'r> Responder<'r, 'static> for Error {
+    fn respond_to(self, req: &'r Request<'_>) -> response::Result<'static> {
+        if matches!(self, Self::Db(_) | Self::Internal(_)) {
+            tracing::error!(error = %self, path = %req.uri(), "request failed");
+            sentry::capture_error(&self);
+        }
+        if locale::is_page_request(req) {
+            return page_response(req, self.status(), self.code());
+        }
+        let lang = request_lang(req);
+        match req.rocket().state::<Site>() {
+            Some(site) => Ok(json_response(&self, &site.messages, lang)),
+            None => Ok(json_response(&self, &Messages::bundled(), lang)),
+        }
+    }
 }
 
 /// Page catchers, registered at `/`.

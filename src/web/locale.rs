@@ -18,7 +18,9 @@ use rocket::response::Redirect;
 use rocket::time::Duration;
 use rocket::{Data, Request, Response, get};
 
-use crate::i18n::Lang;
+use crate::types::Lang;
+/// The path rules of the two languages live with [`Lang`] so that lower layers share them.
+pub use crate::types::lang::{localized_path, split_prefix};
 use crate::web::cookies::Spec;
 
 /// The manual-locale cookie that overrides the path.
@@ -88,29 +90,6 @@ pub fn is_page_path(path: &str) -> bool {
         .any(|p| path == *p || path.starts_with(&format!("{p}/")) || (p.ends_with("__") && path.starts_with(p)))
 }
 
-/// Splits a language prefix off `path`: `/en/worlds` → (`Some(En)`, `/worlds`).
-pub fn split_prefix(path: &str) -> (Option<Lang>, String) {
-    for lang in Lang::ALL {
-        let prefix = format!("/{}", lang.code());
-        if path == prefix {
-            return (Some(lang), "/".into());
-        }
-        if let Some(rest) = path.strip_prefix(&prefix).filter(|r| r.starts_with('/')) {
-            return (Some(lang), rest.to_string());
-        }
-    }
-    (None, path.to_string())
-}
-
-/// The path of `path` (unprefixed) in `lang`: `/worlds` → `/en/worlds`, `/` → `/en`.
-pub fn localized_path(lang: Lang, path: &str) -> String {
-    match (lang, path) {
-        (Lang::Ja, _) => path.to_string(),
-        (Lang::En, "/") => "/en".to_string(),
-        (Lang::En, _) => format!("/en{path}"),
-    }
-}
-
 /// Applies the rules to a request path, given the manual-locale cookie.
 pub fn decide(path: &str, query: Option<&str>, manual: Option<Lang>, may_redirect: bool) -> LocaleInfo {
     let (prefix, rest) = split_prefix(path);
@@ -168,7 +147,7 @@ impl Fairing for LocaleRouting {
         let Some(info) = locale_info(req) else { return };
         let current = req.cookies().get(REDIRECTED_COOKIE).map(|c| c.value().to_string());
         if current.as_deref() != Some(info.lang.code())
-            && let Some(site) = req.rocket().state::<crate::web::Site>()
+            && let Some(site) = req.rocket().state::<crate::http::Site>()
         {
             // The jar's changes are already in the response by now; add the header directly.
             res.adjoin_header(REDIRECTED.build(info.lang.code(), &site.config));
@@ -195,21 +174,12 @@ impl<'r> FromRequest<'r> for LocaleRedirect {
 /// with the Japanese cookie) becomes the top page.
 #[get("/__locale_redirect")]
 pub fn locale_redirect(target: LocaleRedirect) -> Redirect {
-    crate::web::redirect::to_site(&target.0)
+    crate::http::redirect::to_site(&target.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn prefixes_split() {
-        assert_eq!(split_prefix("/en"), (Some(Lang::En), "/".into()));
-        assert_eq!(split_prefix("/en/worlds"), (Some(Lang::En), "/worlds".into()));
-        assert_eq!(split_prefix("/ja/world/3"), (Some(Lang::Ja), "/world/3".into()));
-        assert_eq!(split_prefix("/english"), (None, "/english".into()));
-        assert_eq!(split_prefix("/"), (None, "/".into()));
-    }
 
     #[test]
     fn page_paths() {

@@ -13,10 +13,10 @@ use crate::auth::guards::OptionalUser;
 use crate::auth::routes::login_href;
 use crate::clock::Clock;
 use crate::db::entities::user;
-use crate::i18n::Lang;
-use crate::web::Site;
+use crate::http::Site;
+use crate::http::vite::COMMON_ENTRY;
+use crate::types::Lang;
 use crate::web::locale::{self, localized_path};
-use crate::web::vite::COMMON_ENTRY;
 
 /// The icon shown for users without one.
 pub const PLACEHOLDER_ICON: &str = "/static/img/user.svg";

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::model::pagination::Pagination;
-use crate::web::params::Id;
+use crate::types::Id;
 
 /// How many page links are shown on each side of the current page.
 const WINDOW: u64 = 3;

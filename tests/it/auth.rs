@@ -2,9 +2,10 @@
 //! profile update → sign out; plus the account service's checks (credentials, rate limit,
 //! redirects, CSRF) and the guards on mypage.
 
-use rocket::http::{ContentType, Header};
+use rocket::http::{ContentType, Cookie, Header, Method};
 
 use crate::support::TestApp;
+use crate::support::actors::{Via, json_of};
 use crate::support::auth::{local, multipart, png};
 use crate::support::html::Doc;
 
@@ -187,20 +188,10 @@ async fn control_characters_never_reach_the_accounts() {
     }
 
     // The profile refuses them too.
-    app.sign_up("clean@example.com", "clean_user", "きれい", "Clean", "/").await;
-    let jwt = app.sso_token().await;
-    let (ct, body) =
-        multipart(&[("name_en", "Clean\u{0}"), ("external_links", r#"["https://a.example/\u0000"]"#)], None);
-    let res = app
-        .client
-        .put("/api/v1/user/me?lang=en")
-        .header(Header::new("Authorization", format!("Bearer {jwt}")))
-        .header(ct)
-        .body(body)
-        .dispatch()
-        .await;
-    assert_eq!(res.status().code, 422);
-    let body: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
+    let clean = app.with_user("clean_user").await;
+    let fields = [("name_en", "Clean\u{0}"), ("external_links", r#"["https://a.example/\u0000"]"#)];
+    let (status, body) = clean.multipart(Method::Put, "/api/v1/user/me?lang=en", &fields, None).await;
+    assert_eq!(status, 422);
     let attributes: Vec<&str> =
         body["details"].as_array().unwrap().iter().map(|d| d["attribute"].as_str().unwrap()).collect();
     assert_eq!(attributes, ["name_en", "external_links"]);
@@ -231,8 +222,7 @@ async fn sign_up_explains_each_problem_and_keeps_the_input() {
     assert_eq!(doc.attr("[data-testid=sign-up-form] input[name=vmarket_id]", "value"), "Bad Handle");
     assert_eq!(doc.attrs("[data-testid=sign-up-form] input[name=password]", "value"), Vec::<String>::new());
 
-    app.sign_up("mio@example.com", "mio", "澪", "Mio", "/").await;
-    app.sign_out().await;
+    app.with_user("mio").await;
     let (_, html) = app.open_account_page("/").await;
     let taken = [
         ("email", "MIO@example.com"),
@@ -325,89 +315,54 @@ fn fresh_sign_up(email: &str) -> Vec<(&'static str, String)> {
 #[rocket::async_test]
 async fn cookie_requests_need_the_csrf_token_and_users_see_only_themselves() {
     let app = TestApp::builder().live().build().await;
-    app.sign_up("sora@example.com", "sora", "空", "Sora", "/").await;
-    let sora = app.sso_token().await;
+    let sora = app.with_named_user("sora", "空", "Sora").await;
+    let me = "/api/v1/user/me";
+    // The browser's cookie without the CSRF header, or with one that does not match its cookie.
     let (ct, body) = multipart(&[("name_ja", "乗っ取り")], None);
-    let res = app.client.put("/api/v1/user/me").header(ct.clone()).body(body.clone()).dispatch().await;
-    assert_eq!(res.status().code, 403);
-    let err: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
-    assert_eq!(err["code"], "csrf_failed");
+    let token = Cookie::new("vmarket_token", sora.token.clone());
+    let res = app.client.put(me).cookie(token.clone()).header(ct.clone()).body(body.clone()).dispatch().await;
+    let (status, err) = json_of(res).await;
+    assert_eq!((status, err["code"].as_str()), (403, Some("csrf_failed")));
     let res = app
         .client
-        .put("/api/v1/user/me")
+        .put(me)
+        .cookie(token)
+        .cookie(Cookie::new("vmarket_csrf", "1".repeat(64)))
         .header(ct)
         .header(Header::new("X-CSRF-Token", "0".repeat(64)))
         .body(body)
         .dispatch()
         .await;
     assert_eq!(res.status().code, 403);
-    assert_eq!(app.get_json("/api/v1/user/me").await.1["name_ja"], "空");
+    assert_eq!(sora.via(Via::Cookie).get_json(me).await.1["name_ja"], "空");
 
-    // Another user (made directly at the account service): each token sees its own user only.
-    let umi = vmarket::account::store::NewAccount {
-        email: "umi@example.com".into(),
-        password: "long enough pw".into(),
-        vmarket_id: "umi".into(),
-        name_ja: "海".into(),
-        name_en: "Umi".into(),
-    }
-    .create(&app.db, app.clock.now())
-    .await
-    .unwrap();
-    let umi = vmarket::account::tokens::issue(&app.db, &umi, &format!("{}/account", app.origin), app.clock.now())
-        .await
-        .unwrap();
-    assert_eq!(app.get_bearer("/api/v1/user/me", &umi).await.1["vmarket_id"], "umi");
-    assert_eq!(app.get_bearer("/api/v1/user/me", &sora).await.1["vmarket_id"], "sora");
-    assert_eq!(app.get_json("/api/v1/user/me").await.1["vmarket_id"], "sora", "the browser session stays sora's");
+    // Another user: each token sees its own user only.
+    let umi = app.with_user("umi").await;
+    assert_eq!(umi.get_json(me).await.1["vmarket_id"], "umi");
+    assert_eq!(sora.get_json(me).await.1["vmarket_id"], "sora");
+    assert_eq!(sora.via(Via::Cookie).get_json(me).await.1["vmarket_id"], "sora", "the browser session stays sora's");
 
     // Bearer calls need no CSRF token; bad input gets field errors and changes nothing.
-    let (ct, body) = multipart(
-        &[
-            ("name_ja", &"あ".repeat(65)),
-            ("name_en", ""),
-            ("external_links", r#"["ftp://x.example","https://ok.example"]"#),
-        ],
-        None,
-    );
-    let res = app
-        .client
-        .put("/api/v1/user/me?lang=en")
-        .header(ct)
-        .header(Header::new("Authorization", format!("Bearer {sora}")))
-        .body(body)
-        .dispatch()
-        .await;
-    assert_eq!(res.status().code, 422);
-    let err: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
+    let fields = [
+        ("name_ja", "あ".repeat(65)),
+        ("name_en", String::new()),
+        ("external_links", r#"["ftp://x.example","https://ok.example"]"#.to_string()),
+    ];
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (status, err) = sora.multipart(Method::Put, "/api/v1/user/me?lang=en", &fields, None).await;
+    assert_eq!(status, 422);
     let attrs: Vec<_> =
         err["details"].as_array().unwrap().iter().map(|d| d["attribute"].as_str().unwrap().to_string()).collect();
     assert_eq!(attrs, ["name_ja", "name_en", "external_links"]);
     assert_eq!(err["details"][0]["message"], "Use at most 64 characters.");
-    assert_eq!(app.get_bearer("/api/v1/user/me", &sora).await.1["name_ja"], "空");
+    assert_eq!(sora.get_json(me).await.1["name_ja"], "空");
 
     // Not an image, and too large.
-    let (ct, body) = multipart(&[], Some(b"this is not a picture"));
-    let res = app
-        .client
-        .put("/api/v1/user/me")
-        .header(ct)
-        .header(Header::new("Authorization", format!("Bearer {sora}")))
-        .body(body)
-        .dispatch()
-        .await;
-    assert_eq!(res.status().code, 422);
+    let (status, _) = sora.multipart(Method::Put, me, &[], Some(("icon", "icon.png", b"this is not a picture"))).await;
+    assert_eq!(status, 422);
     let big = vec![0u8; 6 * 1024 * 1024];
-    let (ct, body) = multipart(&[], Some(&big));
-    let res = app
-        .client
-        .put("/api/v1/user/me")
-        .header(ct)
-        .header(Header::new("Authorization", format!("Bearer {sora}")))
-        .body(body)
-        .dispatch()
-        .await;
-    assert_eq!(res.status().code, 413);
+    let (status, _) = sora.multipart(Method::Put, me, &[], Some(("icon", "icon.png", &big))).await;
+    assert_eq!(status, 413);
 }
 
 #[rocket::async_test]

@@ -12,10 +12,10 @@ use sea_orm::{EntityTrait, TransactionTrait};
 use serde_json::{Value, json};
 use vmarket::config::Config;
 use vmarket::db::entities::mail;
+use vmarket::db::entities::mail::MailStatus;
 use vmarket::i18n::Lang;
 use vmarket::jobs::{JobContext, Queue, SendMail, send_mail};
 use vmarket::mail::{MailKind, Mailer, Outgoing};
-use vmarket::model::mail::MailStatus;
 
 use crate::support::TestApp;
 use crate::support::smtp_sink::{self, SmtpSink};
@@ -45,7 +45,7 @@ fn test_mail(to: &str, lang: Lang, context: Value) -> Outgoing {
 /// Queues a mail and pushes its job, as a handler does; returns its id.
 async fn send(app: &TestApp, outgoing: &Outgoing) -> i32 {
     let queued = mailer(app).queue(&app.db, outgoing, app.clock.now()).await.expect("queued");
-    queued.push(&Queue::for_db(&app.db).unwrap()).await;
+    SendMail::push(&Queue::for_db(&app.db).unwrap(), queued).await;
     queued.id
 }
 

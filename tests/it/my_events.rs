@@ -2,34 +2,16 @@
 //! its CSRF field; errors come back beside their fields with the input kept; the list shows each
 //! post's standing; the hub shows the post; editing and deleting work for the author only.
 
-use rocket::http::ContentType;
+use rocket::http::{ContentType, Method};
 
 use crate::support::TestApp;
-use crate::support::auth::{multipart_with, png};
+use crate::support::actors::{Form, Via};
+use crate::support::auth::png;
 use crate::support::html::Doc;
 
 const BASE: &str = "/mypage/event/2026Winter/my_notification";
-
-/// POSTs `fields` (plus the page's CSRF token) as a multipart form; returns status, Location, body.
-async fn post_form(
-    app: &TestApp,
-    path: &str,
-    csrf: &str,
-    fields: &[(&str, &str)],
-    file: Option<(&str, &str, &[u8])>,
-) -> (u16, Option<String>, String) {
-    let mut all = vec![("csrf_token", csrf)];
-    all.extend_from_slice(fields);
-    let (ct, body) = multipart_with(&all, file);
-    let res = app.client.post(path.to_string()).header(ct).body(body).dispatch().await;
-    let status = res.status().code;
-    let location = res.headers().get_one("Location").map(str::to_string);
-    (status, location, res.into_string().await.unwrap_or_default())
-}
-
-fn csrf_of(html: &str) -> String {
-    Doc::parse(html).attr("[data-testid=event-form] input[name=csrf_token]", "value")
-}
+const EVENT_FORM: &str = "[data-testid=event-form]";
+const DELETE_FORM: &str = "[data-testid=delete-form]";
 
 #[rocket::async_test]
 async fn post_edit_and_delete_an_event_without_javascript() {
@@ -39,22 +21,23 @@ async fn post_edit_and_delete_an_event_without_javascript() {
         res.headers().get_one("Location"),
         Some("/auth/login?next=%2Fmypage%2Fevent%2F2026Winter%2Fmy_notification%2Fnew&auto=1")
     );
-    app.sign_up("hina@example.com", "hina_s", "灯野ひな", "Hina Tono", "/mypage").await;
+    let hina = app.with_named_user("hina_s", "灯野ひな", "Hina Tono").await;
 
     // The dashboard and the hub lead to the form.
-    let doc = Doc::parse(&app.page("/mypage").await.1);
+    let doc = Doc::parse(&hina.page("/mypage").await.1);
     assert_eq!(doc.attr("[data-testid=my-events-link]", "href"), BASE);
-    let doc = Doc::parse(&app.page("/en/hub/2026Winter/virtual_events").await.1);
+    let doc = Doc::parse(&hina.page("/en/hub/2026Winter/virtual_events").await.1);
     assert_eq!(doc.attr("[data-testid=post-event]", "href"), format!("/en{BASE}/new"));
 
-    let (status, html) = app.page(&format!("{BASE}/new")).await;
+    let new = format!("{BASE}/new");
+    let (status, html) = hina.page(&new).await;
     assert_eq!(status, 200);
     let doc = Doc::parse(&html);
     assert_eq!(doc.text("main h1"), "イベントを投稿する");
     let worlds = doc.attrs("select[name=world_id] option", "value");
     assert!(worlds.len() > 5, "the event's worlds are offered: {worlds:?}");
     let tags = doc.attrs("input[name=hub_tags]", "value");
-    let csrf = csrf_of(&html);
+    let form = Form::parse(&html, EVENT_FORM, &new);
 
     // A form with mistakes: every one is shown beside its field, the input is kept, nothing is stored.
     let bad = [
@@ -66,7 +49,7 @@ async fn post_edit_and_delete_an_event_without_javascript() {
         ("link_url", "ftp://lantern.example"),
         ("hub_tags", &tags[0]),
     ];
-    let (status, _, html) = post_form(&app, &format!("{BASE}/new"), &csrf, &bad, None).await;
+    let (status, _, html) = hina.submit(&form, &bad, None).await;
     assert_eq!(status, 422);
     let doc = Doc::parse(&html);
     assert_eq!(doc.text("[data-testid=form-notice]"), "入力内容を確認してください。");
@@ -75,11 +58,11 @@ async fn post_edit_and_delete_an_event_without_javascript() {
     assert_eq!(doc.attr("input[name=title]", "value"), "星空ランタン会");
     assert_eq!(doc.attr("input[name=start_at]", "value"), "2026-12-20T21:00");
     assert_eq!(doc.attrs("input[name=hub_tags][checked]", "value"), [tags[0].clone()]);
-    let doc = Doc::parse(&app.page(BASE).await.1);
+    let doc = Doc::parse(&hina.page(BASE).await.1);
     assert_eq!(doc.text("[data-testid=my-events-empty]"), "まだ投稿したイベントはありません。");
 
-    // Without the CSRF field the post is refused.
-    let (status, _, _) = post_form(&app, &format!("{BASE}/new"), "forged", &bad, None).await;
+    // Without the page's CSRF token the post is refused.
+    let (status, _, _) = hina.submit(&form, &[&[("csrf_token", "forged")], &bad[..]].concat(), None).await;
     assert_eq!(status, 403);
 
     // Posted: back to the list with a message; the hub shows it at once.
@@ -94,15 +77,14 @@ async fn post_edit_and_delete_an_event_without_javascript() {
         ("hub_tags", &tags[1]),
     ];
     let thumb = png(640, 360);
-    let (status, location, _) =
-        post_form(&app, &format!("{BASE}/new"), &csrf, &good, Some(("thumbnail", "t.png", &thumb))).await;
+    let (status, location, _) = hina.submit(&form, &good, Some(("thumbnail", "t.png", &thumb))).await;
     assert_eq!((status, location.as_deref()), (303, Some(format!("{BASE}?done=created").as_str())));
-    let doc = Doc::parse(&app.page(&format!("{BASE}?done=created")).await.1);
+    let doc = Doc::parse(&hina.page(&format!("{BASE}?done=created")).await.1);
     assert_eq!(doc.text("[data-testid=done]"), "イベントを投稿しました。");
     assert_eq!(doc.texts("[data-testid=my-event-title]"), ["星空ランタン会"]);
     assert_eq!(doc.text("[data-testid=standing]"), "公開中");
     let hub_href = doc.attr("[data-testid=on-hub]", "href");
-    let (status, html) = app.page(&hub_href).await;
+    let (status, html) = hina.page(&hub_href).await;
     assert_eq!(status, 200, "{hub_href}");
     let hub = Doc::parse(&html);
     assert_eq!(hub.text("[data-testid=hub-detail] h1"), "星空ランタン会");
@@ -117,9 +99,9 @@ async fn post_edit_and_delete_an_event_without_javascript() {
         ("start_at", "2026-12-31T23:00"),
         ("publish_at", "2026-12-01T12:00"),
     ];
-    let (status, _, _) = post_form(&app, &format!("{BASE}/new"), &csrf, &later, None).await;
+    let (status, _, _) = hina.submit(&form, &later, None).await;
     assert_eq!(status, 303);
-    let doc = Doc::parse(&app.page(&format!("{BASE}/open")).await.1);
+    let doc = Doc::parse(&hina.page(&format!("{BASE}/open")).await.1);
     assert_eq!(doc.texts("[data-testid=my-event-title]"), ["年越しカウントダウン", "星空ランタン会"]);
     assert_eq!(doc.texts("[data-testid=standing]"), ["公開予約", "公開中"]);
     assert_eq!(
@@ -128,12 +110,12 @@ async fn post_edit_and_delete_an_event_without_javascript() {
         "not on the hub before its time"
     );
     assert_eq!(doc.text(".tabs a[aria-current=page]"), "開催前・開催中");
-    let doc = Doc::parse(&app.page(&format!("{BASE}/close")).await.1);
+    let doc = Doc::parse(&hina.page(&format!("{BASE}/close")).await.1);
     assert_eq!(doc.count("[data-testid=my-event]"), 0);
 
     // Editing: the form is filled in (Japan time); a change is saved, the thumbnail kept.
-    let edit = Doc::parse(&app.page(BASE).await.1).attrs("[data-testid=edit]", "href")[1].clone();
-    let (status, html) = app.page(&edit).await;
+    let edit = Doc::parse(&hina.page(BASE).await.1).attrs("[data-testid=edit]", "href")[1].clone();
+    let (status, html) = hina.page(&edit).await;
     assert_eq!(status, 200);
     let doc = Doc::parse(&html);
     assert_eq!(doc.attr("input[name=title]", "value"), "星空ランタン会");
@@ -143,9 +125,9 @@ async fn post_edit_and_delete_an_event_without_javascript() {
     assert!(doc.attr("[data-testid=current-thumbnail]", "src").starts_with("/media/hub/users/"));
     let mut changed = good.to_vec();
     changed[0] = ("title", "星空ランタン会（満員御礼）");
-    let (status, location, _) = post_form(&app, &edit, &csrf_of(&html), &changed, None).await;
+    let (status, location, _) = hina.submit(&Form::parse(&html, EVENT_FORM, &edit), &changed, None).await;
     assert_eq!((status, location.as_deref()), (303, Some(format!("{BASE}?done=updated").as_str())));
-    let doc = Doc::parse(&app.page(&edit).await.1);
+    let doc = Doc::parse(&hina.page(&edit).await.1);
     assert_eq!(doc.attr("input[name=title]", "value"), "星空ランタン会（満員御礼）");
     assert!(doc.count("[data-testid=current-thumbnail]") == 1);
 
@@ -157,12 +139,12 @@ async fn post_edit_and_delete_an_event_without_javascript() {
         ("start_at", "2026-11-20T20:00"),
         ("end_at", "2026-11-20T22:00"),
     ];
-    let (status, _, _) = post_form(&app, &format!("{BASE}/new"), &csrf, &past, None).await;
+    let (status, _, _) = hina.submit(&form, &past, None).await;
     assert_eq!(status, 303);
-    let doc = Doc::parse(&app.page(&format!("{BASE}/close")).await.1);
+    let doc = Doc::parse(&hina.page(&format!("{BASE}/close")).await.1);
     assert_eq!(doc.texts("[data-testid=my-event-title]"), ["前夜祭"]);
     assert_eq!(doc.text("[data-testid=standing]"), "終了");
-    assert_eq!(Doc::parse(&app.page(&format!("{BASE}/open")).await.1).count("[data-testid=my-event]"), 2);
+    assert_eq!(Doc::parse(&hina.page(&format!("{BASE}/open")).await.1).count("[data-testid=my-event]"), 2);
 
     // Taken off the hub by staff: the author sees why, and no hub link.
     {
@@ -175,34 +157,38 @@ async fn post_edit_and_delete_an_event_without_javascript() {
             .await
             .unwrap();
     }
-    let doc = Doc::parse(&app.page(&format!("{BASE}/close")).await.1);
+    let doc = Doc::parse(&hina.page(&format!("{BASE}/close")).await.1);
     assert_eq!(doc.text("[data-testid=standing]"), "非公開（運営が停止）");
     assert_eq!(doc.count("[data-testid=on-hub]"), 0);
 
-    // Another user sees nothing of it.
-    let delete = Doc::parse(&app.page(&edit).await.1).attr("[data-testid=delete-form]", "action");
-    app.sign_out().await;
-    app.sign_up("kuro@example.com", "kuro_m", "黒木", "Kuro", "/mypage").await;
-    let (status, _) = app.page(&edit).await;
+    // Another user sees nothing of it, and their own forms (with their own CSRF token) aimed at
+    // it change nothing.
+    let delete = hina.form(&edit, DELETE_FORM).await;
+    let kuro = app.with_user("kuro_m").await;
+    let (status, _) = kuro.page(&edit).await;
     assert_eq!(status, 404);
-    let other_csrf = csrf_of(&app.page(&format!("{BASE}/new")).await.1);
-    let (status, _, _) = post_form(&app, &edit, &other_csrf, &changed, None).await;
+    let mut theirs = kuro.form(&new, EVENT_FORM).await;
+    theirs.action = edit.clone();
+    let (status, _, _) = kuro.submit(&theirs, &changed, None).await;
     assert_eq!(status, 404);
-    let (status, _, _) = post_form(&app, &delete, &other_csrf, &[], None).await;
+    theirs.action = delete.action.clone();
+    let (status, _, _) = kuro.submit(&theirs, &[], None).await;
     assert_eq!(status, 404);
-    assert_eq!(Doc::parse(&app.page(BASE).await.1).count("[data-testid=my-event]"), 0);
+    assert_eq!(Doc::parse(&kuro.page(BASE).await.1).count("[data-testid=my-event]"), 0);
+    assert_eq!(hina.page(&edit).await.0, 200, "still there for its author");
 }
 
 #[rocket::async_test]
 async fn the_author_deletes_an_event_and_pages_speak_english() {
     let app = TestApp::builder().live().build().await;
-    app.sign_up("hina@example.com", "hina_s", "灯野ひな", "Hina Tono", "/mypage").await;
-    let (_, html) = app.page(&format!("/en{BASE}/new")).await;
+    let hina = app.with_user("hina_s").await;
+    let new = format!("/en{BASE}/new");
+    let (_, html) = hina.page(&new).await;
     let doc = Doc::parse(&html);
     assert_eq!(doc.text("main h1"), "Post an event");
     assert_eq!(doc.text("label[for=start_at]"), "Starts Required");
-    let csrf = csrf_of(&html);
-    let (status, _, html) = post_form(&app, &format!("/en{BASE}/new"), &csrf, &[("start_at", "someday")], None).await;
+    let form = Form::parse(&html, EVENT_FORM, &new);
+    let (status, _, html) = hina.submit(&form, &[("start_at", "someday")], None).await;
     assert_eq!(status, 422);
     let doc = Doc::parse(&html);
     assert_eq!(doc.text("[data-field=title]"), "This field is required.");
@@ -214,22 +200,21 @@ async fn the_author_deletes_an_event_and_pages_speak_english() {
         ("locale", "global"),
         ("start_at", "2026-12-20T20:00"),
     ];
-    let (status, location, _) = post_form(&app, &format!("/en{BASE}/new"), &csrf, &event, None).await;
+    let (status, location, _) = hina.submit(&form, &event, None).await;
     assert_eq!((status, location.as_deref()), (303, Some(format!("/en{BASE}?done=created").as_str())));
-    let doc = Doc::parse(&app.page(&format!("/en{BASE}")).await.1);
+    let doc = Doc::parse(&hina.page(&format!("/en{BASE}")).await.1);
     assert_eq!(doc.text("[data-testid=standing]"), "Published");
     let edit = doc.attr("[data-testid=edit]", "href");
     let on_hub = doc.attr("[data-testid=on-hub]", "href");
-    let doc = Doc::parse(&app.page(&edit).await.1);
-    let delete = doc.attr("[data-testid=delete-form]", "action");
-    let (status, location, _) = post_form(&app, &delete, &csrf, &[], None).await;
+    let delete = hina.form(&edit, DELETE_FORM).await;
+    let (status, location, _) = hina.submit(&delete, &[], None).await;
     assert_eq!((status, location.as_deref()), (303, Some(format!("/en{BASE}?done=deleted").as_str())));
-    let doc = Doc::parse(&app.page(location.as_deref().unwrap()).await.1);
+    let doc = Doc::parse(&hina.page(location.as_deref().unwrap()).await.1);
     assert_eq!(doc.text("[data-testid=done]"), "The event is deleted.");
     assert_eq!(doc.count("[data-testid=my-event]"), 0);
-    assert_eq!(app.page(&on_hub).await.0, 404);
-    assert_eq!(app.page(&edit).await.0, 404);
+    assert_eq!(hina.page(&on_hub).await.0, 404);
+    assert_eq!(hina.page(&edit).await.0, 404);
     // A form that is not multipart at all is the client's error, not a 500.
-    let res = app.client.post(format!("{BASE}/new")).header(ContentType::JSON).body("{}").dispatch().await;
+    let res = hina.via(Via::Cookie).request(Method::Post, &new).header(ContentType::JSON).body("{}").dispatch().await;
     assert!(res.status().code < 500, "{}", res.status());
 }

@@ -1,7 +1,7 @@
 //! The attacks of the security review, each replayed against the app: code theft through
 //! same-origin redirects, stolen or injected codes, login CSRF, open redirects, spoofed client
 //! addresses, image bombs, duplicate handles, the sign-out race and loop, sign-out by link,
-//! headers and cookies outside development, and the staff console's door.
+//! headers and cookies outside development (the staff console's door is in `admin.rs`).
 
 use rocket::http::{ContentType, Cookie, Header, Method};
 use sea_orm::{ActiveModelTrait, EntityTrait, PaginatorTrait, Set};
@@ -10,7 +10,7 @@ use vmarket::db::entities::{account_code, user};
 use vmarket::model::user::Role;
 
 use crate::support::TestApp;
-use crate::support::actors::{Via, json_of};
+use crate::support::actors::json_of;
 use crate::support::auth::{local, multipart};
 use crate::support::html::Doc;
 use crate::support::images::png_declaring;
@@ -135,11 +135,11 @@ async fn a_callback_this_browser_did_not_start_signs_nothing_in() {
     let app = TestApp::builder().live().build().await;
     // The victim is signed in, in their own browser.
     let victim = app.browser().await;
-    app.sign_up("mallory@example.com", "mallory", "攻撃者", "Mallory", "/").await;
-    let victim_token = Cookie::new("vmarket_token", app.user("victim").await.token);
+    let victim_token = Cookie::new("vmarket_token", app.with_user("victim").await.token);
 
-    // The attacker starts a sign-in of their own and sends the victim the callback link.
-    app.sign_out().await;
+    // The attacker (who has an account) starts a sign-in of their own and sends the victim the
+    // callback link.
+    app.with_user("mallory").await;
     let start = app.get("/auth/login?next=%2Fmypage").await.headers().get_one("Location").unwrap().to_string();
     let (_, location, _) = app.submit_sign_in(&start, "mallory@example.com").await;
     let attack = local(&location.unwrap(), &app.origin);
@@ -201,19 +201,12 @@ async fn no_redirect_leaves_the_site_and_none_is_a_500() {
         assert_eq!((res.status().code, location(&res).as_deref()), (303, Some(lands)), "{next}");
         app.sign_out().await;
     }
-    // Sign-out's `next` as well.
-    let me = app.user("leaver").await;
-    let res = app
-        .client
-        .post("/auth/logout")
-        .cookie(Cookie::new("vmarket_token", me.token.clone()))
-        .cookie(Cookie::new("vmarket_csrf", "x".repeat(64)))
-        .header(ContentType::Form)
-        .body(format!("csrf_token={}&next=%2Fen%2F%2Fevil.example", "x".repeat(64)))
-        .dispatch()
-        .await;
-    let to = location(&res).unwrap();
-    assert_eq!(param(&to, "redirect_url"), format!("{}/", app.origin));
+    // Sign-out's `next` as well (the header's sign-out form, tampered with).
+    let me = app.with_user("leaver").await;
+    let form = me.form("/worlds", ".nav-auth-form").await;
+    let (status, to, _) = me.submit(&form, &[("next", "/en//evil.example")], None).await;
+    assert_eq!(status, 303);
+    assert_eq!(param(&to.unwrap(), "redirect_url"), format!("{}/", app.origin));
 }
 
 #[rocket::async_test]
@@ -314,18 +307,11 @@ fn sign_in_body(html: &str, email: &str) -> String {
 #[rocket::async_test]
 async fn an_image_bomb_is_refused_before_it_is_decoded() {
     let app = TestApp::builder().live().build().await;
-    let me = app.user("painter").await;
+    let me = app.with_user("painter").await;
     // 4096 × 4096 RGBA at 16 bits a channel: 128 MiB once decoded, from a tiny file.
     let bomb = png_declaring(4096, 4096, 16, 6);
     let (ct, body) = multipart(&[], Some(&bomb));
-    let upload = || {
-        app.client
-            .put("/api/v1/user/me?lang=en")
-            .header(ct.clone())
-            .header(Header::new("Authorization", format!("Bearer {}", me.token)))
-            .body(body.clone())
-            .dispatch()
-    };
+    let upload = || me.request(Method::Put, "/api/v1/user/me?lang=en").header(ct.clone()).body(body.clone()).dispatch();
     let (a, b, c, d) = tokio::join!(upload(), upload(), upload(), upload());
     for res in [a, b, c, d] {
         let (status, err) = json_of(res).await;
@@ -433,8 +419,8 @@ async fn an_automatic_sign_in_never_loops() {
 #[rocket::async_test]
 async fn a_link_or_a_foreign_form_signs_nobody_out() {
     let app = TestApp::builder().live().build().await;
-    let me = app.user("stayer").await;
-    let (status, html) = app.page_as(&me, "/auth/logout?next=%2Fworlds").await;
+    let me = app.with_user("stayer").await;
+    let (status, html) = me.page("/auth/logout?next=%2Fworlds").await;
     assert_eq!(status, 200);
     assert_eq!(Doc::parse(&html).text("h1"), "ログアウトしますか？");
     let res = app
@@ -446,7 +432,7 @@ async fn a_link_or_a_foreign_form_signs_nobody_out() {
         .dispatch()
         .await;
     assert_eq!(res.status().code, 403);
-    assert_eq!(app.get_json_as(&me, "/api/v1/user/me").await.0, 200, "still signed in");
+    assert_eq!(me.get_json("/api/v1/user/me").await.0, 200, "still signed in");
     // The account service's sign-out link only asks as well.
     app.sign_up("sso@example.com", "sso_user", "エスエスオー", "SSO", "/").await;
     let (status, html) = app.page("/account/auth/logout?redirect_url=%2F").await;
@@ -492,68 +478,55 @@ async fn outside_development_every_cookie_is_secure_and_pages_carry_the_headers(
     assert!(res.headers().get_one("Content-Security-Policy").is_some());
 }
 
-/// A dist folder with a console page, as `npm run build` makes it.
-fn console_dist() -> std::path::PathBuf {
-    let dir = tempfile::tempdir().unwrap().keep();
-    std::fs::create_dir_all(dir.join("admin")).unwrap();
-    std::fs::write(
-        dir.join("admin/index.html"),
-        "<!doctype html><html><head><title>admin</title></head><body><div id=root></div></body></html>",
-    )
-    .unwrap();
-    dir
-}
-
+/// Found by `scripts/attack-check` against a release build: the cookies that sign-in and
+/// sign-out delete (state, token, the SSO session) were deleted with a `Set-Cookie` lacking
+/// `Secure`, although they had been set with it.
 #[rocket::async_test]
-async fn the_console_is_for_staff_only() {
-    let app = TestApp::builder().live().dist_dir(console_dist()).build().await;
-    let res = app.get("/admin/events").await;
-    assert_eq!(res.headers().get_one("Location"), Some("/auth/login?next=%2Fadmin%2Fevents&auto=1"));
-
-    let visitor = app.user("curious").await;
-    let (status, html) = app.page_as(&visitor, "/admin").await;
-    assert_eq!(status, 403);
-    assert_eq!(
-        Doc::parse(&html).text("[data-testid=error-detail]"),
-        "このページはバーチャルマーケットのスタッフ専用です。"
-    );
+async fn outside_development_cookies_are_deleted_with_secure_too() {
+    let app =
+        TestApp::builder().live().config(|c| c.environment = vmarket::config::Environment::Production).build().await;
+    let set_cookies = |res: &rocket::local::asynchronous::LocalResponse<'_>| -> Vec<String> {
+        res.headers().get("Set-Cookie").map(String::from).collect()
+    };
+    let mut seen = Vec::new();
+    let (_, html) = app.open_account_page("/mypage").await;
+    let fields = [
+        ("email", "secure@example.com"),
+        ("password", "correct horse battery"),
+        ("vmarket_id", "secure_user"),
+        ("name_ja", "安全"),
+        ("name_en", "Secure"),
+    ];
+    let (status, callback, _) = app.submit("/account/auth/sign_up", &html, &fields).await;
+    assert_eq!(status, 303);
+    // The callback deletes the sign-in state and sets the token.
+    let res = app.get(&local(&callback.unwrap(), &app.origin)).await;
+    seen.extend(set_cookies(&res));
+    // Sign-out deletes the token here and the SSO session at the account service.
+    let csrf = app.csrf().await;
     let res = app
         .client
-        .get("/admin")
-        .cookie(Cookie::new("vmarket_token", visitor.token.clone()))
-        .cookie(Cookie::new("VUEI18N_MANUAL_LOCALE", "en"))
+        .post("/auth/logout")
+        .header(ContentType::Form)
+        .body(format!("csrf_token={csrf}&next=%2F"))
         .dispatch()
         .await;
-    let html = res.into_string().await.unwrap();
-    assert_eq!(Doc::parse(&html).text("[data-testid=error-detail]"), "This page is for Virtual Market staff only.");
-    assert_eq!(app.get_json_as(&visitor, "/admin/api/session").await.0, 403);
-    assert_eq!(app.get_json("/admin/api/session").await.0, 401);
+    seen.extend(set_cookies(&res));
+    let account_logout = local(res.headers().get_one("Location").unwrap(), &app.origin);
+    let res = app.get(&account_logout).await;
+    seen.extend(set_cookies(&res));
 
-    for (role, areas) in [
-        (Role::Admin, vec!["audit", "event", "exhibitors", "lottery", "payments", "support", "time_travel", "users"]),
-        (Role::Director, vec!["audit", "event", "exhibitors", "lottery", "payments", "support", "time_travel"]),
-        (Role::UcStaff, vec!["event", "exhibitors", "payments", "support", "users"]),
-        (Role::QaTester, vec!["event", "exhibitors", "lottery", "support", "time_travel"]),
-    ] {
-        let staff = app.staff(role).await;
-        let res = app.request_as(&staff, Via::Cookie, Method::Get, "/admin/lottery_runs", None).await;
-        assert_eq!(res.status().code, 200, "{role:?}");
-        let csp = res.headers().get_one("Content-Security-Policy").unwrap().to_string();
-        let html = res.into_string().await.unwrap();
-        let nonce = Doc::parse(&html).attr("meta[name=csp-nonce]", "content");
-        assert!(csp.contains(&format!("style-src 'self' 'nonce-{nonce}';")), "{csp}");
-        assert!(csp.contains("script-src 'self';"), "{csp}");
-        let (status, session) = app.get_json_as(&staff, "/admin/api/session").await;
-        assert_eq!(status, 200);
-        let mut got: Vec<&str> = session["access"].as_object().unwrap().keys().map(String::as_str).collect();
-        got.sort();
-        assert_eq!(got, areas, "{role:?}");
+    let deleted: Vec<&str> =
+        seen.iter().filter(|c| c.contains("Max-Age=0")).map(|c| c.split('=').next().unwrap()).collect();
+    for name in ["vmarket_sign_in", "vmarket_token", "vmarket_sso"] {
+        assert!(deleted.contains(&name), "{name} is deleted: {seen:?}");
     }
-    let (status, body) = app.get_json("/admin/api/no_such_resource").await;
-    assert_eq!((status, body["code"].as_str()), (404, Some("not_found")), "the API never answers with the app");
+    for cookie in &seen {
+        assert!(cookie.contains("; Secure"), "{cookie}");
+    }
 }
 
-/// Every redirect goes through `web::redirect`: no other source file builds a `Redirect`.
+/// Every redirect goes through `http::redirect`: no other source file builds a `Redirect`.
 #[test]
 fn only_the_safe_redirect_function_builds_redirects() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -564,7 +537,7 @@ fn only_the_safe_redirect_function_builds_redirects() {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("web/redirect.rs") {
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("http/redirect.rs") {
                 let text = std::fs::read_to_string(&path).unwrap();
                 if text.contains("Redirect::") || text.contains("Status::SeeOther") || text.contains("header::LOCATION")
                 {
@@ -573,5 +546,5 @@ fn only_the_safe_redirect_function_builds_redirects() {
             }
         }
     }
-    assert!(offenders.is_empty(), "redirects built outside web/redirect.rs: {offenders:?}");
+    assert!(offenders.is_empty(), "redirects built outside http/redirect.rs: {offenders:?}");
 }

@@ -2,35 +2,17 @@
 //! (`/api/v1/user/{event}/hub_notifications`); they reach the public hub at their publish time,
 //! bad forms store nothing, and nobody else can read or touch them.
 
-use rocket::http::{ContentType, Header, Method};
+use rocket::http::{ContentType, Cookie, Header, Method};
 use serde_json::Value;
 
 use crate::support::TestApp;
+use crate::support::actors::{Via, json_of};
 use crate::support::auth::{multipart_with, png};
 
 const OWN: &str = "/api/v1/user/2026Winter/hub_notifications";
 
 /// Form fields, in order (a name may repeat).
 type Form<'a> = Vec<(&'a str, &'a str)>;
-
-/// Sends `method` to `path` with a bearer token and an optional multipart body.
-async fn send(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    token: &str,
-    body: Option<(ContentType, Vec<u8>)>,
-) -> (u16, Value) {
-    let mut req =
-        app.client.req(method, path.to_string()).header(Header::new("Authorization", format!("Bearer {token}")));
-    if let Some((ct, bytes)) = body {
-        req = req.header(ct).body(bytes);
-    }
-    let res = req.dispatch().await;
-    let status = res.status().code;
-    let text = res.into_string().await.unwrap_or_default();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
 
 /// How many thumbnails the local object store holds.
 fn stored_thumbnails(app: &TestApp) -> usize {
@@ -73,16 +55,23 @@ async fn a_user_posts_edits_and_deletes_their_own_events() {
         ("world_id", &world),
         ("hub_tags[]", &tag),
     ];
-    let (status, body) = send(&app, Method::Post, OWN, "not-a-token", Some(multipart_with(&event, None))).await;
+    let (ct, body) = multipart_with(&event, None);
+    let res = app
+        .client
+        .post(OWN)
+        .header(Header::new("Authorization", "Bearer not-a-token"))
+        .header(ct)
+        .body(body)
+        .dispatch()
+        .await;
+    let (status, body) = json_of(res).await;
     assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
 
-    app.sign_up("kaede@example.com", "kaede_t", "灯野かえで", "Kaede Tono", "/mypage").await;
-    let jwt = app.sso_token().await;
+    let kaede = app.with_user("kaede_t").await;
 
     // Posted with a thumbnail: 201 with the stored view; the image is scaled into 1280×720.
     let thumb = png(2000, 1000);
-    let (status, posted) =
-        send(&app, Method::Post, OWN, &jwt, Some(multipart_with(&event, Some(("thumbnail", "t.png", &thumb))))).await;
+    let (status, posted) = kaede.multipart(Method::Post, OWN, &event, Some(("thumbnail", "t.png", &thumb))).await;
     assert_eq!(status, 201, "{posted}");
     assert_eq!(posted["title"], "ランタン作りワークショップ");
     assert_eq!((posted["category"].as_str(), posted["locale"].as_str()), (Some("user_event"), Some("jp")));
@@ -111,12 +100,12 @@ async fn a_user_posts_edits_and_deletes_their_own_events() {
     let mut later = event.to_vec();
     later.push(("publish_at", "2026-12-01"));
     later[0] = ("title", "年越しカウントダウン");
-    let (status, scheduled) = send(&app, Method::Post, OWN, &jwt, Some(multipart_with(&later, None))).await;
+    let (status, scheduled) = kaede.multipart(Method::Post, OWN, &later, None).await;
     assert_eq!(status, 201, "{scheduled}");
     assert_eq!(scheduled["publish_at"], "2026-11-30T15:00:00Z");
     let (status, _) = app.get_json(&format!("/api/v1/2026Winter/hub_notifications/{}", scheduled["id"])).await;
     assert_eq!(status, 404);
-    let (_, own) = send(&app, Method::Get, OWN, &jwt, None).await;
+    let (_, own) = kaede.get_json(OWN).await;
     assert_eq!(own["pagination"]["count"], 2);
 
     // Bad forms get every problem at once and store nothing (no thumbnail either).
@@ -150,9 +139,7 @@ async fn a_user_posts_edits_and_deletes_their_own_events() {
         if changes.is_empty() {
             form.clear();
         }
-        let (status, body) =
-            send(&app, Method::Post, OWN, &jwt, Some(multipart_with(&form, Some(("thumbnail", "t.png", &thumb)))))
-                .await;
+        let (status, body) = kaede.multipart(Method::Post, OWN, &form, Some(("thumbnail", "t.png", &thumb))).await;
         assert_eq!(status, 422, "{form:?}: {body}");
         let mut got = attributes(&body);
         got.sort();
@@ -160,19 +147,12 @@ async fn a_user_posts_edits_and_deletes_their_own_events() {
         want.sort();
         assert_eq!(got, want, "{form:?}: {body}");
     }
-    let (status, body) = send(
-        &app,
-        Method::Post,
-        OWN,
-        &jwt,
-        Some(multipart_with(&event, Some(("thumbnail", "t.png", b"not an image")))),
-    )
-    .await;
-    assert_eq!((status, attributes(&body)), (422, vec!["thumbnail".to_string()]));
     let (status, body) =
-        send(&app, Method::Post, &format!("{OWN}?lang=en"), &jwt, Some(multipart_with(&[], None))).await;
+        kaede.multipart(Method::Post, OWN, &event, Some(("thumbnail", "t.png", b"not an image"))).await;
+    assert_eq!((status, attributes(&body)), (422, vec!["thumbnail".to_string()]));
+    let (status, body) = kaede.multipart(Method::Post, &format!("{OWN}?lang=en"), &[], None).await;
     assert_eq!((status, body["details"][0]["message"].as_str()), (422, Some("This field is required.")));
-    let (_, own) = send(&app, Method::Get, OWN, &jwt, None).await;
+    let (_, own) = kaede.get_json(OWN).await;
     assert_eq!(own["pagination"]["count"], 2, "nothing stored by bad forms");
     assert_eq!(stored_thumbnails(&app), 1, "only the first post's thumbnail is stored");
 
@@ -180,8 +160,7 @@ async fn a_user_posts_edits_and_deletes_their_own_events() {
     let mut edited = event.to_vec();
     edited[0] = ("title", "ランタン作りワークショップ（満員御礼）");
     edited.retain(|(k, _)| *k != "hub_tags[]");
-    let (status, body) =
-        send(&app, Method::Put, &format!("{OWN}/{id}"), &jwt, Some(multipart_with(&edited, None))).await;
+    let (status, body) = kaede.multipart(Method::Put, &format!("{OWN}/{id}"), &edited, None).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["title"], "ランタン作りワークショップ（満員御礼）");
     assert_eq!(
@@ -190,30 +169,31 @@ async fn a_user_posts_edits_and_deletes_their_own_events() {
     );
 
     // Cookie sessions need the CSRF header for changes.
-    let res = app.client.delete(format!("{OWN}/{id}")).dispatch().await;
-    assert_eq!(res.status().code, 403);
-
-    // The author deletes it: gone from their list and from the public hub.
     let mine = format!("{OWN}/{id}");
-    let (status, one) = send(&app, Method::Get, &mine, &jwt, None).await;
+    let res =
+        app.client.delete(mine.clone()).cookie(Cookie::new("vmarket_token", kaede.token.clone())).dispatch().await;
+    let (status, body) = json_of(res).await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("csrf_failed")));
+
+    // The author deletes it (from the page, with the header): gone from their list and from the
+    // public hub.
+    let (status, one) = kaede.get_json(&mine).await;
     assert_eq!((status, one["title"].as_str()), (200, Some("ランタン作りワークショップ（満員御礼）")));
-    assert_eq!(send(&app, Method::Delete, &mine, &jwt, None).await.0, 204);
-    assert_eq!(send(&app, Method::Get, &mine, &jwt, None).await.0, 404);
+    assert_eq!(kaede.via(Via::Cookie).delete(&mine).await.0, 204);
+    assert_eq!(kaede.get_json(&mine).await.0, 404);
     assert_eq!(app.page(&format!("/hub/2026Winter/virtual_events/{id}")).await.0, 404);
-    let (_, own) = send(&app, Method::Get, OWN, &jwt, None).await;
+    let (_, own) = kaede.get_json(OWN).await;
     assert_eq!(own["pagination"]["count"], 1);
-    let (status, body) = send(&app, Method::Get, "/api/v1/user/noSuchEvent/hub_notifications", &jwt, None).await;
+    let (status, body) = kaede.get_json("/api/v1/user/noSuchEvent/hub_notifications").await;
     assert_eq!((status, body["code"].as_str()), (404, Some("unknown_permalink")));
 
     // Someone else can neither see nor touch the one left.
-    app.sign_out().await;
-    app.sign_up("mallory@example.com", "mallory_x", "まろり", "Mallory", "/mypage").await;
-    let other = app.sso_token().await;
+    let mallory = app.with_user("mallory_x").await;
     let left = format!("{OWN}/{}", scheduled["id"]);
-    assert_eq!(send(&app, Method::Get, &left, &other, None).await.0, 404);
-    assert_eq!(send(&app, Method::Put, &left, &other, Some(multipart_with(&edited, None))).await.0, 404);
-    assert_eq!(send(&app, Method::Delete, &left, &other, None).await.0, 404);
-    let (_, theirs) = send(&app, Method::Get, OWN, &other, None).await;
+    assert_eq!(mallory.get_json(&left).await.0, 404);
+    assert_eq!(mallory.multipart(Method::Put, &left, &edited, None).await.0, 404);
+    assert_eq!(mallory.delete(&left).await.0, 404);
+    let (_, theirs) = mallory.get_json(OWN).await;
     assert_eq!(theirs["pagination"]["count"], 0);
     let (_, public) = app.get_json("/api/v1/2026Winter/hub_notifications?category=user_event&limit=100").await;
     assert!(public["data"].as_array().unwrap().iter().all(|n| n["id"] != scheduled["id"]));

@@ -15,9 +15,9 @@ use crate::auth::guards::CurrentUser;
 use crate::clock::Clock;
 use crate::db::entities::user;
 use crate::error::{Error, request_lang};
+use crate::http::Site;
 use crate::i18n::Lang;
 use crate::model::user::Role;
-use crate::web::Site;
 
 /// What a console handler works with: a signed-in staff member and the application's state.
 pub struct Cx<'r> {

@@ -19,9 +19,8 @@ use sea_orm::sea_query::{Expr, ExprTrait, Func, LikeExpr, SimpleExpr};
 use sea_orm::{ColumnTrait, ColumnType, Condition, EntityTrait, Order};
 use serde_json::Value;
 
-use crate::admin::api::Cx;
-use crate::api::v1::hub::parse_instant;
-use crate::error::{Error, FieldError, Result};
+use crate::error::{Error, Invalid, Result};
+use crate::forms::checks::parse_instant;
 use crate::model::world::escape_like;
 
 /// The most records one list answer holds (react-admin's CSV export asks for 1000).
@@ -82,29 +81,24 @@ pub fn column<E: EntityTrait>(name: &str) -> Option<E::Column> {
 
 impl<E: EntityTrait> ListParams<E> {
     /// Parses and checks `raw` against `columns`.
-    pub fn parse(raw: RawList<'_>, columns: &Columns, cx: &Cx<'_>) -> Result<Self> {
+    pub fn parse(raw: RawList<'_>, columns: &Columns) -> Result<Self> {
         let id = column::<E>("id")
             .ok_or_else(|| Error::Internal(format!("{} has no id column", E::default().table_name())))?;
-        let (sort, order) = parse_sort::<E>(raw.sort, columns, id, cx)?;
-        let (start, limit) = parse_range(raw.range, cx)?;
-        let condition = parse_filter::<E>(raw.filter, columns, cx)?;
+        let (sort, order) = parse_sort::<E>(raw.sort, columns, id)?;
+        let (start, limit) = parse_range(raw.range)?;
+        let condition = parse_filter::<E>(raw.filter, columns)?;
         Ok(Self { condition, sort, order, start, limit })
     }
 }
 
-fn invalid(attribute: &str, message: String) -> Error {
-    Error::Validation(vec![FieldError { attribute: attribute.into(), message }])
+fn invalid(invalid: Invalid) -> Error {
+    Error::Validation(vec![invalid])
 }
 
-fn parse_sort<E: EntityTrait>(
-    raw: Option<&str>,
-    columns: &Columns,
-    id: E::Column,
-    cx: &Cx<'_>,
-) -> Result<(E::Column, Order)> {
+fn parse_sort<E: EntityTrait>(raw: Option<&str>, columns: &Columns, id: E::Column) -> Result<(E::Column, Order)> {
     let Some(raw) = raw.filter(|r| !r.trim().is_empty()) else { return Ok((id, Order::Asc)) };
     let fields = std::iter::once("id").chain(columns.sort.iter().copied()).collect::<Vec<_>>();
-    let wrong = || invalid("sort", cx.tf("validation.list_sort", &[("fields", &fields.join(", "))]));
+    let wrong = || invalid(Invalid::new("sort", "validation.list_sort").with("fields", fields.join(", ")));
     let Ok((field, order)) = serde_json::from_str::<(String, String)>(raw) else { return Err(wrong()) };
     let order = match order.to_ascii_uppercase().as_str() {
         "ASC" => Order::Asc,
@@ -115,9 +109,9 @@ fn parse_sort<E: EntityTrait>(
     Ok((column, order))
 }
 
-fn parse_range(raw: Option<&str>, cx: &Cx<'_>) -> Result<(u64, u64)> {
+fn parse_range(raw: Option<&str>) -> Result<(u64, u64)> {
     let Some(raw) = raw.filter(|r| !r.trim().is_empty()) else { return Ok((0, MAX_WINDOW)) };
-    let wrong = || invalid("range", cx.tf("validation.list_range", &[("max", &MAX_WINDOW.to_string())]));
+    let wrong = || invalid(Invalid::new("range", "validation.list_range").with("max", MAX_WINDOW));
     let (start, end) = serde_json::from_str::<(u64, u64)>(raw).map_err(|_| wrong())?;
     if end < start || end - start >= MAX_WINDOW {
         return Err(wrong());
@@ -169,7 +163,7 @@ fn is_blank(value: &Value) -> bool {
     }
 }
 
-fn parse_filter<E: EntityTrait>(raw: Option<&str>, columns: &Columns, cx: &Cx<'_>) -> Result<Condition> {
+fn parse_filter<E: EntityTrait>(raw: Option<&str>, columns: &Columns) -> Result<Condition> {
     let mut condition = Condition::all();
     let Some(raw) = raw.filter(|r| !r.trim().is_empty()) else { return Ok(condition) };
     let mut fields = vec!["id"];
@@ -179,13 +173,14 @@ fn parse_filter<E: EntityTrait>(raw: Option<&str>, columns: &Columns, cx: &Cx<'_
     }
     fields.extend(columns.computed.iter().map(|(name, _)| *name));
     let Ok(Value::Object(map)) = serde_json::from_str::<Value>(raw) else {
-        return Err(invalid("filter", cx.tf("validation.list_filter", &[("fields", &fields.join(", "))])));
+        return Err(invalid(Invalid::new("filter", "validation.list_filter").with("fields", fields.join(", "))));
     };
     for (key, value) in &map {
         if is_blank(value) {
             continue;
         }
-        let unfit = || invalid(&format!("filter.{key}"), cx.tf("validation.list_filter_value", &[("field", key)]));
+        let unfit =
+            || invalid(Invalid::new(format!("filter.{key}"), "validation.list_filter_value").with("field", key));
         if key == "q" && !columns.search.is_empty() {
             let text = value.as_str().ok_or_else(unfit)?;
             condition = condition.add(search::<E>(columns.search, text));
@@ -205,7 +200,7 @@ fn parse_filter<E: EntityTrait>(raw: Option<&str>, columns: &Columns, cx: &Cx<'_
             declared.then(|| column::<E>(name)).flatten().and_then(|c| Some((c, kind_of(c.def().get_column_type())?)));
         let Some((col, kind)) = found.filter(|(_, kind)| bound.is_none() || matches!(kind, Kind::Integer | Kind::Time))
         else {
-            return Err(invalid("filter", cx.tf("validation.list_filter", &[("fields", &fields.join(", "))])));
+            return Err(invalid(Invalid::new("filter", "validation.list_filter").with("fields", fields.join(", "))));
         };
         let expr = match (bound, value) {
             (Some(Bound::AtLeast), v) => col.gte(scalar(kind, v).ok_or_else(unfit)?),

@@ -5,6 +5,7 @@
 //! (http(s) URLs, permalinks, no control characters) and the instant type inputs use.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use chrono::{DateTime, Utc};
 use rocket::data::{Data, ToByteUnit};
@@ -13,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use validator::{Validate, ValidationError, ValidationErrors, ValidationErrorsKind};
 
-use crate::admin::api::Cx;
-use crate::api::v1::hub::parse_instant;
-use crate::error::{Error, FieldError, Result};
-use crate::i18n::{Lang, Messages};
+use crate::error::{Error, Invalid, Result};
+use crate::forms::checks::parse_instant;
+use crate::i18n::Messages;
+use crate::types::Lang;
 
 /// The largest body a console write takes.
 pub const BODY_LIMIT_KIB: u64 = 1024;
@@ -36,9 +37,9 @@ pub async fn read_json(data: Data<'_>) -> Result<Value> {
 
 /// The body as the input type `T`, checked. `T` must take any subset of its fields
 /// (`#[serde(default)]`): a value of the wrong type is then pinned to its field.
-pub fn parse<T: DeserializeOwned + Validate>(body: Value, cx: &Cx<'_>) -> Result<T> {
+pub fn parse<T: DeserializeOwned + Validate>(body: Value) -> Result<T> {
     let Value::Object(map) = body else {
-        return Err(Error::invalid("body", cx.t("validation.json_object")));
+        return Err(Error::invalid("body", "validation.json_object"));
     };
     let input: T = match serde_json::from_value(Value::Object(map.clone())) {
         Ok(input) => input,
@@ -50,61 +51,68 @@ pub fn parse<T: DeserializeOwned + Validate>(body: Value, cx: &Cx<'_>) -> Result
                     serde_json::from_value::<T>(Value::Object(alone)).is_err()
                 })
                 .map_or("body", |(k, _)| k.as_str());
-            return Err(Error::invalid(field, cx.t("validation.invalid_value")));
+            return Err(Error::invalid(field, "validation.invalid_value"));
         }
     };
-    input.validate().map_err(|errors| Error::Validation(details(&errors, &cx.site.messages, cx.lang)))?;
+    input.validate().map_err(|errors| Error::Validation(details(&errors)))?;
     Ok(input)
 }
 
-/// Every field problem of `errors`, as localized field errors sorted by field path.
-pub fn details(errors: &ValidationErrors, messages: &Messages, lang: Lang) -> Vec<FieldError> {
+/// Every field problem of `errors` as message keys (translated at the edge), sorted by field
+/// path: one per field, its first failure.
+pub fn details(errors: &ValidationErrors) -> Vec<Invalid> {
     let mut out = Vec::new();
-    collect(errors, "", messages, lang, &mut out);
+    collect(errors, "", &mut out);
     out.sort_by(|a, b| a.attribute.cmp(&b.attribute));
     out
 }
 
-fn collect(errors: &ValidationErrors, prefix: &str, messages: &Messages, lang: Lang, out: &mut Vec<FieldError>) {
+fn collect(errors: &ValidationErrors, prefix: &str, out: &mut Vec<Invalid>) {
     for (field, kind) in errors.errors() {
         let path = if prefix.is_empty() { field.to_string() } else { format!("{prefix}.{field}") };
         match kind {
             ValidationErrorsKind::Field(list) => {
                 if let Some(first) = list.first() {
-                    out.push(FieldError { attribute: path, message: message(first, messages, lang) });
+                    out.push(problem(path, first));
                 }
             }
-            ValidationErrorsKind::Struct(inner) => collect(inner, &path, messages, lang, out),
+            ValidationErrorsKind::Struct(inner) => collect(inner, &path, out),
             ValidationErrorsKind::List(items) => {
                 for (index, inner) in items {
-                    collect(inner, &format!("{path}.{index}"), messages, lang, out);
+                    collect(inner, &format!("{path}.{index}"), out);
                 }
             }
         }
     }
 }
 
-/// The message of one validation error: `validation.<code>` with its parameters; `length`
-/// picks the wording that fits its bounds.
-fn message(error: &ValidationError, messages: &Messages, lang: Lang) -> String {
+/// The problem of one validation error: `validation.<code>` with its parameters; `length`
+/// picks the wording that fits its bounds, and a code without a message of its own says
+/// `validation.invalid_value`.
+fn problem(path: String, error: &ValidationError) -> Invalid {
     let param = |name: &str| error.params.get(name).map(|v| v.to_string().trim_matches('"').to_string());
     let (min, max) = (param("min"), param("max"));
-    let key: Cow<'_, str> = match (error.code.as_ref(), &min, &max) {
+    let key: Cow<'static, str> = match (error.code.as_ref(), &min, &max) {
         ("length", Some(min), Some(_)) if min != "0" => "validation.length_between".into(),
         ("length", _, Some(_)) => "validation.max_length".into(),
         ("length", Some(_), None) => "validation.required".into(),
         ("range", _, _) => "validation.range".into(),
         (code, _, _) => format!("validation.{code}").into(),
     };
-    let args: Vec<(&str, &str)> = [("min", &min), ("max", &max)]
-        .into_iter()
-        .filter_map(|(name, value)| value.as_deref().map(|v| (name, v)))
-        .collect();
-    match messages.get(lang, &key) {
-        Some(_) => messages.tf(lang, &key, &args),
-        None => messages.t(lang, "validation.invalid_value"),
+    if KNOWN.get_or_init(Messages::bundled).get(Lang::En, &key).is_none() {
+        return Invalid::new(path, "validation.invalid_value");
     }
+    let mut invalid = Invalid::new(path, key);
+    for (name, value) in [("min", min), ("max", max)] {
+        if let Some(value) = value {
+            invalid = invalid.with(name, value);
+        }
+    }
+    invalid
 }
+
+/// The bundled catalogues, to tell which validation codes have a message.
+static KNOWN: OnceLock<Messages> = OnceLock::new();
 
 /// `validator` check: an absolute http(s) URL (spec §5).
 pub fn http_url(value: &str) -> std::result::Result<(), ValidationError> {
@@ -183,7 +191,7 @@ mod tests {
             items: vec![Item { url: "https://x.example".into() }, Item { url: "javascript:x".into() }],
         };
         let errors = probe.validate().unwrap_err();
-        let details = details(&errors, &messages, Lang::En);
+        let details: Vec<_> = details(&errors).iter().map(|i| i.translate(&messages, Lang::En)).collect();
         let attributes: Vec<_> = details.iter().map(|d| d.attribute.as_str()).collect();
         assert_eq!(attributes, ["items.1.url", "n", "name", "note"]);
         assert_eq!(

@@ -44,7 +44,7 @@ use contract::{Columns, ListParams, Listed, RawList, column};
 use crate::admin::permissions::{Action, Area};
 use crate::error::{Error, Result};
 use crate::model::audit;
-use crate::web::params::Id;
+use crate::types::Id;
 
 /// The row type of a resource.
 pub type Row<R> = <<R as Resource>::Entity as EntityTrait>::Model;
@@ -192,7 +192,7 @@ fn to_json(record: &impl Serialize) -> Result<Value> {
 }
 
 async fn list<R: Resource>(cx: &Cx<'_>, raw: RawList<'_>) -> Result<Listed> {
-    let params = ListParams::<R::Entity>::parse(raw, &R::COLUMNS, cx)?;
+    let params = ListParams::<R::Entity>::parse(raw, &R::COLUMNS)?;
     let select = R::Entity::find().filter(params.condition);
     let total = select.clone().count(cx.db).await?;
     let rows = select
@@ -216,9 +216,9 @@ async fn one<R: Resource, C: ConnectionTrait + Sync>(db: &C, id: i32) -> Result<
 
 /// `Ok` when row `id` of `E` exists; otherwise a validation error on `field` ("choose an existing
 /// one").
-pub async fn must_exist<E: EntityTrait, C: ConnectionTrait>(db: &C, id: i32, field: &str, cx: &Cx<'_>) -> Result<()> {
+pub async fn must_exist<E: EntityTrait, C: ConnectionTrait>(db: &C, id: i32, field: &str) -> Result<()> {
     let found = E::find().filter(id_column::<E>()?.eq(id)).one(db).await?;
-    if found.is_none() { Err(Error::invalid(field, cx.t("validation.unknown_reference"))) } else { Ok(()) }
+    if found.is_none() { Err(Error::invalid(field, "validation.unknown_reference")) } else { Ok(()) }
 }
 
 /// `Ok` when nothing refers to the row any more (`refs` rows do); otherwise 409 `in_use`, so
@@ -265,7 +265,7 @@ async fn audited(
 }
 
 async fn create<R: Resource>(cx: &Cx<'_>, body: Value) -> Result<Created> {
-    let input = input::parse::<R::Input>(body, cx)?;
+    let input = input::parse::<R::Input>(body)?;
     let txn = cx.db.begin().await?;
     let id = R::create(&txn, input, cx).await.map_err(refusal)?;
     let (_, after) = one::<R, _>(&txn, id).await?;
@@ -289,7 +289,7 @@ fn merged(record: &Value, body: Value) -> Value {
 async fn update<R: Resource>(cx: &Cx<'_>, id: i32, body: Value) -> Result<Value> {
     let txn = cx.db.begin().await?;
     let (row, before) = one::<R, _>(&txn, id).await?;
-    let input = input::parse::<R::Input>(merged(&before, body), cx)?;
+    let input = input::parse::<R::Input>(merged(&before, body))?;
     R::update(&txn, row, input, cx).await.map_err(refusal)?;
     let (_, after) = one::<R, _>(&txn, id).await?;
     audited(txn, cx, R::NAME, id, Action::Edit, Some(before), Some(after.clone())).await?;

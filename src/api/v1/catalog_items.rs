@@ -17,7 +17,7 @@ use crate::model::catalog::{
 };
 use crate::model::company::WorldCatalogInfo;
 use crate::model::pagination::Pagination;
-use crate::web::params::{Id, Permalink};
+use crate::types::{Id, Permalink};
 
 /// Raw query of the item lists.
 #[derive(Debug, FromForm)]

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::model::catalog::CatalogEvent;
 use crate::model::company::{CompanyFilter, CompanyView};
 use crate::model::pagination::Pagination;
-use crate::web::params::Permalink;
+use crate::types::Permalink;
 
 /// Raw query of the companies list.
 #[derive(Debug, FromForm)]

@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::model::concept::{ConceptView, FullConceptView};
 use crate::model::event::EventWithPhases;
 use crate::model::pagination::Pagination;
-use crate::web::params::{Id, Permalink};
+use crate::types::{Id, Permalink};
 
 /// Concepts of an event with their worlds, paginated.
 #[utoipa::path(get, path = "/api/v1/{event}/concepts", tag = "concepts",

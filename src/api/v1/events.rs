@@ -11,7 +11,7 @@ use crate::db::entities::event;
 use crate::error::{Error, Result};
 use crate::model::event::{EventView, EventWithPhases};
 use crate::model::pagination::Pagination;
-use crate::web::params::Id;
+use crate::types::Id;
 
 /// Public events, newest first.
 #[utoipa::path(get, path = "/api/v1/events", tag = "events",

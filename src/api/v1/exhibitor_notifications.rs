@@ -12,7 +12,7 @@ use crate::db::entities::exhibitor_notification;
 use crate::error::Result;
 use crate::model::exhibitor_notification::ExhibitorNotificationView;
 use crate::model::pagination::Pagination;
-use crate::web::params::Id;
+use crate::types::Id;
 
 /// A page of notifications, with how many the user has not opened yet.
 #[derive(Debug, Serialize, ToSchema)]

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::model::catalog::CatalogEvent;
 use crate::model::exhibitor::{ExhibitorDetailView, ExhibitorFilter, ExhibitorView};
 use crate::model::pagination::Pagination;
-use crate::web::params::{Id, Permalink};
+use crate::types::{Id, Permalink};
 
 /// Raw query of the exhibitors list; every value is checked before use.
 #[derive(Debug, FromForm)]
@@ -33,7 +33,7 @@ pub struct ExhibitorQuery<'r> {
            ("keyword" = Option<String>, Query, description = "words in the circle's names or descriptions or its items' (ja or en, partial)"),
            ("world_id" = Option<i32>, Query), ("category_id" = Option<i32>, Query, description = "has an item in this category"),
            ("is_distributable" = Option<bool>, Query, description = "has an item handed out free"),
-           ("kind" = Option<crate::model::kinds::ConceptKind>, Query), ("lang" = Option<String>, Query)),
+           ("kind" = Option<crate::types::kinds::ConceptKind>, Query), ("lang" = Option<String>, Query)),
     responses((status = 200, body = ListBody<ExhibitorView>, description = "empty before the event opens"),
               (status = 404, body = crate::error::ErrorBody, description = "unknown_permalink"),
               (status = 422, body = crate::error::ErrorBody)))]

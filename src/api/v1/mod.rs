@@ -1,6 +1,7 @@
 //! `/api/v1`: the product REST API, one file per resource.
 
 pub mod catalog_items;
+pub mod circles;
 pub mod companies;
 pub mod concepts;
 pub mod events;
@@ -8,6 +9,9 @@ pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod hub;
 pub mod inquiries;
+pub mod invitation_circles;
+pub mod invitation_members;
+pub mod member_circles;
 pub mod time_travel;
 pub mod user;
 pub mod user_hub;
@@ -46,6 +50,10 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(vrc_redirects),
         resource!(hub),
         resource!(user_hub),
+        resource!(circles),
+        resource!(member_circles),
+        resource!(invitation_circles),
+        resource!(invitation_members),
         resource!(time_travel),
     ]
 }

@@ -13,9 +13,9 @@ use utoipa::ToSchema;
 
 use crate::admin::api::{Console, Cx, input};
 use crate::admin::permissions::{Action, Area};
-use crate::api::v1::hub::parse_instant;
 use crate::config::Environment;
 use crate::error::{Error, Result};
+use crate::forms::checks::parse_instant;
 use crate::model::{audit, time_travel};
 
 /// Where the application clock stands.
@@ -109,7 +109,7 @@ pub async fn set(console: Result<Console<'_>, Error>, body: Data<'_>) -> Result<
         .get("timestamp")
         .and_then(|v| v.as_str())
         .and_then(|raw| parse_instant(raw.trim()))
-        .ok_or_else(|| Error::invalid("timestamp", cx.t("validation.datetime")))?;
+        .ok_or_else(|| Error::invalid("timestamp", "validation.datetime"))?;
     travel(&cx, target - cx.clock.real_now(), Action::Edit).await.map(Json)
 }
 

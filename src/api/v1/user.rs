@@ -9,14 +9,12 @@ use rocket::serde::json::Json;
 use rocket::{Route, get, put, routes};
 
 use crate::api::Api;
-use crate::api::upload::{Uploads, form_error, png, read_image};
 use crate::auth::guards::CurrentUser;
-use crate::error::{Error, FieldError, Result};
-use crate::model::text;
+use crate::error::Result;
+use crate::forms::Problems;
+use crate::forms::profile::ProfileInput;
+use crate::http::upload::{Uploads, form_error, png, read_image};
 use crate::model::user::{ICON_SIZES, ProfileUpdate, UserView, icon_key};
-
-/// How many external links a profile may show.
-pub const MAX_LINKS: usize = 5;
 
 /// The signed-in user's profile.
 #[utoipa::path(get, path = "/api/v1/user/me", tag = "user", security(("bearer" = [])),
@@ -68,32 +66,28 @@ pub async fn update(
 ) -> Result<Json<UserView>> {
     let form = form.map_err(form_error)?;
     let user = current.user;
-    let mut errors = Vec::new();
-    let mut field = |attribute: &str, key: &str, args: &[(&str, &str)]| {
-        errors.push(FieldError { attribute: attribute.into(), message: api.site.messages.tf(api.lang, key, args) });
-    };
-    let name_ja = check_name(form.name_ja.as_deref(), &user.name_ja, 64, "name_ja", &mut field);
-    let name_en = check_name(form.name_en.as_deref(), &user.name_en, 128, "name_en", &mut field);
-    let links = match form.external_links.as_deref() {
-        None => user.links(api.db).await?.into_iter().map(|l| l.url).collect(),
-        Some(raw) => check_links(raw, &mut field),
-    };
+    let input = ProfileInput::new(form.name_ja.as_deref(), form.name_en.as_deref(), form.external_links.as_deref());
+    let mut problems = Problems::of(&input);
     let icon = match &form.icon {
         Some(file) if file.len() > 0 => {
             let bytes = read_image(file).await?;
             match uploads.images.render(bytes, resize_icon).await {
                 Ok(sizes) => Some(sizes),
                 Err(refusal) => {
-                    field("icon", refusal.message_key(), &[]);
+                    problems.fail("icon", refusal.message_key());
                     None
                 }
             }
         }
         _ => None,
     };
-    if !errors.is_empty() {
-        return Err(Error::Validation(errors));
-    }
+    problems.into_result()?;
+    let links = match input.links() {
+        Some(links) => links,
+        None => user.links(api.db).await?.into_iter().map(|l| l.url).collect(),
+    };
+    let name_ja = input.name_ja.unwrap_or_else(|| user.name_ja.clone());
+    let name_en = input.name_en.unwrap_or_else(|| user.name_en.clone());
     let new_icon = icon.is_some();
     if let Some(sizes) = icon {
         for ((size, _), png) in ICON_SIZES.iter().zip(sizes) {
@@ -103,41 +97,6 @@ pub async fn update(
     let update = ProfileUpdate { name_ja, name_en, external_links: links, new_icon };
     let updated = update.apply(api.db, user, api.now).await?;
     Ok(Json(UserView::load(api.db, &updated, api.lang).await?))
-}
-
-fn check_name(
-    raw: Option<&str>,
-    current: &str,
-    max: usize,
-    attribute: &str,
-    field: &mut impl FnMut(&str, &str, &[(&str, &str)]),
-) -> String {
-    let Some(raw) = raw else { return current.to_string() };
-    let value = raw.trim().to_string();
-    if let Some(key) = text::problem(&value, max) {
-        field(attribute, key, &[("max", &max.to_string())]);
-    }
-    value
-}
-
-fn check_links(raw: &str, field: &mut impl FnMut(&str, &str, &[(&str, &str)])) -> Vec<String> {
-    let Ok(list) = serde_json::from_str::<Vec<String>>(raw) else {
-        field("external_links", "validation.links_json", &[]);
-        return Vec::new();
-    };
-    let list: Vec<String> = list.into_iter().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect();
-    if list.len() > MAX_LINKS {
-        field("external_links", "validation.too_many_links", &[("max", &MAX_LINKS.to_string())]);
-    }
-    for link in &list {
-        let ok = link.len() <= 2048
-            && text::is_clean(link)
-            && url::Url::parse(link).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
-        if !ok {
-            field("external_links", "validation.link_url", &[("url", link)]);
-        }
-    }
-    list
 }
 
 /// Renders the icon sizes of a decoded image as square PNGs.

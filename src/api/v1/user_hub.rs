@@ -9,17 +9,17 @@ use rocket::serde::json::Json;
 use rocket::{Route, delete, get, post, put, routes};
 
 use crate::api::Api;
-use crate::api::upload::Uploads;
-use crate::api::upload::form_error;
 use crate::api::v1::ListBody;
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, hub_notification};
 use crate::error::Result;
-use crate::forms::user_event::{self, FormContext, FormResult, UserEventFormSchema};
+use crate::forms::user_event::{self, FormResult, UserEventFormSchema};
+use crate::http::upload::Uploads;
+use crate::http::upload::form_error;
 use crate::model::hub::HubNotificationView;
 use crate::model::pagination::Pagination;
-use crate::model::user_event::{Scope, UserEventInput};
-use crate::web::params::{Id, Permalink};
+use crate::model::user_event::{NewUserEvent, Scope};
+use crate::types::{Id, Permalink};
 
 /// Parses and checks the form, then stores its thumbnail.
 async fn input(
@@ -28,10 +28,9 @@ async fn input(
     event_id: i32,
     user_id: i32,
     form: FormResult<'_>,
-) -> Result<UserEventInput> {
+) -> Result<NewUserEvent> {
     let form = form.map_err(form_error)?;
-    let cx = FormContext { db: api.db, messages: &api.site.messages, lang: api.lang };
-    user_event::input(&cx, uploads, event_id, user_id, &form).await
+    user_event::input(api.db, uploads, event_id, user_id, &form).await
 }
 
 /// The user's own user events in the event, newest start first, published or not.

@@ -7,7 +7,7 @@ use crate::api::Api;
 use crate::db::entities::{event, vrc_redirect};
 use crate::error::Result;
 use crate::model::redirect::VrcRedirectView;
-use crate::web::params::Permalink;
+use crate::types::Permalink;
 
 /// One VRC redirect of an event, by numeric id or by its `url_key`.
 #[utoipa::path(get, path = "/api/v1/{event}/vrc_redirects/{id}", tag = "redirects",

@@ -9,7 +9,7 @@ use crate::db::entities::{event, world};
 use crate::error::Result;
 use crate::model::pagination::Pagination;
 use crate::model::world::{WorldFilter, WorldView};
-use crate::web::params::Permalink;
+use crate::types::Permalink;
 
 /// Raw query of the worlds list; every value is checked before use.
 #[derive(Debug, FromForm)]
@@ -28,8 +28,8 @@ pub struct WorldQuery<'r> {
     params(("event" = String, Path, description = "event permalink or id"),
            ("page" = Option<u64>, Query), ("limit" = Option<u64>, Query, description = "1–100, default 20"),
            ("keyword" = Option<String>, Query, description = "part of a name or keyword, ja or en"),
-           ("concept_id" = Option<i32>, Query), ("venue" = Option<crate::model::kinds::Venue>, Query),
-           ("exhibition_platform" = Option<crate::model::kinds::Platform>, Query),
+           ("concept_id" = Option<i32>, Query), ("venue" = Option<crate::types::kinds::Venue>, Query),
+           ("exhibition_platform" = Option<crate::types::kinds::Platform>, Query),
            ("is_company" = Option<bool>, Query), ("lang" = Option<String>, Query)),
     responses((status = 200, body = ListBody<WorldView>),
               (status = 404, body = crate::error::ErrorBody, description = "unknown_permalink"),

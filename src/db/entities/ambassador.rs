@@ -1,8 +1,19 @@
 //! An ambassador: a user who promotes the event, by generation and team.
 
 use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::model::hub::TeamType;
+/// An ambassador's team.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum TeamType {
+    /// The Japanese team.
+    JapanTeam,
+    /// The global team.
+    GlobalTeam,
+}
 
 /// A row of `ambassadors`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

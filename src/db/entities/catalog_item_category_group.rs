@@ -1,8 +1,19 @@
 //! A group of catalogue item categories (general or company).
 
 use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::model::catalog::CategoryGroupType;
+/// Whose items a category group classifies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum CategoryGroupType {
+    /// Items of exhibitors (circles).
+    General,
+    /// Items of companies.
+    Company,
+}
 
 /// A row of `catalog_item_category_groups`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

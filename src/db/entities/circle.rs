@@ -1,4 +1,4 @@
-//! A circle: the group of creators behind an exhibitor.
+//! A circle: the group of creators behind an exhibitor, with an owner (a user) and members.
 
 use sea_orm::entity::prelude::*;
 
@@ -12,7 +12,10 @@ pub struct Model {
     pub name_en: String,
     pub description_ja: String,
     pub description_en: String,
+    /// The thumbnail shown (its largest version for an uploaded one).
     pub thumbnail: Option<String>,
+    /// Object-store prefix of an uploaded thumbnail's versions (`{key}-small.png` …).
+    pub thumbnail_key: Option<String>,
     pub website_link: Option<String>,
     pub is_suspended: bool,
     pub owner_user_id: Option<i32>,

@@ -2,7 +2,7 @@
 
 use sea_orm::entity::prelude::*;
 
-use crate::model::kinds::{ConceptKind, Platform, Venue};
+use crate::types::kinds::{ConceptKind, Platform, Venue};
 
 /// A row of `concepts`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

@@ -2,7 +2,7 @@
 
 use sea_orm::entity::prelude::*;
 
-use crate::model::kinds::ConceptArtistCategory;
+use crate::types::kinds::ConceptArtistCategory;
 
 /// A row of `concept_artists`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

@@ -1,8 +1,46 @@
 //! A point on an event's timeline (entry start, event open, …).
 
 use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::model::phase::PhaseType;
+/// The type of a point on an event's timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+#[expect(missing_docs, reason = "the variant names are the documented phase types of spec §3")]
+pub enum PhaseType {
+    None,
+    EntryStart,
+    EntryEnd,
+    FirstLotteryStart,
+    FirstLotteryEnd,
+    FirstPaymentStart,
+    FirstPaymentEnd,
+    SecondLotteryStart,
+    SecondLotteryEnd,
+    SecondPaymentStart,
+    SecondPaymentEnd,
+    VkettoolsOpen,
+    SubmissionStart,
+    AutoBuildStart,
+    SubmissionEnd,
+    VmarketToolsSubmissionEnd,
+    InspectionStart,
+    InspectionEnd,
+    CatalogOpen,
+    CompanyCatalogOpen,
+    EventOpen,
+    EventClose,
+    PublicOpen,
+    DisplayEntry,
+    DisplayFirstLottery,
+    DisplayFirstPayment,
+    DisplaySecondLottery,
+    DisplaySecondPayment,
+    DisplaySubmissionStart,
+    DisplaySubmissionEnd,
+}
 
 /// A row of `event_phases`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

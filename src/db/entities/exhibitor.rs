@@ -2,7 +2,7 @@
 
 use sea_orm::entity::prelude::*;
 
-use crate::model::kinds::ConceptKind;
+use crate::types::kinds::ConceptKind;
 
 /// A row of `exhibitors`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

@@ -1,8 +1,34 @@
 //! A hub notification: an official stream, a metaverse event, a campaign or a user event.
 
 use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::model::hub::{HubCategory, HubLocale};
+/// The audience of a notification: the Japanese site or the global (English) one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum HubLocale {
+    /// Written in Japanese for the Japanese audience.
+    Jp,
+    /// Written in English for everyone else.
+    Global,
+}
+
+/// What a notification is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum HubCategory {
+    /// An official live stream.
+    OfficialStream,
+    /// An event held in a virtual world.
+    EventInMetaverse,
+    /// A campaign (giveaways, stamp rallies, hashtags…).
+    Campaign,
+    /// An event organised by a user.
+    UserEvent,
+}
 
 /// A row of `hub_notifications`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

@@ -2,8 +2,36 @@
 //! status of each target (Slack, Jira).
 
 use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::model::inquiry::{ForwardStatus, Handling};
+/// Where an inquiry stands with one forwarding target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum ForwardStatus {
+    /// The category has no such target: nothing to send.
+    None,
+    /// Waiting for the first or a later attempt.
+    Pending,
+    /// Delivered.
+    Sent,
+    /// Given up on (retry budget spent or the remote refused it); kept for staff.
+    Failed,
+}
+
+/// Where staff stand with answering an inquiry (set in the console; new inquiries are `open`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Handling {
+    /// Nobody has picked it up yet.
+    Open,
+    /// Someone is on it.
+    InProgress,
+    /// Answered or otherwise settled.
+    Resolved,
+}
 
 /// A row of `inquiries`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

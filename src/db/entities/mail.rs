@@ -2,8 +2,20 @@
 //! delivery stands.
 
 use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
 
-use crate::model::mail::MailStatus;
+/// Where a mail stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::N(16))", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum MailStatus {
+    /// Waiting for its first or a later attempt.
+    Pending,
+    /// Accepted by the SMTP server (or written to the outbox); never sent again.
+    Sent,
+    /// Given up on (attempts spent, or the server refused it for good); kept for staff.
+    Failed,
+}
 
 /// A row of `mails`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

@@ -10,6 +10,8 @@ pub mod catalog_item;
 pub mod catalog_item_category;
 pub mod catalog_item_category_group;
 pub mod circle;
+pub mod circle_invitation;
+pub mod circle_member;
 pub mod company;
 pub mod company_highlight;
 pub mod company_world;

@@ -1,8 +1,36 @@
 //! A user of the product, keyed by the account service's `sub`.
 
 use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use crate::model::user::{Role, UserAttribute};
+/// A staff role (spec §6). `none` is everyone else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Not staff.
+    None,
+    /// Full access.
+    Admin,
+    /// Runs events.
+    Director,
+    /// Support staff.
+    UcStaff,
+    /// Tests releases.
+    QaTester,
+}
+
+/// A user attribute (spec §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum UserAttribute {
+    /// Nothing special.
+    None,
+    /// An official streamer.
+    CertificatedStreamer,
+}
 
 /// A row of `users`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

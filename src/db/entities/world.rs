@@ -2,7 +2,7 @@
 
 use sea_orm::entity::prelude::*;
 
-use crate::model::kinds::{Platform, Venue};
+use crate::types::kinds::{Platform, Venue};
 
 /// A row of `worlds`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

@@ -2,7 +2,7 @@
 
 use sea_orm::entity::prelude::*;
 
-use crate::model::kinds::WorldArtistCategory;
+use crate::types::kinds::WorldArtistCategory;
 
 /// A row of `world_artists`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

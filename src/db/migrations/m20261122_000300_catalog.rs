@@ -7,7 +7,7 @@ use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
 use super::{fk, index, search_index};
-use crate::model::search::SEARCHABLE;
+use crate::db::search::SEARCHABLE;
 
 /// Creates the catalogue tables and their search indexes.
 #[derive(DeriveMigrationName)]

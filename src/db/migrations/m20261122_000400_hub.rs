@@ -7,7 +7,7 @@ use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
 use super::{fk, index, search_index};
-use crate::model::search::HUB_NOTIFICATIONS;
+use crate::db::search::HUB_NOTIFICATIONS;
 
 /// Creates the hub tables and their search index.
 #[derive(DeriveMigrationName)]

@@ -3,7 +3,7 @@
 use sea_orm::DatabaseBackend;
 use sea_orm_migration::prelude::*;
 
-use crate::model::search::Searchable;
+use crate::db::search::Searchable;
 
 mod m20261121_000001_events_and_worlds;
 mod m20261122_000010_accounts_and_users;
@@ -15,7 +15,8 @@ mod m20261122_000500_redirects;
 mod m20261122_000600_exhibitor_notifications;
 mod m20261123_000700_sign_in_hardening;
 mod m20261123_000800_mails;
-mod m20261124_000900_staff_console;
+mod m20261124_000900_circles;
+mod m20261124_001000_staff_console;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -34,7 +35,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000600_exhibitor_notifications::Migration),
             Box::new(m20261123_000700_sign_in_hardening::Migration),
             Box::new(m20261123_000800_mails::Migration),
-            Box::new(m20261124_000900_staff_console::Migration),
+            Box::new(m20261124_000900_circles::Migration),
+            Box::new(m20261124_001000_staff_console::Migration),
         ]
     }
 }

@@ -11,8 +11,8 @@ use crate::error::Result;
 use crate::model::concept::ConceptView;
 use crate::model::event::{self, EventView, EventWithPhases};
 use crate::model::phase::PhaseType;
+use crate::types::Permalink;
 use crate::web::page::Page;
-use crate::web::params::Permalink;
 
 /// How to visit: platforms, devices, steps and questions, linking the current event.
 #[get("/access")]

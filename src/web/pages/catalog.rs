@@ -18,9 +18,9 @@ use crate::model::event::{self, EventView, EventWithPhases};
 use crate::model::exhibitor::{ExhibitorFilter, ExhibitorView};
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest, Pagination};
 use crate::model::phase::PhaseType;
+use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::params::{Id, Permalink};
 
 /// A page parameter that failed its check: 404 "Page Not Found".
 fn invalid() -> Error {

@@ -9,12 +9,12 @@ use rocket::{Route, get, post, routes};
 use rocket_dyn_templates::Template;
 use serde_json::{Map, Value, json};
 
-use crate::api::v1::inquiries::Intake;
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::error::{Error, FieldError, Result};
-use crate::model::inquiry::{InquiryCategoryView, InquiryInput, MESSAGE_MAX};
+use crate::forms::inquiry::{InquiryInput, Intake, MESSAGE_MAX};
+use crate::model::inquiry::InquiryCategoryView;
+use crate::types::Id;
 use crate::web::page::Page;
-use crate::web::params::Id;
 
 /// The form name bound into its anti-forgery token.
 const FORM: &str = "contact";
@@ -93,11 +93,14 @@ pub async fn submit(page: Page<'_>, intake: Intake<'_>, form: Form<ContactForm>)
         match intake.receive(page.db, &form.input(), page.lang, page.now).await {
             Ok(row) => {
                 let sig = intake.key.sign(RECEIPT, &row.id.to_string());
-                return Ok(crate::web::redirect::to_site(
+                return Ok(crate::http::redirect::to_site(
                     &page.href(&format!("/contact/form/sent/{}?s={sig}", row.id)),
                 ));
             }
-            Err(Error::Validation(fields)) => (Status::UnprocessableEntity, fields, "contact.form.fix_errors"),
+            // The same field errors, in the same words, as the API's 422 body.
+            Err(e @ Error::Validation(_)) => {
+                (Status::UnprocessableEntity, e.details(&page.site.messages, page.lang), "contact.form.fix_errors")
+            }
             Err(Error::RateLimited { .. }) => (Status::TooManyRequests, Vec::new(), "errors.rate_limited"),
             Err(e) => return Err(NotSent::Failed(e)),
         }
@@ -146,9 +149,15 @@ async fn form_page(
     fields: &[FieldError],
     notice: Option<String>,
 ) -> Result<Template> {
+    // Every message of a field, in order, like the API's `details`.
     let mut errors = Map::new();
     for f in fields {
-        errors.entry(f.attribute.clone()).or_insert_with(|| Value::String(f.message.clone()));
+        match errors.get_mut(&f.attribute) {
+            Some(Value::String(shown)) => *shown = format!("{shown} {}", f.message),
+            _ => {
+                errors.insert(f.attribute.clone(), Value::String(f.message.clone()));
+            }
+        }
     }
     Ok(page.render(
         "contact/form",

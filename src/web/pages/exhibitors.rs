@@ -9,9 +9,9 @@ use crate::db::entities::{company, exhibitor, world};
 use crate::error::{Error, Result};
 use crate::model::company::CompanyView;
 use crate::model::exhibitor::ExhibitorDetailView;
+use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pages::catalog::CatalogContext;
-use crate::web::params::{Id, Permalink};
 
 /// An exhibitor: its circle, placement, world and items.
 #[get("/<permalink>/exhibitor/<id>", rank = 5)]
@@ -31,8 +31,8 @@ pub async fn exhibitor_page(page: Page<'_>, permalink: Permalink, id: Id) -> Res
         .world
         .as_ref()
         .map(|w| page.href(&format!("{}/catalog/{}?world_id={}", cx.base, w.concept_id, w.id)));
-    let other_name = page.lang.pick(&view.exhibitor.name_en, &view.exhibitor.name_ja).to_string();
-    let title = view.exhibitor.name.clone();
+    let other_name = view.exhibitor.name.text().pick(page.lang.other()).clone();
+    let title = view.exhibitor.name.get().clone();
     let mut ctx = cx.common(&page);
     ctx["exhibitor"] = json!(view);
     ctx["other_name"] = json!(other_name);
@@ -60,8 +60,8 @@ pub async fn company_page(page: Page<'_>, permalink: Permalink, id: Id) -> Resul
             })
         })
         .collect();
-    let other_name = page.lang.pick(&view.name_en, &view.name_ja).to_string();
-    let title = view.name.clone();
+    let other_name = view.name.text().pick(page.lang.other()).clone();
+    let title = view.name.get().clone();
     let mut ctx = cx.common(&page);
     ctx["company"] = json!(view);
     ctx["other_name"] = json!(other_name);

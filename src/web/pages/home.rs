@@ -7,10 +7,10 @@ use serde_json::json;
 
 use crate::db::entities::concept;
 use crate::error::Result;
+use crate::i18n::tera::format_jst;
 use crate::model::concept::ConceptView;
 use crate::model::event::{self, EventView, EventWithPhases};
 use crate::web::page::Page;
-use crate::web::tera::format_jst;
 
 /// The top page of the current event.
 #[get("/")]
@@ -21,7 +21,7 @@ pub async fn index(page: Page<'_>) -> Result<Template> {
     let view = EventView::new(&current, page.lang, page.now);
     let concepts =
         ConceptView::load(page.db, concept::Model::of_event(page.db, current.event.id).await?, page.lang).await?;
-    let title = view.name.clone();
+    let title = view.name.get().clone();
     Ok(page.render(
         "home/index",
         &title,

@@ -20,9 +20,9 @@ use crate::model::hub::{
     AmbassadorFilter, AmbassadorView, HubCategory, HubFilter, HubLocale, HubNotificationView, HubTagView, StreamerView,
 };
 use crate::model::pagination::{PageRequest, Pagination};
+use crate::types::{Id, InvalidParam, Permalink};
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::params::{Id, InvalidParam, Permalink};
 
 /// Notifications per list page.
 pub const PAGE_SIZE: u64 = 12;
@@ -181,7 +181,7 @@ impl HubContext {
 #[get("/hub")]
 pub async fn index(page: Page<'_>) -> Result<Redirect> {
     let current = event::current(page.db, page.now).await?.ok_or_else(Error::unknown_permalink)?;
-    Ok(crate::web::redirect::to_site(&page.href(&format!("/hub/{}/notification", current.event.permalink))))
+    Ok(crate::http::redirect::to_site(&page.href(&format!("/hub/{}/notification", current.event.permalink))))
 }
 
 /// A section of the hub of `permalink`, paginated.
@@ -232,11 +232,11 @@ pub async fn detail(p: Page<'_>, permalink: Permalink, section: Section, id: Id)
         Section::OfficialStreamers | Section::OfficialAmbassador => {
             let (person, user_id, title) = if section == Section::OfficialStreamers {
                 let s = StreamerView::find(p.db, id.0, cx.id(), p.now, Some(HubLocale::of(p.lang)), p.lang).await?;
-                let (uid, name) = (s.user.id, s.user.name.clone());
+                let (uid, name) = (s.user.id, s.user.name.get().clone());
                 (json!(s), uid, name)
             } else {
                 let a = AmbassadorView::find(p.db, id.0, p.lang).await?;
-                let (uid, name) = (a.user.id, a.user.name.clone());
+                let (uid, name) = (a.user.id, a.user.name.get().clone());
                 (json!(a), uid, name)
             };
             let found = hub_notification::Model::page(p.db, cx.id(), p.now, &related(user_id), all).await?;

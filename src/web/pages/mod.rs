@@ -2,6 +2,8 @@
 
 pub mod access;
 pub mod catalog;
+pub mod circle_members;
+pub mod circles;
 pub mod contact;
 pub mod exhibitors;
 pub mod history;
@@ -26,6 +28,8 @@ pub fn routes() -> Vec<Route> {
     routes.extend(mypage::routes());
     routes.extend(news::routes());
     routes.extend(my_events::routes());
+    routes.extend(circles::routes());
+    routes.extend(circle_members::routes());
     routes.extend(support::routes());
     routes.extend(contact::routes());
     routes.extend(catalog::routes());

@@ -15,19 +15,19 @@ use rocket::{Either, Route, get, post, routes};
 use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
-use crate::api::upload::Uploads;
 use crate::auth::csrf;
 use crate::auth::guards::CurrentUser;
-use crate::db::entities::{event, hub_notification, hub_notification_tag, user, world};
+use crate::db::entities::{event, hub_notification, user, world};
 use crate::error::{Error, FieldError, Result};
-use crate::forms::user_event::{self, FormContext, MAX_CONTENT, MAX_TITLE, UserEventForm};
+use crate::forms::user_event::{self, MAX_CONTENT, MAX_TITLE, UserEventForm};
+use crate::http::upload::Uploads;
 use crate::model::hub::HubTagView;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::model::user_event::Scope;
+use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
 use crate::web::pages::mypage::nav;
-use crate::web::params::{Id, Permalink};
 
 /// Posts per list page.
 pub const PAGE_SIZE: u64 = 20;
@@ -154,14 +154,7 @@ impl FormView {
     }
 
     async fn of(db: &sea_orm::DatabaseConnection, n: &hub_notification::Model) -> Result<Self> {
-        use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-        let tags: Vec<String> = hub_notification_tag::Entity::find()
-            .filter(hub_notification_tag::Column::HubNotificationId.eq(n.id))
-            .all(db)
-            .await?
-            .iter()
-            .map(|t| t.hub_tag_id.to_string())
-            .collect();
+        let tags: Vec<String> = n.tag_ids(db).await?.iter().map(i32::to_string).collect();
         Ok(Self {
             values: json!({
                 "title": n.title,
@@ -204,11 +197,7 @@ async fn render_form(
     view: FormView,
     status: Status,
 ) -> Result<Answer> {
-    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
-    let worlds: Vec<Value> = world::Entity::find()
-        .filter(world::Column::EventId.eq(ev.id))
-        .order_by_asc(world::Column::DisplayOrder)
-        .all(p.db)
+    let worlds: Vec<Value> = world::Model::of_event(p.db, ev.id)
         .await?
         .iter()
         .map(|w| json!({ "id": w.id.to_string(), "name": p.lang.pick(&w.name_ja, &w.name_en) }))
@@ -265,13 +254,13 @@ pub async fn create(
 ) -> Result<Answer> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let ev = event::Model::resolve(p.db, permalink.as_str()).await?;
-    let cx = FormContext { db: p.db, messages: &p.site.messages, lang: p.lang };
-    match user_event::input(&cx, &uploads, ev.id, user.id, &form).await {
+    match user_event::input(p.db, &uploads, ev.id, user.id, &form).await {
         Ok(input) => {
             hub_notification::Model::create_user_event(p.db, ev.id, user, input, p.now).await?;
-            Ok(Either::Right(crate::web::redirect::to_site(&format!("{}?done=created", p.href(&base(&ev.permalink))))))
+            Ok(Either::Right(crate::http::redirect::to_site(&format!("{}?done=created", p.href(&base(&ev.permalink))))))
         }
-        Err(Error::Validation(errors)) => {
+        Err(e @ Error::Validation(_)) => {
+            let errors = e.details(&p.site.messages, p.lang);
             render_form(&p, &ev, None, FormView::typed(&form, &errors, None), Status::UnprocessableEntity).await
         }
         Err(other) => Err(other),
@@ -300,13 +289,13 @@ pub async fn update(
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let ev = event::Model::resolve(p.db, permalink.as_str()).await?;
     let n = hub_notification::Model::find_own(p.db, ev.id, user.id, id.0).await?;
-    let cx = FormContext { db: p.db, messages: &p.site.messages, lang: p.lang };
-    match user_event::input(&cx, &uploads, ev.id, user.id, &form).await {
+    match user_event::input(p.db, &uploads, ev.id, user.id, &form).await {
         Ok(input) => {
             n.update_user_event(p.db, input, p.now).await?;
-            Ok(Either::Right(crate::web::redirect::to_site(&format!("{}?done=updated", p.href(&base(&ev.permalink))))))
+            Ok(Either::Right(crate::http::redirect::to_site(&format!("{}?done=updated", p.href(&base(&ev.permalink))))))
         }
-        Err(Error::Validation(errors)) => {
+        Err(e @ Error::Validation(_)) => {
+            let errors = e.details(&p.site.messages, p.lang);
             let view = FormView::typed(&form, &errors, n.thumbnail.clone());
             render_form(&p, &ev, Some(n.id), view, Status::UnprocessableEntity).await
         }
@@ -333,7 +322,7 @@ pub async fn remove(
     let ev = event::Model::resolve(p.db, permalink.as_str()).await?;
     let n = hub_notification::Model::find_own(p.db, ev.id, user.id, id.0).await?;
     n.delete_user_event(p.db).await?;
-    Ok(crate::web::redirect::to_site(&format!("{}?done=deleted", p.href(&base(&ev.permalink)))))
+    Ok(crate::http::redirect::to_site(&format!("{}?done=deleted", p.href(&base(&ev.permalink)))))
 }
 
 /// Routes of this module.

@@ -1,5 +1,6 @@
-//! Signed-in pages: the mypage dashboard (profile, current event, latest news) and the profile
-//! editor (a React island). Signed-out visitors are sent to sign in and brought back.
+//! Signed-in pages: the mypage dashboard (profile, current event, latest news, circle
+//! invitations waiting) and the profile editor (a React island). Signed-out visitors are sent to
+//! sign in and brought back.
 
 use rocket::{Route, get, routes};
 use rocket_dyn_templates::Template;
@@ -21,6 +22,7 @@ const LATEST_NEWS: PageRequest = PageRequest { page: 1, limit: 3 };
 const SECTIONS: &[(&str, &str)] = &[
     ("/mypage", "mypage.nav.dashboard"),
     ("/mypage/news", "mypage.nav.news"),
+    ("/mypage/circles", "mypage.nav.circles"),
     ("/mypage/profile", "mypage.nav.profile"),
 ];
 
@@ -30,6 +32,8 @@ pub(crate) fn nav(page: &Page<'_>) -> Vec<serde_json::Value> {
         .iter()
         .map(|(path, key)| {
             let below = *path != "/mypage" && page.path.strip_prefix(path).is_some_and(|rest| rest.starts_with('/'));
+            // One circle's pages (`/mypage/circle/{id}/…`) belong to the circles section.
+            let below = below || (*path == "/mypage/circles" && page.path.starts_with("/mypage/circle/"));
             json!({ "href": page.href(path), "label": page.t(key), "current": page.path == *path || below })
         })
         .collect()
@@ -47,6 +51,9 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
         })
     });
     let news = exhibitor_notification::Model::page(page.db, current.user.id, page.now, LATEST_NEWS, page.lang).await?;
+    let invitations =
+        crate::db::entities::circle_invitation::Model::pending_count_for_user(page.db, current.user.id, page.now)
+            .await?;
     Ok(page.render(
         "mypage/index",
         &page.t("mypage.title"),
@@ -55,6 +62,11 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
             "profile": profile,
             "current_event": current_event,
             "news": { "items": news_items(&page, news.items), "unread": news.unread, "href": page.href("/mypage/news") },
+            "circles": {
+                "invitations": invitations,
+                "invitations_href": page.href("/mypage/circles/invitations"),
+                "href": page.href("/mypage/circles"),
+            },
         }),
     ))
 }

@@ -10,10 +10,10 @@ use crate::db::entities::exhibitor_notification;
 use crate::error::Result;
 use crate::model::exhibitor_notification::ExhibitorNotificationView;
 use crate::model::pagination::{PageRequest, Pagination};
+use crate::types::Id;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
 use crate::web::pages::mypage::nav;
-use crate::web::params::Id;
 
 /// Notifications per list page.
 pub const PAGE_SIZE: u64 = 10;
@@ -55,9 +55,9 @@ pub async fn list(p: Page<'_>, current: CurrentUser, page: Option<&str>) -> Resu
 #[get("/mypage/news/<id>")]
 pub async fn show(p: Page<'_>, current: CurrentUser, id: Id) -> Result<Template> {
     let item = ExhibitorNotificationView::open(p.db, id.0, current.user.id, p.now, p.lang).await?;
-    let title = item.title.clone();
+    let title = item.title.get().clone();
     let event_href = item.event.as_ref().map(|e| p.href(&format!("/{}/worlds", e.permalink)));
-    let paragraphs: Vec<&str> = item.description.split("\n\n").map(str::trim).filter(|s| !s.is_empty()).collect();
+    let paragraphs: Vec<&str> = item.description.get().split("\n\n").map(str::trim).filter(|s| !s.is_empty()).collect();
     let ctx = json!({
         "nav": nav(&p),
         "item": item,

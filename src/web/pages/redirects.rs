@@ -8,10 +8,10 @@ use rocket::{Route, get, routes};
 
 use crate::db::entities::{event, redirect_rule, vrc_redirect};
 use crate::error::{Error, Result};
+use crate::http::redirect::{Kind, Target, redirect};
 use crate::model::redirect::RuleTarget;
+use crate::types::Permalink;
 use crate::web::page::Page;
-use crate::web::params::Permalink;
-use crate::web::redirect::{Kind, Target, redirect};
 
 /// The rank of the `/{slug}` catch-all: larger than that of every other page route.
 pub const SLUG_RANK: isize = 100;

@@ -6,10 +6,10 @@ use rocket::{Route, State, get, routes};
 use sea_orm::DatabaseConnection;
 
 use crate::error::{Error, Result};
-use crate::i18n::Lang;
-use crate::web::Site;
+use crate::http::Site;
+use crate::http::redirect;
+use crate::types::Lang;
 use crate::web::locale::{MANUAL, is_page_path, localized_path, split_prefix};
-use crate::web::redirect;
 
 /// Warm-up probe for load balancers: answers once the database answers.
 #[get("/_ah/warmup")]

@@ -10,8 +10,8 @@ use crate::model::concept::ConceptView;
 use crate::model::event::{self, EventView, EventWithPhases};
 use crate::model::phase::PhaseType;
 use crate::model::world::WorldView;
+use crate::types::{Id, Permalink};
 use crate::web::page::Page;
-use crate::web::params::{Id, Permalink};
 
 /// The current event, or 404 when there is none.
 async fn current_event(page: &Page<'_>) -> Result<EventWithPhases> {
@@ -90,14 +90,14 @@ async fn world_page(page: &Page<'_>, event: EventWithPhases, id: Id, by_permalin
     }
     let base = if by_permalink { format!("/{}", event.event.permalink) } else { String::new() };
     let opens_at = event.at(PhaseType::EventOpen);
-    let title = view.name.clone();
+    let title = view.name.get().clone();
     Ok(page.render(
         "worlds/show",
         &title,
         json!({
             "event": EventView::new(&event, page.lang, page.now),
             "world": view,
-            "other_name": match page.lang { crate::i18n::Lang::Ja => &view.name_en, crate::i18n::Lang::En => &view.name_ja },
+            "other_name": match page.lang { crate::types::Lang::Ja => &view.name.text().en, crate::types::Lang::En => &view.name.text().ja },
             "concept_name": page.lang.pick(&concept.name_ja, &concept.name_en),
             "artists_by_category": artists_by_category,
             "areas": areas.iter().map(|a| json!({"number": a.number, "name": a.name})).collect::<Vec<_>>(),

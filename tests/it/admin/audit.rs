@@ -18,7 +18,7 @@ async fn entries(app: &TestApp) -> Vec<audit_log::Model> {
 #[rocket::async_test]
 async fn every_write_is_logged_with_the_record_before_and_after() {
     let app = TestApp::builder().live().at(at("2026-11-21T03:00:00Z")).build().await;
-    let director = app.staff(Role::Director).await;
+    let director = app.as_staff(Role::Director).await;
     let body = json!({"permalink": "audit_me", "version": 30, "name_ja": "監査", "name_en": "Audit", "phases": []});
     let created = call(&app, &director, Method::Post, "/admin/api/events", Some(&body)).await;
     assert_eq!(created.status, 201);
@@ -61,8 +61,8 @@ async fn every_write_is_logged_with_the_record_before_and_after() {
 #[rocket::async_test]
 async fn refused_writes_leave_no_entry_and_no_change() {
     let app = TestApp::builder().live().build().await;
-    let director = app.staff(Role::Director).await;
-    let qa = app.staff(Role::QaTester).await;
+    let director = app.as_staff(Role::Director).await;
+    let qa = app.as_staff(Role::QaTester).await;
     let winter = call(&app, &director, Method::Get, "/admin/api/events/13", None).await.body;
     let mut invalid = winter.clone();
     invalid["name_ja"] = json!("");
@@ -76,7 +76,7 @@ async fn refused_writes_leave_no_entry_and_no_change() {
 #[rocket::async_test]
 async fn a_write_whose_entry_cannot_be_stored_does_not_happen() {
     let app = TestApp::builder().live().build().await;
-    let director = app.staff(Role::Director).await;
+    let director = app.as_staff(Role::Director).await;
     let mut winter = call(&app, &director, Method::Get, "/admin/api/events/13", None).await.body;
     app.db.execute_unprepared("DROP TABLE audit_log").await.unwrap();
     winter["name_en"] = json!("Unaudited");
@@ -89,8 +89,8 @@ async fn a_write_whose_entry_cannot_be_stored_does_not_happen() {
 #[rocket::async_test]
 async fn staff_read_the_log_with_filters_but_never_write_it() {
     let app = TestApp::builder().live().build().await;
-    let admin = app.staff(Role::Admin).await;
-    let director = app.staff(Role::Director).await;
+    let admin = app.as_staff(Role::Admin).await;
+    let director = app.as_staff(Role::Director).await;
     // Tokens live a day: the writes are an hour apart (12:00, 13:00, 14:00 in Japan).
     for (who, id, hour) in [(&admin, 1, "03"), (&director, 11, "04"), (&director, 12, "05")] {
         app.clock.set(at(&format!("2026-11-21T{hour}:00:00Z")));

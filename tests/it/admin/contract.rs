@@ -11,13 +11,11 @@ use super::{Answer, call, list_path};
 use crate::support::TestApp;
 use crate::support::actors::Actor;
 
-async fn setup() -> (TestApp, Actor) {
-    let app = TestApp::builder().live().build().await;
-    let director = app.staff(Role::Director).await;
-    (app, director)
+async fn setup() -> TestApp {
+    TestApp::builder().live().build().await
 }
 
-async fn list(app: &TestApp, who: &Actor, sort: Option<&str>, range: Option<&str>, filter: Option<&str>) -> Answer {
+async fn list(app: &TestApp, who: &Actor<'_>, sort: Option<&str>, range: Option<&str>, filter: Option<&str>) -> Answer {
     call(app, who, Method::Get, &list_path("/admin/api/events", sort, range, filter), None).await
 }
 
@@ -27,7 +25,8 @@ fn permalinks(answer: &Answer) -> Vec<&str> {
 
 #[rocket::async_test]
 async fn a_list_says_its_range_and_total_and_exposes_the_header() {
-    let (app, director) = setup().await;
+    let app = setup().await;
+    let director = app.as_staff(Role::Director).await;
     let all = list(&app, &director, None, None, None).await;
     assert_eq!(all.status, 200);
     assert_eq!(all.content_range.as_deref(), Some("events 0-3/4"));
@@ -63,7 +62,8 @@ async fn a_list_says_its_range_and_total_and_exposes_the_header() {
 
 #[rocket::async_test]
 async fn filters_pick_records_by_id_words_values_and_bounds() {
-    let (app, director) = setup().await;
+    let app = setup().await;
+    let director = app.as_staff(Role::Director).await;
     let many = list(&app, &director, None, None, Some(r#"{"id":[13,1,999]}"#)).await;
     assert_eq!(many.ids(), [1, 13], "getMany answers the ids that exist");
     assert_eq!(many.content_range.as_deref(), Some("events 0-1/2"));
@@ -83,7 +83,8 @@ async fn filters_pick_records_by_id_words_values_and_bounds() {
 
 #[rocket::async_test]
 async fn what_a_client_gets_wrong_is_a_422_naming_the_parameter() {
-    let (app, director) = setup().await;
+    let app = setup().await;
+    let director = app.as_staff(Role::Director).await;
     let cases = [
         (Some(r#"["password","ASC"]"#), None, None, "sort"),
         (Some(r#"["version","UP"]"#), None, None, "sort"),
@@ -117,7 +118,8 @@ async fn what_a_client_gets_wrong_is_a_422_naming_the_parameter() {
 
 #[rocket::async_test]
 async fn one_record_or_a_404() {
-    let (app, director) = setup().await;
+    let app = setup().await;
+    let director = app.as_staff(Role::Director).await;
     let one = call(&app, &director, Method::Get, "/admin/api/events/12", None).await;
     assert_eq!(one.status, 200);
     assert_eq!(one.body["permalink"], "2026Summer");
@@ -146,7 +148,8 @@ fn new_event() -> serde_json::Value {
 
 #[rocket::async_test]
 async fn create_change_and_delete_an_event_with_its_phases() {
-    let (app, director) = setup().await;
+    let app = setup().await;
+    let director = app.as_staff(Role::Director).await;
     let created = call(&app, &director, Method::Post, "/admin/api/events", Some(&new_event())).await;
     assert_eq!(created.status, 201, "{:?}", created.body);
     let id = created.body["id"].as_i64().unwrap();
@@ -185,7 +188,8 @@ async fn create_change_and_delete_an_event_with_its_phases() {
 
 #[rocket::async_test]
 async fn bad_inputs_are_reported_beside_their_fields() {
-    let (app, director) = setup().await;
+    let app = setup().await;
+    let director = app.as_staff(Role::Director).await;
     let mut bad = new_event();
     bad["permalink"] = json!("2027 summer!");
     bad["name_ja"] = json!("  ");
@@ -195,7 +199,7 @@ async fn bad_inputs_are_reported_beside_their_fields() {
     assert_eq!(answer.status, 422);
     assert_eq!(answer.attributes(), ["exhibition_term_url", "name_ja", "permalink", "phases.1.phase_timestamp"]);
     assert_eq!(answer.body["details"][1]["message"], "This field is required.");
-    assert_eq!(answer.body["details"][2]["message"], "Use letters, digits, underscores and hyphens only.");
+    assert_eq!(answer.body["details"][2]["message"], "Use letters, digits, _ or - only.");
 
     let mut wrong_type = new_event();
     wrong_type["version"] = json!("eighteen");
@@ -226,7 +230,8 @@ async fn bad_inputs_are_reported_beside_their_fields() {
 
 #[rocket::async_test]
 async fn an_event_with_content_is_not_deleted() {
-    let (app, director) = setup().await;
+    let app = setup().await;
+    let director = app.as_staff(Role::Director).await;
     let answer = call(&app, &director, Method::Delete, "/admin/api/events/13", None).await;
     assert_eq!((answer.status, answer.body["code"].as_str()), (409, Some("event_not_empty")));
     let still = call(&app, &director, Method::Get, "/admin/api/events/13", None).await;

@@ -15,8 +15,8 @@ use crate::support::TestApp;
 #[rocket::async_test]
 async fn pending_and_failed_inquiries_need_attention() {
     let app = TestApp::builder().live().build().await;
-    let support = app.staff(Role::UcStaff).await;
-    let (_, empty) = app.get_json_as(&support, "/admin/api/dashboard?lang=en").await;
+    let support = app.as_staff(Role::UcStaff).await;
+    let (_, empty) = support.get_json("/admin/api/dashboard?lang=en").await;
     let counts: Vec<_> = empty["cards"]
         .as_array()
         .unwrap()
@@ -51,7 +51,7 @@ async fn pending_and_failed_inquiries_need_attention() {
     .await;
     assert_eq!(done.status, 200);
 
-    let (status, board) = app.get_json_as(&support, "/admin/api/dashboard?lang=en").await;
+    let (status, board) = support.get_json("/admin/api/dashboard?lang=en").await;
     assert_eq!(status, 200);
     let pending = &board["cards"][0];
     assert_eq!((pending["key"].as_str(), pending["count"].as_u64()), (Some("pending_inquiries"), Some(2)));

@@ -42,7 +42,7 @@ fn role_allows(area: &str, role_index: usize, action: Action) -> bool {
 }
 
 /// An id of a record of `resource`, if it has any (read as admin).
-async fn some_id(app: &TestApp, admin: &Actor, resource: &str) -> Option<i64> {
+async fn some_id(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<i64> {
     let listed = call(app, admin, Method::Get, &format!("/admin/api/{resource}?range=%5B0%2C0%5D"), None).await;
     assert_eq!(listed.status, 200, "admin lists {resource}: {:?}", listed.body);
     listed.ids().first().copied()
@@ -51,7 +51,7 @@ async fn some_id(app: &TestApp, admin: &Actor, resource: &str) -> Option<i64> {
 /// Sends `action` on `resource` as `who` (`None`: anonymous). Writes carry a body that is not an
 /// object, which no resource accepts, and deletions name a record that does not exist: nothing
 /// changes.
-async fn attempt(app: &TestApp, who: Option<&Actor>, resource: &str, action: Action, id: Option<i64>) -> Answer {
+async fn attempt(app: &TestApp, who: Option<&Actor<'_>>, resource: &str, action: Action, id: Option<i64>) -> Answer {
     let (method, path, body) = match action {
         Action::List => (Method::Get, format!("/admin/api/{resource}"), None),
         Action::Show => (Method::Get, format!("/admin/api/{resource}/{}", id.unwrap_or(999_999)), None),
@@ -87,7 +87,7 @@ async fn every_role_times_every_resource_times_every_action() {
     let staff: Vec<Actor> = {
         let mut all = Vec::new();
         for role in ROLES {
-            all.push(app.staff(role).await);
+            all.push(app.as_staff(role).await);
         }
         all
     };
@@ -140,8 +140,8 @@ async fn every_role_times_every_resource_times_every_action() {
 async fn the_session_lists_exactly_what_the_server_allows() {
     let app = TestApp::builder().live().build().await;
     for (index, role) in ROLES.into_iter().enumerate() {
-        let actor = app.staff(role).await;
-        let (status, session) = app.get_json_as(&actor, "/admin/api/session").await;
+        let actor = app.as_staff(role).await;
+        let (status, session) = actor.get_json("/admin/api/session").await;
         assert_eq!(status, 200);
         let listed: BTreeMap<String, Vec<String>> = serde_json::from_value(session["permissions"].clone()).unwrap();
         let mut expected = BTreeMap::new();
@@ -165,7 +165,7 @@ async fn the_session_lists_exactly_what_the_server_allows() {
 #[rocket::async_test]
 async fn browser_writes_need_the_csrf_token() {
     let app = TestApp::builder().live().build().await;
-    let director = app.staff(Role::Director).await;
+    let director = app.as_staff(Role::Director).await;
     let event: Value = call(&app, &director, Method::Get, "/admin/api/events/13", None).await.body;
     let without = app
         .client

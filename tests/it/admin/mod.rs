@@ -4,6 +4,7 @@
 mod audit;
 mod contract;
 mod dashboard;
+mod door;
 mod matrix;
 mod resources;
 mod time_travel;
@@ -43,7 +44,7 @@ impl Answer {
 }
 
 /// Sends a console call as `actor` (bearer token), `body` as JSON when given.
-pub async fn call(app: &TestApp, actor: &Actor, method: Method, path: &str, body: Option<&Value>) -> Answer {
+pub async fn call(app: &TestApp, actor: &Actor<'_>, method: Method, path: &str, body: Option<&Value>) -> Answer {
     answer(app.request_as(actor, Via::Bearer, method, path, body).await).await
 }
 

@@ -21,12 +21,12 @@ const PATH: &str = "/api/v1/admin/time_travel";
 #[rocket::async_test]
 async fn a_qa_tester_travels_to_the_event_and_back() {
     let app = TestApp::builder().live().build().await;
-    let qa = app.staff(Role::QaTester).await;
-    let support = app.staff(Role::UcStaff).await;
+    let qa = app.as_staff(Role::QaTester).await;
+    let support = app.as_staff(Role::UcStaff).await;
     let doc = Doc::parse(&app.page("/en").await.1);
     assert_eq!(doc.texts("[data-testid=open-now] li"), ["Booth submission is open until 2026/11/30 23:59"]);
     assert_eq!(doc.count("[data-testid=time-travel-banner]"), 0);
-    let (status, before) = app.get_json_as(&qa, PATH).await;
+    let (status, before) = qa.get_json(PATH).await;
     assert_eq!(status, 200);
     assert_eq!(before, json!({"timestamp": null, "offset_seconds": 0, "now": "2026-11-21T03:00:00Z"}));
 
@@ -37,7 +37,7 @@ async fn a_qa_tester_travels_to_the_event_and_back() {
         travelled.body,
         json!({"timestamp": "2026-12-13T03:00:00Z", "offset_seconds": 22 * 86_400, "now": "2026-11-21T03:00:00Z"})
     );
-    assert_eq!(app.get_json_as(&qa, PATH).await.1, travelled.body);
+    assert_eq!(qa.get_json(PATH).await.1, travelled.body);
 
     // The public site is on the chosen day: the event is open, the catalogue's gate lifted.
     let doc = Doc::parse(&app.page("/en").await.1);
@@ -66,7 +66,7 @@ async fn a_qa_tester_travels_to_the_event_and_back() {
     );
 
     // Still signed in (tokens run on real time); any staff member reads the clock.
-    let (status, clock) = app.get_json_as(&support, "/admin/api/clock").await;
+    let (status, clock) = support.get_json("/admin/api/clock").await;
     assert_eq!((status, clock["timestamp"].as_str()), (200, Some("2026-12-13T03:00:00Z")));
 
     let back = call(&app, &qa, Method::Delete, PATH, None).await;
@@ -85,7 +85,7 @@ async fn a_qa_tester_travels_to_the_event_and_back() {
 #[rocket::async_test]
 async fn other_nodes_follow_within_a_second() {
     let app = TestApp::builder().live().build().await;
-    let director = app.staff(Role::Director).await;
+    let director = app.as_staff(Role::Director).await;
     // Another node (or a worker) on the same database, with its own clock.
     let other = Clock::manual(at("2026-11-21T03:00:00Z"));
     let follower = vmarket::model::time_travel::follow(other.clone(), app.db.clone(), &app.config).expect("follows");
@@ -104,7 +104,7 @@ async fn other_nodes_follow_within_a_second() {
 #[rocket::async_test]
 async fn bad_timestamps_are_a_422_and_change_nothing() {
     let app = TestApp::builder().live().build().await;
-    let admin = app.staff(Role::Admin).await;
+    let admin = app.as_staff(Role::Admin).await;
     for body in [
         json!({}),
         json!({"timestamp": "next friday"}),
@@ -118,20 +118,20 @@ async fn bad_timestamps_are_a_422_and_change_nothing() {
     }
     let not_json = app.request_as(&admin, crate::support::actors::Via::Bearer, Method::Put, PATH, None).await;
     assert_eq!(not_json.status().code, 400);
-    assert_eq!(app.get_json_as(&admin, PATH).await.1["timestamp"], serde_json::Value::Null);
+    assert_eq!(admin.get_json(PATH).await.1["timestamp"], serde_json::Value::Null);
 }
 
 #[rocket::async_test]
 async fn refused_in_production_and_to_uc_staff_and_visitors() {
     let app = TestApp::builder().live().config(|c| c.environment = Environment::Production).build().await;
-    let admin = app.staff(Role::Admin).await;
+    let admin = app.as_staff(Role::Admin).await;
     let answer =
         call(&app, &admin, Method::Put, &format!("{PATH}?lang=en"), Some(&json!({"timestamp": "2026-12-13T12:00"})))
             .await;
     assert_eq!(answer.status, 422);
     assert_eq!(answer.body["code"], "time_travel_disabled");
     assert_eq!(answer.body["message"], "Time travel is not available in production.");
-    assert_eq!(app.get_json_as(&admin, PATH).await.1["timestamp"], serde_json::Value::Null);
+    assert_eq!(admin.get_json(PATH).await.1["timestamp"], serde_json::Value::Null);
     assert_eq!(Doc::parse(&app.page("/en").await.1).count("[data-testid=time-travel-banner]"), 0);
     assert!(
         vmarket::model::time_travel::follow(Clock::system(), app.db.clone(), &app.config).is_none(),
@@ -139,7 +139,7 @@ async fn refused_in_production_and_to_uc_staff_and_visitors() {
     );
 
     let app = TestApp::builder().live().build().await;
-    let support = app.staff(Role::UcStaff).await;
+    let support = app.as_staff(Role::UcStaff).await;
     let visitor = app.user("traveller").await;
     for who in [&support, &visitor] {
         for method in [Method::Get, Method::Put, Method::Delete] {

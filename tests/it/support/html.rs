@@ -38,6 +38,17 @@ impl Doc {
         self.attrs(css, attr).into_iter().next().unwrap_or_else(|| panic!("no {css}[{attr}]"))
     }
 
+    /// `(name, value)` of every named field matching `css` (a missing value is empty).
+    pub fn fields(&self, css: &str) -> Vec<(String, String)> {
+        self.0
+            .select(&Self::sel(css))
+            .filter_map(|el| {
+                let name = el.value().attr("name")?;
+                Some((name.to_string(), el.value().attr("value").unwrap_or_default().to_string()))
+            })
+            .collect()
+    }
+
     /// How many elements match `css`.
     pub fn count(&self, css: &str) -> usize {
         self.0.select(&Self::sel(css)).count()

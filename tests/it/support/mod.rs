@@ -4,6 +4,7 @@
 
 pub mod actors;
 pub mod auth;
+pub mod circles;
 pub mod fake_remote;
 pub mod html;
 pub mod http;
@@ -134,6 +135,7 @@ impl TestAppBuilder {
             config,
             figment,
             shutdown,
+            actors: rocket::tokio::sync::OnceCell::new(),
             _tmp: tmp,
             _pg: pg,
         }
@@ -154,6 +156,8 @@ pub struct TestApp {
     /// The configuration the app was built with.
     pub config: Config,
     figment: Figment,
+    /// The browser actors send their requests with (see [`actors`]), made on first use.
+    actors: rocket::tokio::sync::OnceCell<Client>,
     _tmp: tempfile::TempDir,
     _pg: Option<PgDatabase>,
 }
@@ -171,13 +175,19 @@ impl TestApp {
 
     /// Another browser (its own cookie jar) on the same application and database.
     pub async fn browser(&self) -> Client {
+        Client::tracked(self.another_node()).await.expect("valid rocket instance")
+    }
+
+    /// The application again, on the same database and clock: another node behind the load
+    /// balancer, with an empty memory.
+    fn another_node(&self) -> rocket::Rocket<rocket::Build> {
         let parts = AppParts {
             figment: self.figment.clone(),
             config: self.config.clone(),
             db: self.db.clone(),
             clock: self.clock.clone(),
         };
-        Client::tracked(app::build(parts).expect("app builds")).await.expect("valid rocket instance")
+        app::build(parts).expect("app builds")
     }
 
     /// GETs `path`.

@@ -13,7 +13,7 @@ use crate::admin::api::{Cx, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, event, world};
 use crate::error::Result;
-use crate::model::kinds::{ConceptKind, Platform, Venue};
+use crate::types::kinds::{ConceptKind, Platform, Venue};
 
 /// The resource.
 pub struct Concepts;
@@ -124,7 +124,7 @@ impl Resource for Concepts {
         Ok(out)
     }
 
-    async fn create(txn: &DatabaseTransaction, input: ConceptInput, cx: &Cx<'_>) -> Result<i32> {
+    async fn create(txn: &DatabaseTransaction, input: ConceptInput, _cx: &Cx<'_>) -> Result<i32> {
         let row = concept::ActiveModel {
             image: Set(None),
             logo: Set(None),
@@ -133,11 +133,11 @@ impl Resource for Concepts {
             map_image_en: Set(None),
             ..Default::default()
         };
-        Ok(fill(txn, row, input, cx).await?.insert(txn).await?.id)
+        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
     }
 
-    async fn update(txn: &DatabaseTransaction, row: concept::Model, input: ConceptInput, cx: &Cx<'_>) -> Result<()> {
-        fill(txn, row.into(), input, cx).await?.update(txn).await?;
+    async fn update(txn: &DatabaseTransaction, row: concept::Model, input: ConceptInput, _cx: &Cx<'_>) -> Result<()> {
+        fill(txn, row.into(), input).await?.update(txn).await?;
         Ok(())
     }
 
@@ -152,10 +152,9 @@ async fn fill(
     txn: &DatabaseTransaction,
     mut row: concept::ActiveModel,
     input: ConceptInput,
-    cx: &Cx<'_>,
 ) -> Result<concept::ActiveModel> {
     let event_id = input.event_id.unwrap_or_default();
-    must_exist::<event::Entity, _>(txn, event_id, "event_id", cx).await?;
+    must_exist::<event::Entity, _>(txn, event_id, "event_id").await?;
     row.event_id = Set(event_id);
     row.name_ja = Set(input.name_ja.unwrap_or_default());
     row.name_en = Set(input.name_en.unwrap_or_default());

@@ -263,7 +263,7 @@ async fn fill(
         .await?
         .is_some_and(|other| Some(other.id) != id);
     if taken {
-        return Err(Error::invalid("permalink", cx.t("validation.taken")));
+        return Err(Error::invalid("permalink", "validation.taken"));
     }
     row.permalink = Set(permalink);
     row.version = Set(input.version.unwrap_or(1));

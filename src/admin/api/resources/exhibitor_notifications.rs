@@ -141,7 +141,7 @@ async fn fill(
     cx: &Cx<'_>,
 ) -> Result<exhibitor_notification::ActiveModel> {
     if let Some(event_id) = input.event_id {
-        must_exist::<event::Entity, _>(txn, event_id, "event_id", cx).await?;
+        must_exist::<event::Entity, _>(txn, event_id, "event_id").await?;
     }
     row.event_id = Set(input.event_id);
     row.title_ja = Set(input.title_ja.unwrap_or_default());

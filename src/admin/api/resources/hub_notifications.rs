@@ -14,7 +14,7 @@ use crate::admin::api::input::{self, Instant, blank};
 use crate::admin::api::{Cx, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, hub_notification, hub_notification_tag};
-use crate::error::{Error, FieldError, Result};
+use crate::error::{Error, Invalid, Result};
 use crate::model::hub::{HubCategory, HubLocale};
 use crate::model::user_event::{MAX_TAGS, unknown_references};
 
@@ -223,20 +223,19 @@ async fn fill(
     cx: &Cx<'_>,
 ) -> Result<hub_notification::ActiveModel> {
     let event_id = input.event_id.unwrap_or_default();
-    must_exist::<event::Entity, _>(txn, event_id, "event_id", cx).await?;
+    must_exist::<event::Entity, _>(txn, event_id, "event_id").await?;
     let (world_unknown, unknown_tags) = unknown_references(txn, event_id, input.world_id, &input.hub_tag_ids).await?;
     let start_at = input.start_at.map(|at| at.0).unwrap_or(cx.now);
     let end_at = input.end_at.map(|at| at.0);
     let mut problems = Vec::new();
     if end_at.is_some_and(|end| end <= start_at) {
-        problems.push(FieldError { attribute: "end_at".into(), message: cx.t("validation.time_range") });
+        problems.push(Invalid::new("end_at", "validation.time_range"));
     }
     if let Some(tag) = unknown_tags.first() {
-        let message = cx.tf("validation.unknown_tag", &[("id", &tag.to_string())]);
-        problems.push(FieldError { attribute: "hub_tag_ids".into(), message });
+        problems.push(Invalid::new("hub_tag_ids", "validation.unknown_tag").with("id", tag));
     }
     if world_unknown {
-        problems.push(FieldError { attribute: "world_id".into(), message: cx.t("validation.unknown_world") });
+        problems.push(Invalid::new("world_id", "validation.unknown_world"));
     }
     if !problems.is_empty() {
         return Err(Error::Validation(problems));

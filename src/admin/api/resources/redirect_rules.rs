@@ -83,18 +83,18 @@ impl Resource for RedirectRules {
             .collect())
     }
 
-    async fn create(txn: &DatabaseTransaction, input: RedirectRuleInput, cx: &Cx<'_>) -> Result<i32> {
-        Ok(fill(txn, Default::default(), input, None, cx).await?.insert(txn).await?.id)
+    async fn create(txn: &DatabaseTransaction, input: RedirectRuleInput, _cx: &Cx<'_>) -> Result<i32> {
+        Ok(fill(txn, Default::default(), input, None).await?.insert(txn).await?.id)
     }
 
     async fn update(
         txn: &DatabaseTransaction,
         row: redirect_rule::Model,
         input: RedirectRuleInput,
-        cx: &Cx<'_>,
+        _cx: &Cx<'_>,
     ) -> Result<()> {
         let id = row.id;
-        fill(txn, row.into(), input, Some(id), cx).await?.update(txn).await?;
+        fill(txn, row.into(), input, Some(id)).await?.update(txn).await?;
         Ok(())
     }
 }
@@ -104,7 +104,6 @@ async fn fill(
     mut row: redirect_rule::ActiveModel,
     input: RedirectRuleInput,
     id: Option<i32>,
-    cx: &Cx<'_>,
 ) -> Result<redirect_rule::ActiveModel> {
     let slug = input.slug.unwrap_or_default().to_ascii_lowercase();
     let taken = redirect_rule::Entity::find()
@@ -113,7 +112,7 @@ async fn fill(
         .await?
         .is_some_and(|other| Some(other.id) != id);
     if taken {
-        return Err(Error::invalid("slug", cx.t("validation.taken")));
+        return Err(Error::invalid("slug", "validation.taken"));
     }
     row.slug = Set(slug);
     row.target = Set(input.target.unwrap_or_default());

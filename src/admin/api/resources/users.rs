@@ -89,7 +89,7 @@ impl Resource for Users {
     async fn update(txn: &DatabaseTransaction, row: user::Model, input: UserInput, cx: &Cx<'_>) -> Result<()> {
         let role = input.role.unwrap_or(Role::None);
         if row.id == cx.staff.id && role != row.role {
-            return Err(Error::invalid("role", cx.t("validation.own_role")));
+            return Err(Error::invalid("role", "validation.own_role"));
         }
         if role != row.role {
             let mut row: user::ActiveModel = row.into();

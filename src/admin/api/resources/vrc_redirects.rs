@@ -86,18 +86,18 @@ impl Resource for VrcRedirects {
             .collect())
     }
 
-    async fn create(txn: &DatabaseTransaction, input: VrcRedirectInput, cx: &Cx<'_>) -> Result<i32> {
-        Ok(fill(txn, Default::default(), input, None, cx).await?.insert(txn).await?.id)
+    async fn create(txn: &DatabaseTransaction, input: VrcRedirectInput, _cx: &Cx<'_>) -> Result<i32> {
+        Ok(fill(txn, Default::default(), input, None).await?.insert(txn).await?.id)
     }
 
     async fn update(
         txn: &DatabaseTransaction,
         row: vrc_redirect::Model,
         input: VrcRedirectInput,
-        cx: &Cx<'_>,
+        _cx: &Cx<'_>,
     ) -> Result<()> {
         let id = row.id;
-        fill(txn, row.into(), input, Some(id), cx).await?.update(txn).await?;
+        fill(txn, row.into(), input, Some(id)).await?.update(txn).await?;
         Ok(())
     }
 }
@@ -107,10 +107,9 @@ async fn fill(
     mut row: vrc_redirect::ActiveModel,
     input: VrcRedirectInput,
     id: Option<i32>,
-    cx: &Cx<'_>,
 ) -> Result<vrc_redirect::ActiveModel> {
     let event_id = input.event_id.unwrap_or_default();
-    must_exist::<event::Entity, _>(txn, event_id, "event_id", cx).await?;
+    must_exist::<event::Entity, _>(txn, event_id, "event_id").await?;
     let url_key = input.url_key.unwrap_or_default();
     let taken = vrc_redirect::Entity::find()
         .filter(vrc_redirect::Column::EventId.eq(event_id))
@@ -119,7 +118,7 @@ async fn fill(
         .await?
         .is_some_and(|other| Some(other.id) != id);
     if taken {
-        return Err(Error::invalid("url_key", cx.t("validation.taken")));
+        return Err(Error::invalid("url_key", "validation.taken"));
     }
     row.event_id = Set(event_id);
     row.url_key = Set(url_key);

@@ -13,7 +13,7 @@ use crate::admin::api::{Cx, Resource, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, exhibitor, hub_notification, world};
 use crate::error::{Error, Result};
-use crate::model::kinds::{Platform, Venue};
+use crate::types::kinds::{Platform, Venue};
 
 /// The resource.
 pub struct Worlds;
@@ -123,13 +123,13 @@ impl Resource for Worlds {
             .collect())
     }
 
-    async fn create(txn: &DatabaseTransaction, input: WorldInput, cx: &Cx<'_>) -> Result<i32> {
+    async fn create(txn: &DatabaseTransaction, input: WorldInput, _cx: &Cx<'_>) -> Result<i32> {
         let row = world::ActiveModel { image: Set(None), logo: Set(None), ..Default::default() };
-        Ok(fill(txn, row, input, cx).await?.insert(txn).await?.id)
+        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
     }
 
-    async fn update(txn: &DatabaseTransaction, row: world::Model, input: WorldInput, cx: &Cx<'_>) -> Result<()> {
-        fill(txn, row.into(), input, cx).await?.update(txn).await?;
+    async fn update(txn: &DatabaseTransaction, row: world::Model, input: WorldInput, _cx: &Cx<'_>) -> Result<()> {
+        fill(txn, row.into(), input).await?.update(txn).await?;
         Ok(())
     }
 
@@ -143,16 +143,11 @@ impl Resource for Worlds {
     }
 }
 
-async fn fill(
-    txn: &DatabaseTransaction,
-    mut row: world::ActiveModel,
-    input: WorldInput,
-    cx: &Cx<'_>,
-) -> Result<world::ActiveModel> {
+async fn fill(txn: &DatabaseTransaction, mut row: world::ActiveModel, input: WorldInput) -> Result<world::ActiveModel> {
     let concept = concept::Entity::find_by_id(input.concept_id.unwrap_or_default())
         .one(txn)
         .await?
-        .ok_or_else(|| Error::invalid("concept_id", cx.t("validation.unknown_reference")))?;
+        .ok_or_else(|| Error::invalid("concept_id", "validation.unknown_reference"))?;
     row.event_id = Set(concept.event_id);
     row.concept_id = Set(concept.id);
     row.name_ja = Set(input.name_ja.unwrap_or_default());

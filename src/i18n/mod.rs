@@ -3,69 +3,14 @@
 //! The same files are served to the browser at `/_i18n/{locale}/messages.json`; the server looks
 //! keys up with dotted paths (`nav.worlds`) and fills `{name}` placeholders.
 
-use std::collections::HashMap;
-use std::fmt;
+pub mod tera;
 
-use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
 use serde_json::Value;
 
-/// An interface language. Japanese is the default and has no path prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    /// Japanese (ja-JP), the default.
-    #[default]
-    Ja,
-    /// English (en-US), served under `/en`.
-    En,
-}
-
-impl Lang {
-    /// Both languages, default first.
-    pub const ALL: [Lang; 2] = [Lang::Ja, Lang::En];
-
-    /// The language code, `ja` or `en`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Ja => "ja",
-            Lang::En => "en",
-        }
-    }
-
-    /// Parses `ja` or `en` (case-insensitive).
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.to_ascii_lowercase().as_str() {
-            "ja" => Some(Lang::Ja),
-            "en" => Some(Lang::En),
-            _ => None,
-        }
-    }
-
-    /// The path prefix of this language: empty for Japanese, `/en` for English.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Lang::Ja => "",
-            Lang::En => "/en",
-        }
-    }
-
-    /// Picks the Japanese or English variant of a bilingual field.
-    pub fn pick<'a>(self, ja: &'a str, en: &'a str) -> &'a str {
-        match self {
-            Lang::Ja if !ja.is_empty() => ja,
-            Lang::En if !en.is_empty() => en,
-            // A missing translation falls back to the other language rather than a blank.
-            Lang::Ja => en,
-            Lang::En => ja,
-        }
-    }
-}
-
-impl fmt::Display for Lang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
+/// Re-exported: every catalogue lookup takes the language.
+pub use crate::types::Lang;
 
 /// The message catalogues of both languages.
 #[derive(Debug, Clone)]
@@ -77,7 +22,7 @@ pub struct Messages {
 impl Messages {
     /// The catalogues compiled into the binary from `locales/`.
     pub fn bundled() -> Self {
-        Self::from_sources(include_str!("../locales/ja.json"), include_str!("../locales/en.json"))
+        Self::from_sources(include_str!("../../locales/ja.json"), include_str!("../../locales/en.json"))
             .expect("bundled locale files are valid JSON")
     }
 
@@ -159,12 +104,5 @@ mod tests {
         assert_eq!(m.tf(Lang::En, "a.b", &[("n", "3")]), "3 items");
         assert_eq!(m.t(Lang::En, "a.missing"), "a.missing");
         assert_eq!(m.get(Lang::En, "a"), None, "an object is not a message");
-    }
-
-    #[test]
-    fn pick_falls_back_to_the_other_language() {
-        assert_eq!(Lang::Ja.pick("猫", "Cat"), "猫");
-        assert_eq!(Lang::En.pick("猫", "Cat"), "Cat");
-        assert_eq!(Lang::En.pick("猫", ""), "猫");
     }
 }

@@ -1,6 +1,6 @@
 //! Keyed rate limits (governor) with bounded memory: every limiter of the site — sign-in per
 //! client and per account, inquiries, link previews — is a [`Limiter`]. Keys come from things a
-//! client cannot forge (see [`crate::web::client_ip`]); state for keys that have gone quiet is
+//! client cannot forge (see [`crate::http::client_ip`]); state for keys that have gone quiet is
 //! pruned as the limiter is used, so a flood of distinct keys cannot grow it without bound.
 
 use std::hash::Hash;
@@ -13,7 +13,8 @@ use governor::middleware::NoOpMiddleware;
 use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter};
 
-use crate::error::Error;
+use crate::config::Config;
+use crate::error::{Error, Result};
 
 /// Prune quiet keys at least once every this many checks.
 const PRUNE_EVERY: u64 = 1024;
@@ -83,6 +84,23 @@ impl<K: Hash + Eq + Clone, C: Clock + Clone> Limiter<K, C> {
 
 fn nonzero(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n.max(1)).unwrap_or(NonZeroU32::MIN)
+}
+
+/// How many member searches each signed-in user may make per minute (API and page together),
+/// keyed on the user id: a client cannot spread them over addresses or accounts it does not
+/// have.
+pub struct UserSearchLimiter(Limiter<i32>);
+
+impl UserSearchLimiter {
+    /// The limit of `config` (`circle_user_search_per_minute`).
+    pub fn new(config: &Config) -> Self {
+        Self(Limiter::per_minute(config.circle_user_search_per_minute))
+    }
+
+    /// Counts one search by `user_id`; `RateLimited` beyond the limit.
+    pub fn check(&self, user_id: i32) -> Result<()> {
+        self.0.check(&user_id)
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Multipart uploads shared by the API: the form error mapping, reading a temporary file with a
+//! Multipart uploads shared by the API and the pages: the form error mapping, reading a temporary file with a
 //! size cap, and decoding images within pixel and memory limits ([`ImageDecoder`]).
 
 use std::io::Cursor;

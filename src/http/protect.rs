@@ -12,8 +12,8 @@ use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
 use crate::error::Error;
-use crate::web::client_ip::ClientIp;
-use crate::web::limit::Limiter;
+use crate::http::client_ip::ClientIp;
+use crate::http::limit::Limiter;
 
 type HmacSha256 = Hmac<Sha256>;
 

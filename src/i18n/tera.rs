@@ -6,7 +6,8 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Asia::Tokyo;
 use rocket_dyn_templates::tera::{self, Value};
 
-use crate::i18n::{Lang, Messages};
+use crate::i18n::Messages;
+use crate::types::Lang;
 
 /// `t(key="nav.worlds", lang=lang, n=3)`: the message in `lang` with placeholders filled.
 pub struct Translate {

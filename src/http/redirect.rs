@@ -16,7 +16,7 @@ use rocket::http::uri::Reference;
 use rocket::response::Redirect;
 use url::Url;
 
-use crate::web::locale::split_prefix;
+use crate::types::lang::split_prefix;
 
 /// Where a redirect goes.
 #[derive(Debug, Clone, Copy)]

@@ -9,22 +9,11 @@ use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveValue::Set, QueryOrder};
-use serde::{Deserialize, Serialize};
 
 use crate::db::entities::mail;
 
-/// Where a mail stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize)]
-#[sea_orm(rs_type = "String", db_type = "String(StringLen::N(16))", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum MailStatus {
-    /// Waiting for its first or a later attempt.
-    Pending,
-    /// Accepted by the SMTP server (or written to the outbox); never sent again.
-    Sent,
-    /// Given up on (attempts spent, or the server refused it for good); kept for staff.
-    Failed,
-}
+/// Defined with its entity (`db::entities::mail`); part of this model's API.
+pub use crate::db::entities::mail::MailStatus;
 
 /// A rendered mail, ready to store.
 #[derive(Debug, Clone, PartialEq, Eq)]
