@@ -7,17 +7,16 @@
  */
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
-import simpleRestProvider from 'ra-data-simple-rest';
-import { Admin, type AuthProvider, Layout, Resource } from 'react-admin';
+import { useMemo } from 'react';
+import { Admin, type AuthProvider, type DataProvider, Layout, Resource } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { createAuthProvider } from './authProvider';
 import { Dashboard } from './Dashboard';
-import { i18nProvider } from './i18n';
+import { createDataProvider } from './dataProvider';
+import { type AdminLocale, type Catalogue, createI18nProvider } from './i18n';
 import { RESOURCES } from './resources';
 
 export const BASENAME = '/admin';
-export const API_URL = '/admin/api';
-const dataProvider = simpleRestProvider(API_URL);
 
 /**
  * Styles go in `<style>` elements that carry the nonce the server put in
@@ -36,7 +35,14 @@ function EmptyShell() {
   );
 }
 
-function Console({ authProvider }: { authProvider: AuthProvider }) {
+interface ConsoleProps {
+  authProvider: AuthProvider;
+  dataProvider: DataProvider;
+  catalogues: Record<AdminLocale, Catalogue>;
+}
+
+function Console({ authProvider, dataProvider, catalogues }: ConsoleProps) {
+  const i18nProvider = useMemo(() => createI18nProvider(catalogues), [catalogues]);
   return (
     <Admin
       basename={BASENAME}
@@ -46,7 +52,7 @@ function Console({ authProvider }: { authProvider: AuthProvider }) {
       i18nProvider={i18nProvider}
       dashboard={Dashboard}
       ready={EmptyShell}
-      title="vmarket.title"
+      title="admin.title"
       disableTelemetry
     >
       {RESOURCES.map((resource) => (
@@ -56,12 +62,22 @@ function Console({ authProvider }: { authProvider: AuthProvider }) {
   );
 }
 
-export function App({ authProvider = createAuthProvider() }: { authProvider?: AuthProvider }) {
+export interface AppProps {
+  /** The site's message catalogues (`/_i18n/{lang}/messages.json`). */
+  catalogues: Record<AdminLocale, Catalogue>;
+  authProvider?: AuthProvider;
+  dataProvider?: DataProvider;
+}
+
+export function App({ catalogues, authProvider = createAuthProvider(), dataProvider = createDataProvider() }: AppProps) {
   return (
     <CacheProvider value={styleCache()}>
       <BrowserRouter>
         <Routes>
-          <Route path={`${BASENAME}/*`} element={<Console authProvider={authProvider} />} />
+          <Route
+            path={`${BASENAME}/*`}
+            element={<Console authProvider={authProvider} dataProvider={dataProvider} catalogues={catalogues} />}
+          />
         </Routes>
       </BrowserRouter>
     </CacheProvider>
