@@ -122,6 +122,16 @@ pub fn http_url(value: &str) -> std::result::Result<(), ValidationError> {
     }
 }
 
+/// `validator` check: a picture's address, a site path (`/static/…`, `/media/…`) or an absolute
+/// http(s) URL (`picture`).
+pub fn picture(value: &str) -> std::result::Result<(), ValidationError> {
+    let path = value.starts_with('/')
+        && !value.starts_with("//")
+        && value.len() <= 2048
+        && !value.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\');
+    if path || http_url(value).is_ok() { Ok(()) } else { Err(ValidationError::new("picture")) }
+}
+
 /// `validator` check: letters, digits, `_` or `-`, not empty (spec §2 permalink).
 pub fn permalink(value: &str) -> std::result::Result<(), ValidationError> {
     let ok = !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
@@ -208,6 +218,10 @@ mod tests {
         assert!(permalink("2026Winter").is_ok() && permalink("a-b_c").is_ok());
         assert!(permalink("").is_err() && permalink("a/b").is_err() && permalink("あ").is_err());
         assert!(http_url("https://example.com").is_ok() && http_url("ftp://example.com").is_err());
+        assert!(picture("/static/demo/a.svg").is_ok() && picture("https://cdn.example/a.png").is_ok());
+        assert!(
+            picture("//evil.example/a.png").is_err() && picture("javascript:x").is_err() && picture("/a b").is_err()
+        );
         assert!(clean("行\n次").is_ok() && clean("a\0").is_err());
         let at: Instant = serde_json::from_value(serde_json::json!("2026-12-12T12:00")).unwrap();
         assert_eq!(at.0.to_rfc3339(), "2026-12-12T03:00:00+00:00");

@@ -2,9 +2,12 @@
 //! ra-data-simple-rest contract, the role matrix, the audit log, time travel and each resource.
 
 mod audit;
+mod catalogue;
+mod circles;
 mod contract;
 mod dashboard;
 mod door;
+mod hub;
 mod matrix;
 mod resources;
 mod time_travel;
