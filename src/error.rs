@@ -105,6 +105,9 @@ pub enum Error {
         /// The error code.
         code: &'static str,
     },
+    /// An action the resource does not offer (e.g. deleting an audit entry).
+    #[error("method not allowed")]
+    MethodNotAllowed,
     /// A request body over the limit.
     #[error("payload too large")]
     TooLarge,
@@ -171,6 +174,7 @@ impl Error {
             Self::Unauthorized => Status::Unauthorized,
             Self::Forbidden | Self::CsrfFailed => Status::Forbidden,
             Self::Conflict { .. } => Status::Conflict,
+            Self::MethodNotAllowed => Status::MethodNotAllowed,
             Self::TooLarge => Status::PayloadTooLarge,
             Self::UnsupportedMediaType => Status::UnsupportedMediaType,
             Self::RateLimited { .. } => Status::TooManyRequests,
@@ -195,6 +199,7 @@ impl Error {
             Self::Unauthorized => "unauthorized",
             Self::Forbidden => "forbidden",
             Self::CsrfFailed => "csrf_failed",
+            Self::MethodNotAllowed => "method_not_allowed",
             Self::TooLarge => "payload_too_large",
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::RateLimited { .. } => "rate_limited",

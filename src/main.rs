@@ -129,6 +129,7 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Serve => {
             let clock = Clock::system();
+            let _follow = vmarket::model::time_travel::follow(clock.clone(), conn.clone(), &config);
             let workers = start_workers(&conn, &config, &clock).await?;
             let rocket =
                 app::build(AppParts { figment, config, db: conn, clock }).map_err(|e| format!("startup: {e}"))?;
@@ -137,7 +138,9 @@ async fn run(cli: Cli) -> Result<(), String> {
             served
         }
         Command::Worker => {
-            let workers = start_workers(&conn, &config, &Clock::system()).await?;
+            let clock = Clock::system();
+            let _follow = vmarket::model::time_travel::follow(clock.clone(), conn.clone(), &config);
+            let workers = start_workers(&conn, &config, &clock).await?;
             println!("workers running; Ctrl-C stops them");
             tokio::signal::ctrl_c().await.map_err(|e| format!("signal: {e}"))?;
             workers.stop().await;

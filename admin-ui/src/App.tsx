@@ -7,18 +7,17 @@
  */
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
-import simpleRestProvider from 'ra-data-simple-rest';
-import { Admin, type AuthProvider, Resource } from 'react-admin';
+import { useMemo } from 'react';
+import { Admin, type AuthProvider, type DataProvider, Resource } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { createAuthProvider } from './authProvider';
 import { Dashboard } from './Dashboard';
-import { i18nProvider } from './i18n';
+import { createDataProvider } from './dataProvider';
+import { type AdminLocale, type Catalogue, createI18nProvider } from './i18n';
 import { ConsoleLayout, theme } from './layout';
 import { RESOURCES } from './resources';
 
 export const BASENAME = '/admin';
-export const API_URL = '/admin/api';
-const dataProvider = simpleRestProvider(API_URL);
 
 /**
  * Styles go in `<style>` elements that carry the nonce the server put in
@@ -37,7 +36,14 @@ function EmptyShell() {
   );
 }
 
-function Console({ authProvider }: { authProvider: AuthProvider }) {
+interface ConsoleProps {
+  authProvider: AuthProvider;
+  dataProvider: DataProvider;
+  catalogues: Record<AdminLocale, Catalogue>;
+}
+
+function Console({ authProvider, dataProvider, catalogues }: ConsoleProps) {
+  const i18nProvider = useMemo(() => createI18nProvider(catalogues), [catalogues]);
   return (
     <Admin
       basename={BASENAME}
@@ -49,7 +55,7 @@ function Console({ authProvider }: { authProvider: AuthProvider }) {
       theme={theme}
       dashboard={Dashboard}
       ready={EmptyShell}
-      title="vmarket.title"
+      title="admin.title"
       disableTelemetry
     >
       {RESOURCES.map((resource) => (
@@ -59,12 +65,22 @@ function Console({ authProvider }: { authProvider: AuthProvider }) {
   );
 }
 
-export function App({ authProvider = createAuthProvider() }: { authProvider?: AuthProvider }) {
+export interface AppProps {
+  /** The site's message catalogues (`/_i18n/{lang}/messages.json`). */
+  catalogues: Record<AdminLocale, Catalogue>;
+  authProvider?: AuthProvider;
+  dataProvider?: DataProvider;
+}
+
+export function App({ catalogues, authProvider = createAuthProvider(), dataProvider = createDataProvider() }: AppProps) {
   return (
     <CacheProvider value={styleCache()}>
       <BrowserRouter>
         <Routes>
-          <Route path={`${BASENAME}/*`} element={<Console authProvider={authProvider} />} />
+          <Route
+            path={`${BASENAME}/*`}
+            element={<Console authProvider={authProvider} dataProvider={dataProvider} catalogues={catalogues} />}
+          />
         </Routes>
       </BrowserRouter>
     </CacheProvider>

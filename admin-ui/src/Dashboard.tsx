@@ -1,19 +1,69 @@
-/** The console's home page: says the console is ready. */
-import { Card, CardContent, CardHeader, Typography } from '@mui/material';
-import { useEffect } from 'react';
-import { Title, useTranslate } from 'react-admin';
+/**
+ * The console's home page: the cards of what needs attention (`/admin/api/dashboard`, per the
+ * role's areas), each with its latest items and a link to the filtered list.
+ */
+import { Card, CardContent, CardHeader, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { Link, Title, useDataProvider, useGetIdentity, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider, DashboardCard } from './dataProvider';
+
+function AttentionCard({ card }: { card: DashboardCard }) {
+  const translate = useTranslate();
+  const to = `/${card.resource}?filter=${encodeURIComponent(JSON.stringify(card.filter))}`;
+  return (
+    <Card data-testid={`card-${card.key}`} sx={{ mt: 2 }}>
+      <CardHeader title={translate(`admin.dashboard.cards.${card.key}.title`)} />
+      <CardContent>
+        {card.count === 0 ? (
+          <Typography>{translate(`admin.dashboard.cards.${card.key}.empty`)}</Typography>
+        ) : (
+          <>
+            <List dense>
+              {card.items.map((item) => (
+                <ListItem key={item.id}>
+                  <ListItemText primary={item.title} secondary={item.detail} />
+                </ListItem>
+              ))}
+            </List>
+            <Link to={to}>{translate('admin.dashboard.show_all', { count: card.count })}</Link>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
 
 export function Dashboard() {
   const translate = useTranslate();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const { identity } = useGetIdentity();
+  const [data, setData] = useState<{ cards: DashboardCard[] } | null>(null);
   useEffect(() => {
-    document.title = translate('vmarket.title');
+    let live = true;
+    dataProvider.dashboard().then(
+      (board) => live && setData(board),
+      () => live && setData({ cards: [] }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [dataProvider]);
+  useEffect(() => {
+    document.title = translate('admin.title');
   }, [translate]);
+  const cards = data?.cards ?? [];
   return (
     <Card data-testid="admin-dashboard" sx={{ mt: 2 }}>
-      <Title title="vmarket.title" />
-      <CardHeader title={translate('vmarket.dashboard.title')} />
+      <Title title="admin.title" />
+      <CardHeader title={translate('admin.dashboard.title')} />
       <CardContent>
-        <Typography data-testid="admin-ready">{translate('vmarket.dashboard.ready')}</Typography>
+        <Typography data-testid="admin-ready">
+          {translate('admin.dashboard.welcome', { name: identity?.fullName ?? '' })}
+        </Typography>
+        {data && cards.length === 0 && <Typography>{translate('admin.dashboard.nothing')}</Typography>}
+        {cards.map((card) => (
+          <AttentionCard key={card.key} card={card} />
+        ))}
       </CardContent>
     </Card>
   );

@@ -9,6 +9,11 @@ const director: Session = {
   avatar: null,
   role: 'director',
   access: { event: 'write', exhibitors: 'write', lottery: 'write', payments: 'read', support: 'write', time_travel: 'write', audit: 'read' },
+  permissions: {
+    events: ['list', 'show', 'create', 'edit', 'delete'],
+    payments: ['list', 'show'],
+    time_travel: ['show', 'edit'],
+  },
 };
 
 function env(status: number, body: unknown = director) {
@@ -29,6 +34,8 @@ function env(status: number, body: unknown = director) {
 describe('canAccess mirrors the role table', () => {
   it('lets a director write events but not touch roles or reconcile payments', () => {
     expect(canAccessWith(director, 'events', 'edit')).toBe(true);
+    expect(canAccessWith(director, 'events', 'export')).toBe(true);
+    expect(canAccessWith(director, 'events', 'clone')).toBe(true);
     expect(canAccessWith(director, 'payments', 'list')).toBe(true);
     expect(canAccessWith(director, 'payments', 'reconcile')).toBe(false);
     expect(canAccessWith(director, 'payments', 'edit')).toBe(false);
@@ -37,10 +44,17 @@ describe('canAccess mirrors the role table', () => {
   });
 
   it('lets an admin reconcile payments', () => {
-    const admin: Session = { ...director, role: 'admin', access: { payments: 'read_and_act', users: 'write' } };
+    const admin: Session = {
+      ...director,
+      role: 'admin',
+      access: { payments: 'read_and_act', users: 'write' },
+      permissions: { payments: ['list', 'show', 'reconcile'], users: ['list', 'show', 'edit'] },
+    };
     expect(canAccessWith(admin, 'payments', 'reconcile')).toBe(true);
     expect(canAccessWith(admin, 'payments', 'delete')).toBe(false);
     expect(canAccessWith(admin, 'users', 'edit')).toBe(true);
+    expect(canAccessWith(admin, 'users', 'delete')).toBe(false);
+    expect(canAccessWith(admin, 'users', 'clone')).toBe(false);
   });
 });
 

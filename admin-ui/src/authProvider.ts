@@ -1,8 +1,8 @@
 /**
  * The console's authProvider, backed by the site's own sign-in: the HttpOnly token cookie is
  * sent with every call, `/admin/api/session` says who is signed in and what their role may do
- * (DOMAIN.md's role table, computed by the server), and `canAccess` reads the same table so
- * menus and buttons match what the server allows. Signing out posts the site's sign-out form.
+ * (DOMAIN.md's role table, computed by the server, resource by resource), and `canAccess` reads
+ * that table so menus and buttons match what the server allows. Signing out posts the site's sign-out form.
  */
 import type { AuthProvider } from 'react-admin';
 
@@ -18,47 +18,20 @@ export interface Session {
   avatar: string | null;
   role: 'admin' | 'director' | 'uc_staff' | 'qa_tester';
   access: Partial<Record<string, Access>>;
+  /** Per resource (and the `time_travel` page), the actions the role may take. */
+  permissions: Partial<Record<string, string[]>>;
 }
 
-/** The area each console resource belongs to (DOMAIN.md "Staff roles"). */
-export const RESOURCE_AREAS: Record<string, string> = {
-  events: 'event',
-  concepts: 'event',
-  worlds: 'event',
-  posters: 'event',
-  companies: 'event',
-  catalog_items: 'event',
-  catalog_categories: 'event',
-  exhibitors: 'event',
-  hub_notifications: 'event',
-  hub_tags: 'event',
-  ambassadors: 'event',
-  streamers: 'event',
-  exhibitor_notifications: 'event',
-  circles: 'exhibitors',
-  entries: 'exhibitors',
-  applications: 'exhibitors',
-  entry_plans: 'event',
-  lottery_runs: 'lottery',
-  payments: 'payments',
-  inquiries: 'support',
-  inquiry_categories: 'support',
-  redirect_rules: 'support',
-  vrc_redirects: 'support',
-  users: 'users',
-  time_travel: 'time_travel',
-  audit_log: 'audit',
-};
+/** What react-admin asks for, in the server's action names: an export is a list, a clone a create. */
+const ACTION_ALIASES: Record<string, string> = { export: 'list', clone: 'create' };
 
-const READ_ACTIONS = new Set(['list', 'show', 'export']);
-
-/** Whether `session` may do `action` on `resource` (unknown resources are refused). */
+/**
+ * Whether `session` may do `action` on `resource`: read from the session's `permissions`, which
+ * the server computes from the same table it enforces (unknown resources are refused).
+ */
 export function canAccessWith(session: Session, resource: string, action: string): boolean {
-  const area = RESOURCE_AREAS[resource];
-  const access = area ? session.access[area] : undefined;
-  if (!access) return false;
-  if (READ_ACTIONS.has(action) || access === 'write') return true;
-  return access === 'read_and_act' && action === 'reconcile';
+  const allowed = session.permissions[resource];
+  return allowed?.includes(ACTION_ALIASES[action] ?? action) ?? false;
 }
 
 /** Where the browser signs in to come back to the page it is on. */

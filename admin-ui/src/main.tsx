@@ -1,13 +1,16 @@
-/** Browser entry of the admin console. */
+/** Browser entry of the admin console: loads both message catalogues, then renders. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { loadCatalogues } from './i18n';
 
 const container = document.getElementById('root');
 if (container) {
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  void loadCatalogues().then((catalogues) => {
+    createRoot(container).render(
+      <StrictMode>
+        <App catalogues={catalogues} />
+      </StrictMode>,
+    );
+  });
 }

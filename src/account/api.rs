@@ -54,7 +54,7 @@ pub struct TokenBody {
 }
 
 async fn signed_in(db: &DatabaseConnection, cookies: &CookieJar<'_>, clock: &Clock) -> Result<account::Model> {
-    session_account(db, cookies, clock.now()).await?.ok_or(Error::Unauthorized)
+    session_account(db, cookies, clock.real_now()).await?.ok_or(Error::Unauthorized)
 }
 
 /// The signed-in account (SSO cookie).
@@ -95,7 +95,7 @@ pub async fn token(
     clock: &State<Clock>,
 ) -> Result<Json<TokenBody>> {
     let a = signed_in(db, cookies, clock).await?;
-    Ok(Json(TokenBody { jwt: tokens::issue(db.inner(), &a, &site.config.sso_base(), clock.now()).await? }))
+    Ok(Json(TokenBody { jwt: tokens::issue(db.inner(), &a, &site.config.sso_base(), clock.real_now()).await? }))
 }
 
 /// The code exchange form.
@@ -124,7 +124,7 @@ pub async fn exchange(
     db: &State<DatabaseConnection>,
     clock: &State<Clock>,
 ) -> Result<Json<TokenBody>> {
-    let now = clock.now();
+    let now = clock.real_now();
     let grant = CodeGrant { code: &form.code, redirect_url: &form.redirect_url, code_verifier: &form.code_verifier };
     let a = account::Model::redeem_code(db.inner(), &grant, now)
         .await?
@@ -150,7 +150,7 @@ pub async fn revoke(
     db: &State<DatabaseConnection>,
     clock: &State<Clock>,
 ) -> Result<Json<Revoked>> {
-    let account = tokens::verify_own(db.inner(), bearer.0, &site.config.sso_base(), clock.now()).await?;
+    let account = tokens::verify_own(db.inner(), bearer.0, &site.config.sso_base(), clock.real_now()).await?;
     Ok(Json(Revoked { generation: account.sign_out_everywhere(db.inner()).await? }))
 }
 
@@ -177,7 +177,7 @@ impl<'r> rocket::request::FromRequest<'r> for Bearer<'r> {
 #[utoipa::path(get, path = "/account/auth/discovery/keys", tag = "account", responses((status = 200, body = Jwks)))]
 #[get("/auth/discovery/keys")]
 pub async fn discovery_keys(db: &State<DatabaseConnection>, clock: &State<Clock>) -> Result<Json<Jwks>> {
-    Ok(Json(keys::jwks(db.inner(), clock.now()).await?))
+    Ok(Json(keys::jwks(db.inner(), clock.real_now()).await?))
 }
 
 /// Routes of the JSON side.

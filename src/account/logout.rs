@@ -33,7 +33,7 @@ pub async fn confirm(
     clock: &State<Clock>,
 ) -> Result<Either<Redirect, Template>> {
     let back = after_sign_out(&site.config, redirect_url);
-    if session_account(db, cookies, clock.now()).await?.is_none() {
+    if session_account(db, cookies, clock.real_now()).await?.is_none() {
         SESSION.remove(cookies, &site.config);
         return Ok(Either::Left(redirect::to_url(&back)));
     }
@@ -67,7 +67,7 @@ pub async fn sign_out(
     if !csrf::verify(cookies, Some(&form.csrf_token)) {
         return Ok(Either::Right(Status::Forbidden));
     }
-    if let Some(account) = session_account(db, cookies, clock.now()).await? {
+    if let Some(account) = session_account(db, cookies, clock.real_now()).await? {
         account.sign_out_everywhere(db.inner()).await?;
     }
     SESSION.remove(cookies, &site.config);

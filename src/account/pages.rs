@@ -143,7 +143,7 @@ pub async fn sign_in_page(
     db: &State<DatabaseConnection>,
     clock: &State<Clock>,
 ) -> Result<AccountResponse> {
-    let ctx = Ctx { site, db, now: clock.now(), lang: page_lang(lang, cookies) };
+    let ctx = Ctx { site, db, now: clock.real_now(), lang: page_lang(lang, cookies) };
     let Some(request) = AuthRequest::parse(&site.config, redirect_url, state, code_challenge, code_challenge_method)
     else {
         return Ok(ctx.bad_request(cookies));
@@ -198,7 +198,7 @@ pub async fn sign_in(
     clock: &State<Clock>,
     limits: &State<SignInLimits>,
 ) -> Result<AccountResponse> {
-    let ctx = Ctx { site, db, now: clock.now(), lang: page_lang(Some(&form.lang), cookies) };
+    let ctx = Ctx { site, db, now: clock.real_now(), lang: page_lang(Some(&form.lang), cookies) };
     let Some(request) = form.request(site) else { return Ok(ctx.bad_request(cookies)) };
     let kept = json!({ "tab": "sign_in", "sign_in": { "email": form.email } });
     if !csrf::verify(cookies, Some(&form.csrf_token)) {
@@ -265,7 +265,7 @@ pub async fn sign_up(
     clock: &State<Clock>,
     limits: &State<SignInLimits>,
 ) -> Result<AccountResponse> {
-    let ctx = Ctx { site, db, now: clock.now(), lang: page_lang(Some(&form.lang), cookies) };
+    let ctx = Ctx { site, db, now: clock.real_now(), lang: page_lang(Some(&form.lang), cookies) };
     let Some(request) = form.request(site) else { return Ok(ctx.bad_request(cookies)) };
     let kept = |errors: Value| {
         json!({ "tab": "sign_up", "sign_up": {

@@ -5,6 +5,9 @@
 //! gets a 403 page in their language. Staff get the app with a per-request style nonce (its
 //! CSS-in-JS adds `<style>` elements; scripts stay `'self'` only) and the CSRF token.
 
+pub mod api;
+pub mod clock;
+pub mod dashboard;
 pub mod permissions;
 pub mod session;
 
@@ -116,5 +119,8 @@ pub async fn client_route(
 pub fn routes() -> Vec<Route> {
     let mut routes = routes![index, client_route];
     routes.extend(session::routes());
+    routes.extend(api::routes());
+    routes.extend(clock::routes());
+    routes.extend(dashboard::routes());
     routes
 }

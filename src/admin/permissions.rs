@@ -1,8 +1,9 @@
 //! Who may do what in the staff console: DOMAIN.md's role table, per area of the site, and the
-//! console resources that belong to each area. The server checks it on every staff call; the
-//! console reads the same table (through `/admin/api/session`) so menus and buttons match.
+//! actions staff take on console resources. The server checks [`Area::allows`] on every staff
+//! call; the console reads the same answers (through `/admin/api/session`) so menus and buttons
+//! match.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::model::user::Role;
@@ -43,6 +44,52 @@ pub enum Access {
     Write,
 }
 
+/// Something staff do to a console resource, named as react-admin names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Read a list (`GET /admin/api/{resource}`); CSV export is a list too.
+    List,
+    /// Read one record (`GET /admin/api/{resource}/{id}`).
+    Show,
+    /// Add a record (`POST`).
+    Create,
+    /// Change a record (`PUT`).
+    Edit,
+    /// Remove a record (`DELETE`).
+    Delete,
+}
+
+impl Action {
+    /// Every action.
+    pub const ALL: [Action; 5] = [Action::List, Action::Show, Action::Create, Action::Edit, Action::Delete];
+    /// Reading only.
+    pub const READ: &'static [Action] = &[Action::List, Action::Show];
+    /// Reading and changing existing records.
+    pub const READ_EDIT: &'static [Action] = &[Action::List, Action::Show, Action::Edit];
+    /// Everything.
+    pub const CRUD: &'static [Action] = &Action::ALL;
+
+    /// The least access an action needs.
+    pub fn needs(self) -> Access {
+        match self {
+            Action::List | Action::Show => Access::Read,
+            Action::Create | Action::Edit | Action::Delete => Access::Write,
+        }
+    }
+
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::List => "list",
+            Action::Show => "show",
+            Action::Create => "create",
+            Action::Edit => "edit",
+            Action::Delete => "delete",
+        }
+    }
+}
+
 impl Area {
     /// Every area.
     pub const ALL: [Area; 8] = [
@@ -80,6 +127,25 @@ impl Area {
             (Area::Audit, Role::UcStaff | Role::QaTester) => No,
         }
     }
+
+    /// Whether `role` may take `action` on a resource of this area.
+    pub fn allows(self, role: Role, action: Action) -> bool {
+        self.access(role) >= action.needs()
+    }
+
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Area::Event => "event",
+            Area::Exhibitors => "exhibitors",
+            Area::Lottery => "lottery",
+            Area::Payments => "payments",
+            Area::Support => "support",
+            Area::Users => "users",
+            Area::TimeTravel => "time_travel",
+            Area::Audit => "audit",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -99,5 +165,17 @@ mod tests {
         assert_eq!(row(Area::TimeTravel), [Write, Write, None, Write]);
         assert_eq!(row(Area::Audit), [Read, Read, None, None]);
         assert!(Area::ALL.iter().all(|a| a.access(Role::None) == None), "non-staff get nothing");
+    }
+
+    #[test]
+    fn actions_need_read_or_write() {
+        assert!(Area::Event.allows(Role::UcStaff, Action::List));
+        assert!(!Area::Event.allows(Role::UcStaff, Action::Edit));
+        assert!(Area::Users.allows(Role::Admin, Action::Edit));
+        assert!(!Area::Users.allows(Role::Director, Action::List));
+        assert!(!Area::Payments.allows(Role::Admin, Action::Delete), "reconcile is not a write");
+        for area in Area::ALL {
+            assert_eq!(serde_json::to_value(area).unwrap(), area.as_str());
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! `GET /admin/api/session`: who the signed-in staff member is and what their role may do, area
-//! by area — what the console's `authProvider` reads for identity, permissions and `canAccess`.
+//! by area and resource by resource — what the console's `authProvider` reads for identity,
+//! permissions and `canAccess`. The resource table is computed from the same registry and role
+//! table the server enforces (`tests/it/admin/matrix.rs` checks them against each other).
 
 use std::collections::BTreeMap;
 
@@ -8,7 +10,8 @@ use rocket::{Route, get, routes};
 use serde::Serialize;
 use utoipa::{OpenApi, ToSchema};
 
-use crate::admin::permissions::{Access, Area};
+use crate::admin::api::resources;
+use crate::admin::permissions::{Access, Action, Area};
 use crate::auth::guards::{AnyStaff, Staff};
 use crate::model::user::Role;
 
@@ -29,6 +32,26 @@ pub struct SessionView {
     pub role: Role,
     /// What the role may do in each area (areas it may not see are left out).
     pub access: BTreeMap<String, Access>,
+    /// The actions the role may take on each console resource (react-admin's names; resources
+    /// it may not see are left out). `time_travel` is the time-travel page.
+    pub permissions: BTreeMap<String, Vec<Action>>,
+}
+
+/// The page of the console that is not a resource: time travel (read it, change it).
+pub const TIME_TRAVEL_PAGE: (&str, Area, &[Action]) = ("time_travel", Area::TimeTravel, &[Action::Show, Action::Edit]);
+
+/// The actions `role` may take on each console resource and page, leaving out those it may not
+/// see at all.
+pub fn permissions(role: Role) -> BTreeMap<String, Vec<Action>> {
+    resources()
+        .iter()
+        .map(|r| (r.name, r.area, r.actions))
+        .chain([TIME_TRAVEL_PAGE])
+        .map(|(name, area, actions)| {
+            (name.to_string(), actions.iter().copied().filter(|a| area.allows(role, *a)).collect::<Vec<_>>())
+        })
+        .filter(|(_, actions)| !actions.is_empty())
+        .collect()
 }
 
 /// The signed-in staff member and their permissions.
@@ -54,6 +77,7 @@ pub fn session(staff: Staff<AnyStaff>) -> Json<SessionView> {
         name_en: user.name_en,
         role: user.role,
         access,
+        permissions: permissions(user.role),
     })
 }
 

@@ -73,6 +73,9 @@ pub fn document() -> Document {
         resource("example", example::Doc::openapi()),
         resource("account", AccountDoc::openapi()),
         resource("admin", crate::admin::session::Doc::openapi()),
+        resource("admin", crate::admin::api::Doc::openapi()),
+        resource("admin", crate::admin::clock::Doc::openapi()),
+        resource("admin", crate::admin::dashboard::Doc::openapi()),
     ];
     let mut doc = ApiDoc::openapi();
     doc.merge(merged(parts));

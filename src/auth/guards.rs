@@ -58,7 +58,7 @@ async fn authenticate(req: &Request<'_>) -> Auth {
     else {
         return Auth::Invalid;
     };
-    let now = clock.now();
+    let now = clock.real_now();
     let claims = match verify::verify(&token, &sso.jwks, &sso.issuer, now).await {
         Ok(c) => c,
         Err(why) => {

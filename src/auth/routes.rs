@@ -106,13 +106,13 @@ pub async fn login(
 ) -> Result<Either<Redirect, (Status, Template)>> {
     let next = safe_next(next);
     let lang = visitor_lang(cookies, &next);
-    if auto.is_some() && just_signed_in(cookies, clock.now()) {
+    if auto.is_some() && just_signed_in(cookies, clock.real_now()) {
         RECENT.remove(cookies, &site.config);
         let extra =
             json!({ "action": { "href": login_href(&next), "label": site.messages.t(lang, "auth.loop.action") } });
         return Ok(Either::Right(message_page(site, clock, lang, Status::Unauthorized, "loop", extra)));
     }
-    let started = sign_in::start(db.inner(), &next, lang, clock.now()).await?;
+    let started = sign_in::start(db.inner(), &next, lang, clock.real_now()).await?;
     STATE.set(cookies, started.state.clone(), &site.config);
     let mut target = sso.url("/auth/vmarket_account")?;
     target
@@ -183,7 +183,7 @@ pub async fn callback(
     db: &State<DatabaseConnection>,
     clock: &State<Clock>,
 ) -> Result<Redirect> {
-    let now = clock.now();
+    let now = clock.real_now();
     let browser_state = STATE.get(cookies);
     STATE.remove(cookies, &site.config);
     let row = match sign_in::take(db.inner(), state, browser_state.as_deref(), now).await? {
@@ -299,7 +299,7 @@ pub async fn logout(
             Ok(generation) => generation,
             Err(e) => {
                 tracing::warn!(error = %e, "the account service did not confirm the sign-out");
-                let current = verify::verify(&jwt, &sso.jwks, &sso.issuer, clock.now()).await.map(|c| c.r#gen);
+                let current = verify::verify(&jwt, &sso.jwks, &sso.issuer, clock.real_now()).await.map(|c| c.r#gen);
                 current.unwrap_or(user.min_token_generation) + 1
             }
         };

@@ -197,6 +197,26 @@ impl circle::Model {
         if self.is_suspended { Err(Error::Conflict { code: "circle_suspended" }) } else { Ok(()) }
     }
 
+    /// Staff suspend (`true`) or lift the suspension of (`false`) circle `id`, on `txn` (the
+    /// console's audited transaction). The row is locked first, like every other change of a
+    /// circle, so an owner's change in flight either lands before the suspension or is refused
+    /// after it. Setting what is already set changes nothing (not even `updated_at`).
+    pub async fn set_suspended(
+        txn: &impl ConnectionTrait,
+        id: i32,
+        suspended: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Self> {
+        let found = circle::Entity::find_by_id(id).lock_exclusive().one(txn).await?.ok_or_else(Error::not_found)?;
+        if found.is_suspended == suspended {
+            return Ok(found);
+        }
+        let mut row: circle::ActiveModel = found.into();
+        row.is_suspended = Set(suspended);
+        row.updated_at = Set(now);
+        Ok(row.update(txn).await?)
+    }
+
     /// The circle `id` and how `user_id` stands in it; `None` for a circle they are not part
     /// of (or none at all): to them it does not exist.
     pub async fn standing(db: &impl ConnectionTrait, id: i32, user_id: i32) -> Result<Option<(Self, Standing)>> {

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::types::{Lang, Localized, localized};
 
 /// Defined with its entity (`db::entities::inquiry`); part of this model's API.
-pub use crate::db::entities::inquiry::ForwardStatus;
+pub use crate::db::entities::inquiry::{ForwardStatus, Handling};
 
 /// A public inquiry category, as clients see it (no forwarding targets).
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! The domain model: phase rules, pagination, and the queries, rules and client views that each
 //! entity owns.
 
+pub mod audit;
 pub mod catalog;
 pub mod circle;
 pub mod circle_invitation;
@@ -22,6 +23,7 @@ pub mod phase;
 pub mod redirect;
 pub mod search;
 pub mod text;
+pub mod time_travel;
 pub mod user;
 pub mod user_event;
 pub mod world;

@@ -79,6 +79,9 @@ pub fn page_response_in(
     ctx.insert("status".into(), json!(status.code));
     ctx.insert("detail".into(), json!(detail));
     ctx.insert("noindex".into(), json!(true));
+    if let Some(at) = req.rocket().state::<Clock>().and_then(Clock::travelled_now) {
+        ctx.insert("time_travel".into(), json!(at.to_rfc3339()));
+    }
     let mut res =
         rocket_dyn_templates::Template::render("errors/error", serde_json::Value::Object(ctx)).respond_to(req)?;
     res.set_status(status);

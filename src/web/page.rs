@@ -37,6 +37,8 @@ pub struct Page<'r> {
     pub user: Option<user::Model>,
     /// The CSRF token scripts send back (signed-in pages only).
     pub csrf_token: Option<String>,
+    /// The travelled "now" while staff have moved the clock (time travel), for the banner.
+    pub travelled: Option<DateTime<Utc>>,
 }
 
 #[rocket::async_trait]
@@ -58,7 +60,16 @@ impl<'r> FromRequest<'r> for Page<'r> {
             _ => None,
         };
         let csrf_token = user.as_ref().map(|_| csrf::token(req.cookies(), &site.config));
-        Outcome::Success(Page { site, db, lang, path, now: clock.now(), user, csrf_token })
+        Outcome::Success(Page {
+            site,
+            db,
+            lang,
+            path,
+            now: clock.now(),
+            user,
+            csrf_token,
+            travelled: clock.travelled_now(),
+        })
     }
 }
 
@@ -83,6 +94,9 @@ impl Page<'_> {
                 json!({ "name": user.name(self.lang), "icon": icon, "vmarket_id": user.vmarket_id }),
             );
             base.insert("csrf_token".into(), json!(self.csrf_token));
+        }
+        if let Some(at) = self.travelled {
+            base.insert("time_travel".into(), json!(at.to_rfc3339()));
         }
         if let Value::Object(extra) = ctx {
             base.extend(extra);

@@ -1,12 +1,15 @@
 /**
- * react-admin i18nProvider: Japanese (default, spec §9) and English, each with react-admin's
- * own messages plus the console's `vmarket.*` messages. No fallback locale (spec §9).
+ * The console's i18nProvider: Japanese (default, spec §9) and English. Its own strings live in
+ * the site's message catalogues (`locales/{ja,en}.json`, key `admin.*`), which the server serves
+ * at `/_i18n/{lang}/messages.json`; react-admin's own strings (`ra.*`) come from
+ * ra-language-english and `ra-japanese.ts`. Resource labels are `admin.resources.<name>.*` in
+ * the catalogues and become react-admin's `resources.<name>.*`. The catalogues write
+ * placeholders as `{name}`; Polyglot's `%{name}` is derived here. No fallback locale (spec §9).
  */
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
-import type { TranslationMessages } from 'react-admin';
+import type { I18nProvider, TranslationMessages } from 'react-admin';
 import raJapanese from './ra-japanese';
-import { vmarketEn, vmarketJa } from './vmarket';
 
 export type AdminLocale = 'ja' | 'en';
 export const DEFAULT_LOCALE: AdminLocale = 'ja';
@@ -15,21 +18,71 @@ export const LOCALES: { locale: AdminLocale; name: string }[] = [
   { locale: 'en', name: 'English' },
 ];
 
-export const MESSAGES: Record<AdminLocale, TranslationMessages> = {
-  ja: { ...raJapanese, ...vmarketJa },
-  en: { ...englishMessages, ...vmarketEn },
-};
+/** A message catalogue as the server serves it. */
+export interface Catalogue {
+  [key: string]: string | Catalogue;
+}
 
-const polyglot = polyglotI18nProvider((locale) => MESSAGES[locale === 'en' ? 'en' : 'ja'], DEFAULT_LOCALE, LOCALES);
+/** `{name}` placeholders as Polyglot's `%{name}`, throughout `node`. */
+export function toPolyglot(node: Catalogue): Catalogue {
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/\{(\w+)\}/g, '%{$1}') : toPolyglot(v)]),
+  );
+}
+
+/** Everything the console translates in `locale`, from that locale's catalogue. */
+export function messagesFor(locale: AdminLocale, catalogue: Catalogue): TranslationMessages {
+  const site = toPolyglot(catalogue);
+  const admin = (site.admin ?? {}) as Catalogue;
+  const ra = locale === 'en' ? englishMessages : raJapanese;
+  return { ...site, ...ra, resources: admin.resources ?? {} } as TranslationMessages;
+}
+
+/** The locale react-admin remembered, or the default. */
+export function storedLocale(storage: Pick<Storage, 'getItem'> | null = globalThis.localStorage ?? null): AdminLocale {
+  return storage?.getItem('RaStore.locale')?.includes('en') ? 'en' : DEFAULT_LOCALE;
+}
+
+/** Sets `<html lang>`, so screen readers pronounce the English console in English. */
+function markLanguage(locale: string) {
+  if (typeof document !== 'undefined') document.documentElement.lang = locale === 'en' ? 'en' : 'ja';
+}
 
 /**
- * Changing the language also sets `<html lang>`, so screen readers pronounce the English console
- * in English (index.html starts as `ja`).
+ * The i18nProvider over both catalogues, starting in `initial`. Changing the language also sets
+ * `<html lang>` (index.html starts as `ja`).
  */
-export const i18nProvider: typeof polyglot = {
-  ...polyglot,
-  changeLocale: async (locale, options) => {
-    await polyglot.changeLocale(locale, options);
-    if (typeof document !== 'undefined') document.documentElement.lang = locale === 'en' ? 'en' : 'ja';
-  },
-};
+export function createI18nProvider(
+  catalogues: Record<AdminLocale, Catalogue>,
+  initial: AdminLocale = storedLocale(),
+): I18nProvider {
+  const messages = { ja: messagesFor('ja', catalogues.ja), en: messagesFor('en', catalogues.en) };
+  const polyglot = polyglotI18nProvider((locale) => messages[locale === 'en' ? 'en' : 'ja'], initial, LOCALES);
+  markLanguage(initial);
+  return {
+    ...polyglot,
+    changeLocale: async (locale, options) => {
+      await polyglot.changeLocale(locale, options);
+      markLanguage(locale);
+    },
+  };
+}
+
+/**
+ * Both catalogues from the server. A failed load only warns: the console then shows keys rather
+ * than nothing (as the widgets do).
+ */
+export async function loadCatalogues(fetchImpl: typeof fetch = fetch): Promise<Record<AdminLocale, Catalogue>> {
+  const load = async (lang: AdminLocale): Promise<Catalogue> => {
+    try {
+      const res = await fetchImpl(`/_i18n/${lang}/messages.json`, { credentials: 'same-origin' });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return (await res.json()) as Catalogue;
+    } catch (err) {
+      console.warn(`[vmarket] could not load messages for "${lang}"; showing keys`, err);
+      return {};
+    }
+  };
+  const [ja, en] = await Promise.all([load('ja'), load('en')]);
+  return { ja, en };
+}

@@ -12,6 +12,7 @@ pub mod inquiries;
 pub mod invitation_circles;
 pub mod invitation_members;
 pub mod member_circles;
+pub mod time_travel;
 pub mod user;
 pub mod user_hub;
 pub mod vrc_redirects;
@@ -53,6 +54,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(member_circles),
         resource!(invitation_circles),
         resource!(invitation_members),
+        resource!(time_travel),
     ]
 }
 

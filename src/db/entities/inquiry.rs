@@ -20,6 +20,19 @@ pub enum ForwardStatus {
     Failed,
 }
 
+/// Where staff stand with answering an inquiry (set in the console; new inquiries are `open`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum, Serialize, Deserialize, ToSchema)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Handling {
+    /// Nobody has picked it up yet.
+    Open,
+    /// Someone is on it.
+    InProgress,
+    /// Answered or otherwise settled.
+    Resolved,
+}
+
 /// A row of `inquiries`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "inquiries")]
@@ -42,6 +55,8 @@ pub struct Model {
     pub next_attempt_at: Option<DateTimeUtc>,
     pub forwarded_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
+    /// Where staff stand with answering it.
+    pub handling: Handling,
 }
 
 /// No relations are navigated through SeaORM; queries filter by foreign key.

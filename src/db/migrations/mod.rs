@@ -16,6 +16,7 @@ mod m20261122_000600_exhibitor_notifications;
 mod m20261123_000700_sign_in_hardening;
 mod m20261123_000800_mails;
 mod m20261124_000900_circles;
+mod m20261124_001000_staff_console;
 mod m20261125_001000_entries;
 mod m20261125_001100_lottery_secret;
 
@@ -37,6 +38,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000700_sign_in_hardening::Migration),
             Box::new(m20261123_000800_mails::Migration),
             Box::new(m20261124_000900_circles::Migration),
+            Box::new(m20261124_001000_staff_console::Migration),
             Box::new(m20261125_001000_entries::Migration),
             Box::new(m20261125_001100_lottery_secret::Migration),
         ]

@@ -1,0 +1,130 @@
+//! Request guards of the console API: [`Console`] (any staff member, with what a handler
+//! needs) and [`Allowed`] (the resource named in the path, the action the method means, and the
+//! role table's yes). Handlers take them as `Result<_, Error>` so that every refusal answers with
+//! its own code in the JSON error body: 404 unknown resource, 401 signed out, 403 not staff / not
+//! allowed (or a missing CSRF token), 405 an action the resource does not offer.
+
+use chrono::{DateTime, Utc};
+use rocket::http::{Method, Status};
+use rocket::request::{FromRequest, Outcome, Request};
+use sea_orm::DatabaseConnection;
+
+use crate::admin::api::{Registered, resources};
+use crate::admin::permissions::Action;
+use crate::auth::guards::CurrentUser;
+use crate::clock::Clock;
+use crate::db::entities::user;
+use crate::error::{Error, request_lang};
+use crate::http::Site;
+use crate::i18n::Lang;
+use crate::model::user::Role;
+
+/// What a console handler works with: a signed-in staff member and the application's state.
+pub struct Cx<'r> {
+    /// The database.
+    pub db: &'r DatabaseConnection,
+    /// Site-wide state (messages, configuration).
+    pub site: &'r Site,
+    /// The application clock.
+    pub clock: &'r Clock,
+    /// The language of messages (`?lang=`, Japanese by default).
+    pub lang: Lang,
+    /// "Now" on the application clock.
+    pub now: DateTime<Utc>,
+    /// The staff member.
+    pub staff: user::Model,
+}
+
+impl Cx<'_> {
+    /// A message in the request's language.
+    pub fn t(&self, key: &str) -> String {
+        self.site.messages.t(self.lang, key)
+    }
+
+    /// A message with `{name}` placeholders filled.
+    pub fn tf(&self, key: &str, args: &[(&str, &str)]) -> String {
+        self.site.messages.tf(self.lang, key, args)
+    }
+}
+
+/// A signed-in staff member (any role) and the console's context.
+pub struct Console<'r>(pub Cx<'r>);
+
+fn refuse<T>(error: Error) -> Outcome<T, Error> {
+    Outcome::Error((error.status(), error))
+}
+
+#[rocket::async_trait]
+impl<'r> FromRequest<'r> for Console<'r> {
+    type Error = Error;
+
+    async fn from_request(req: &'r Request<'_>) -> Outcome<Self, Error> {
+        let user = match CurrentUser::from_request(req).await {
+            Outcome::Success(current) => current.user,
+            Outcome::Error((_, error)) => return refuse(error),
+            Outcome::Forward(status) => return Outcome::Forward(status),
+        };
+        if user.role == Role::None {
+            return refuse(Error::Forbidden);
+        }
+        let (Some(site), Some(db), Some(clock)) =
+            (req.rocket().state::<Site>(), req.rocket().state::<DatabaseConnection>(), req.rocket().state::<Clock>())
+        else {
+            return Outcome::Error((Status::InternalServerError, Error::Internal("console state missing".into())));
+        };
+        Outcome::Success(Console(Cx { db, site, clock, lang: request_lang(req), now: clock.now(), staff: user }))
+    }
+}
+
+/// Staff allowed to take the request's action on the resource named in its path
+/// (`/admin/api/{resource}[/{id}]`).
+pub struct Allowed<'r> {
+    /// The resource.
+    pub resource: &'static Registered,
+    /// The action the request takes.
+    pub action: Action,
+    /// The context.
+    pub cx: Cx<'r>,
+}
+
+/// The action of a console request: its method, and whether it names a record.
+pub fn action_of(method: Method, names_record: bool) -> Option<Action> {
+    match (method, names_record) {
+        (Method::Get | Method::Head, false) => Some(Action::List),
+        (Method::Get | Method::Head, true) => Some(Action::Show),
+        (Method::Post, false) => Some(Action::Create),
+        (Method::Put, true) => Some(Action::Edit),
+        (Method::Delete, true) => Some(Action::Delete),
+        _ => None,
+    }
+}
+
+#[rocket::async_trait]
+impl<'r> FromRequest<'r> for Allowed<'r> {
+    type Error = Error;
+
+    async fn from_request(req: &'r Request<'_>) -> Outcome<Self, Error> {
+        // Routed segments after the `/admin` mount: `api`, the resource, the record id. The
+        // names are public (the OpenAPI document lists the routes), so an unknown one is a 404
+        // for everyone.
+        let name = req.routed_segment(1).unwrap_or_default();
+        let Some(resource) = resources().iter().find(|r| r.name == name) else {
+            return refuse(Error::not_found());
+        };
+        let cx = match Console::from_request(req).await {
+            Outcome::Success(Console(cx)) => cx,
+            Outcome::Error(e) => return Outcome::Error(e),
+            Outcome::Forward(status) => return Outcome::Forward(status),
+        };
+        let Some(action) = action_of(req.method(), req.routed_segment(2).is_some()) else {
+            return refuse(Error::MethodNotAllowed);
+        };
+        if !resource.actions.contains(&action) {
+            return refuse(Error::MethodNotAllowed);
+        }
+        if !resource.area.allows(cx.staff.role, action) {
+            return refuse(Error::Forbidden);
+        }
+        Outcome::Success(Allowed { resource, action, cx })
+    }
+}

@@ -1,0 +1,124 @@
+//! `circles`: every circle with its owner and member count. Staff change one thing: its
+//! suspension (DOMAIN.md "Circles": a suspended circle keeps its data and is read-only for its
+//! members). The console's bulk "suspend" / "lift" sends `{"is_suspended": true|false}` to each
+//! selected circle (ra-data-simple-rest's `updateMany`), each its own audited write through
+//! [`circle::Model::set_suspended`], which locks the row as every circle change does.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QuerySelect};
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+use crate::admin::api::contract::Columns;
+use crate::admin::api::{Cx, Resource};
+use crate::admin::permissions::{Action, Area};
+use crate::db::entities::{circle, circle_member, user};
+use crate::error::Result;
+
+/// The resource.
+pub struct Circles;
+
+/// A circle as staff see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CircleRecord {
+    /// Circle id.
+    pub id: i32,
+    /// Japanese name.
+    pub name_ja: String,
+    /// English name.
+    pub name_en: String,
+    /// Japanese description.
+    pub description_ja: String,
+    /// English description.
+    pub description_en: String,
+    /// The thumbnail shown (its largest version).
+    pub thumbnail: Option<String>,
+    /// The circle's website.
+    pub website_link: Option<String>,
+    /// Suspended by staff.
+    pub is_suspended: bool,
+    /// The owner's user id.
+    pub owner_user_id: Option<i32>,
+    /// The owner's handle.
+    pub owner_vmarket_id: Option<String>,
+    /// Members, the owner included.
+    pub member_count: u64,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When it last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What staff change on a circle.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, Validate)]
+#[serde(default)]
+pub struct CircleInput {
+    /// Suspend (`true`) or lift the suspension (`false`).
+    #[validate(required)]
+    pub is_suspended: Option<bool>,
+}
+
+impl Resource for Circles {
+    type Entity = circle::Entity;
+    type Record = CircleRecord;
+    type Input = CircleInput;
+
+    const NAME: &'static str = "circles";
+    const AREA: Area = Area::Exhibitors;
+    const ACTIONS: &'static [Action] = Action::READ_EDIT;
+    const COLUMNS: Columns = Columns {
+        sort: &["name_ja", "name_en", "is_suspended", "created_at", "updated_at"],
+        filter: &["is_suspended", "owner_user_id", "created_at"],
+        search: &["name_ja", "name_en"],
+        computed: &[],
+    };
+
+    async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<circle::Model>) -> Result<Vec<CircleRecord>> {
+        let ids: Vec<i32> = rows.iter().map(|c| c.id).collect();
+        let owner_ids: Vec<i32> = rows.iter().filter_map(|c| c.owner_user_id).collect();
+        let owners: HashMap<i32, String> = user::Entity::find()
+            .filter(user::Column::Id.is_in(owner_ids))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|u| (u.id, u.vmarket_id))
+            .collect();
+        let counts: HashMap<i32, i64> = circle_member::Entity::find()
+            .select_only()
+            .column(circle_member::Column::CircleId)
+            .column_as(circle_member::Column::Id.count(), "members")
+            .filter(circle_member::Column::CircleId.is_in(ids))
+            .group_by(circle_member::Column::CircleId)
+            .into_tuple::<(i32, i64)>()
+            .all(db)
+            .await?
+            .into_iter()
+            .collect();
+        Ok(rows
+            .into_iter()
+            .map(|c| CircleRecord {
+                owner_vmarket_id: c.owner_user_id.and_then(|id| owners.get(&id).cloned()),
+                member_count: counts.get(&c.id).copied().unwrap_or(0).try_into().unwrap_or(0),
+                id: c.id,
+                name_ja: c.name_ja,
+                name_en: c.name_en,
+                description_ja: c.description_ja,
+                description_en: c.description_en,
+                thumbnail: c.thumbnail,
+                website_link: c.website_link,
+                is_suspended: c.is_suspended,
+                owner_user_id: c.owner_user_id,
+                created_at: c.created_at,
+                updated_at: c.updated_at,
+            })
+            .collect())
+    }
+
+    async fn update(txn: &DatabaseTransaction, row: circle::Model, input: CircleInput, cx: &Cx<'_>) -> Result<()> {
+        let suspended = input.is_suspended.unwrap_or(row.is_suspended);
+        circle::Model::set_suspended(txn, row.id, suspended, cx.now).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,169 @@
+//! `concepts`: the themed areas of an event that hold its worlds. A concept with worlds cannot
+//! be deleted (its worlds would go with it).
+
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, Set,
+};
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+use crate::admin::api::contract::Columns;
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::{Cx, Resource, must_exist, unused};
+use crate::admin::permissions::{Action, Area};
+use crate::db::entities::{concept, event, world};
+use crate::error::Result;
+use crate::types::kinds::{ConceptKind, Platform, Venue};
+
+/// The resource.
+pub struct Concepts;
+
+/// A concept as staff see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConceptRecord {
+    /// Concept id.
+    pub id: i32,
+    /// Its event.
+    pub event_id: i32,
+    /// Japanese name.
+    pub name_ja: String,
+    /// English name.
+    pub name_en: String,
+    /// Japanese description.
+    pub description_ja: String,
+    /// English description.
+    pub description_en: String,
+    /// Supported clients.
+    pub platform: Platform,
+    /// Where it is hosted.
+    pub venue: Venue,
+    /// Kind.
+    pub kind: ConceptKind,
+    /// For companies.
+    pub is_company: bool,
+    /// Position in lists.
+    pub display_order: i32,
+    /// Key visual (uploads come later; read-only here).
+    pub image: Option<String>,
+    /// How many worlds it holds.
+    pub world_count: u64,
+}
+
+/// What staff send for a concept.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, Validate)]
+#[serde(default)]
+pub struct ConceptInput {
+    /// Its event.
+    #[validate(required)]
+    pub event_id: Option<i32>,
+    /// Japanese name.
+    #[serde(deserialize_with = "blank")]
+    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    pub name_ja: Option<String>,
+    /// English name.
+    #[serde(deserialize_with = "blank")]
+    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    pub name_en: Option<String>,
+    /// Japanese description.
+    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    pub description_ja: String,
+    /// English description.
+    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    pub description_en: String,
+    /// Supported clients.
+    #[validate(required)]
+    pub platform: Option<Platform>,
+    /// Where it is hosted.
+    #[validate(required)]
+    pub venue: Option<Venue>,
+    /// Kind.
+    #[validate(required)]
+    pub kind: Option<ConceptKind>,
+    /// For companies.
+    pub is_company: bool,
+    /// Position in lists.
+    #[validate(range(min = 0, max = 100000))]
+    pub display_order: i32,
+}
+
+impl Resource for Concepts {
+    type Entity = concept::Entity;
+    type Record = ConceptRecord;
+    type Input = ConceptInput;
+
+    const NAME: &'static str = "concepts";
+    const AREA: Area = Area::Event;
+    const ACTIONS: &'static [Action] = Action::CRUD;
+    const COLUMNS: Columns = Columns {
+        sort: &["event_id", "display_order", "name_ja", "name_en", "kind"],
+        filter: &["event_id", "kind", "platform", "venue", "is_company"],
+        search: &["name_ja", "name_en", "description_ja", "description_en"],
+        computed: &[],
+    };
+
+    async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<concept::Model>) -> Result<Vec<ConceptRecord>> {
+        let mut out = Vec::with_capacity(rows.len());
+        for c in rows {
+            let world_count = world::Entity::find().filter(world::Column::ConceptId.eq(c.id)).count(db).await?;
+            out.push(ConceptRecord {
+                id: c.id,
+                event_id: c.event_id,
+                name_ja: c.name_ja,
+                name_en: c.name_en,
+                description_ja: c.description_ja,
+                description_en: c.description_en,
+                platform: c.platform,
+                venue: c.venue,
+                kind: c.kind,
+                is_company: c.is_company,
+                display_order: c.display_order,
+                image: c.image,
+                world_count,
+            });
+        }
+        Ok(out)
+    }
+
+    async fn create(txn: &DatabaseTransaction, input: ConceptInput, _cx: &Cx<'_>) -> Result<i32> {
+        let row = concept::ActiveModel {
+            image: Set(None),
+            logo: Set(None),
+            launch_link_image: Set(None),
+            map_image_ja: Set(None),
+            map_image_en: Set(None),
+            ..Default::default()
+        };
+        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
+    }
+
+    async fn update(txn: &DatabaseTransaction, row: concept::Model, input: ConceptInput, _cx: &Cx<'_>) -> Result<()> {
+        fill(txn, row.into(), input).await?.update(txn).await?;
+        Ok(())
+    }
+
+    async fn delete(txn: &DatabaseTransaction, row: concept::Model, _cx: &Cx<'_>) -> Result<()> {
+        unused(world::Entity::find().filter(world::Column::ConceptId.eq(row.id)).count(txn).await?)?;
+        concept::Entity::delete_by_id(row.id).exec(txn).await?;
+        Ok(())
+    }
+}
+
+async fn fill(
+    txn: &DatabaseTransaction,
+    mut row: concept::ActiveModel,
+    input: ConceptInput,
+) -> Result<concept::ActiveModel> {
+    let event_id = input.event_id.unwrap_or_default();
+    must_exist::<event::Entity, _>(txn, event_id, "event_id").await?;
+    row.event_id = Set(event_id);
+    row.name_ja = Set(input.name_ja.unwrap_or_default());
+    row.name_en = Set(input.name_en.unwrap_or_default());
+    row.description_ja = Set(input.description_ja);
+    row.description_en = Set(input.description_en);
+    row.platform = Set(input.platform.unwrap_or(Platform::None));
+    row.venue = Set(input.venue.unwrap_or(Venue::None));
+    row.kind = Set(input.kind.unwrap_or(ConceptKind::General));
+    row.is_company = Set(input.is_company);
+    row.display_order = Set(input.display_order);
+    Ok(row)
+}

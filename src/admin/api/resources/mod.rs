@@ -1,0 +1,53 @@
+//! The console's resources, one file each. Adding one: a file with a [`Resource`] impl, a line
+//! in [`ALL`], and its folder in `admin-ui/src/resources/`.
+//!
+//! [`Resource`]: crate::admin::api::Resource
+
+pub mod ambassadors;
+pub mod audit_log;
+pub mod catalog_item_categories;
+pub mod catalog_items;
+pub mod circles;
+pub mod companies;
+pub mod company_highlights;
+pub mod concepts;
+pub mod events;
+pub mod exhibitor_notifications;
+pub mod exhibitors;
+pub mod hub_notifications;
+pub mod hub_tags;
+pub mod inquiries;
+pub mod inquiry_categories;
+pub mod posters;
+pub mod redirect_rules;
+pub mod streamers;
+pub mod users;
+pub mod vrc_redirects;
+pub mod worlds;
+
+use crate::admin::api::{Registered, registered};
+
+/// Every console resource, in menu order.
+pub const ALL: &[Registered] = &[
+    registered::<events::Events>(),
+    registered::<concepts::Concepts>(),
+    registered::<worlds::Worlds>(),
+    registered::<posters::Posters>(),
+    registered::<companies::Companies>(),
+    registered::<company_highlights::CompanyHighlights>(),
+    registered::<exhibitors::Exhibitors>(),
+    registered::<catalog_item_categories::CatalogItemCategories>(),
+    registered::<catalog_items::CatalogItems>(),
+    registered::<hub_notifications::HubNotifications>(),
+    registered::<hub_tags::HubTags>(),
+    registered::<ambassadors::Ambassadors>(),
+    registered::<streamers::Streamers>(),
+    registered::<exhibitor_notifications::ExhibitorNotifications>(),
+    registered::<circles::Circles>(),
+    registered::<inquiries::Inquiries>(),
+    registered::<inquiry_categories::InquiryCategories>(),
+    registered::<redirect_rules::RedirectRules>(),
+    registered::<vrc_redirects::VrcRedirects>(),
+    registered::<users::Users>(),
+    registered::<audit_log::AuditLog>(),
+];

@@ -1,0 +1,163 @@
+//! `worlds`: the virtual worlds of a concept (its event follows from the concept). A world that
+//! exhibitors or hub notifications refer to cannot be deleted.
+
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, Set,
+};
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+use crate::admin::api::contract::Columns;
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::{Cx, Resource, unused};
+use crate::admin::permissions::{Action, Area};
+use crate::db::entities::{concept, exhibitor, hub_notification, world};
+use crate::error::{Error, Result};
+use crate::types::kinds::{Platform, Venue};
+
+/// The resource.
+pub struct Worlds;
+
+/// A world as staff see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorldRecord {
+    /// World id.
+    pub id: i32,
+    /// Its event.
+    pub event_id: i32,
+    /// Its concept.
+    pub concept_id: i32,
+    /// Japanese name.
+    pub name_ja: String,
+    /// English name.
+    pub name_en: String,
+    /// Japanese description.
+    pub description_ja: String,
+    /// English description.
+    pub description_en: String,
+    /// Supported clients.
+    pub exhibition_platform: Platform,
+    /// Where it is hosted.
+    pub venue: Venue,
+    /// For companies.
+    pub is_company: bool,
+    /// Where visitors jump in.
+    pub launch_link: Option<String>,
+    /// Position in lists.
+    pub display_order: i32,
+    /// Image (uploads come later; read-only here).
+    pub image: Option<String>,
+}
+
+/// What staff send for a world.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, Validate)]
+#[serde(default)]
+pub struct WorldInput {
+    /// Its concept (the event follows).
+    #[validate(required)]
+    pub concept_id: Option<i32>,
+    /// Japanese name.
+    #[serde(deserialize_with = "blank")]
+    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    pub name_ja: Option<String>,
+    /// English name.
+    #[serde(deserialize_with = "blank")]
+    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    pub name_en: Option<String>,
+    /// Japanese description.
+    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    pub description_ja: String,
+    /// English description.
+    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    pub description_en: String,
+    /// Supported clients.
+    #[validate(required)]
+    pub exhibition_platform: Option<Platform>,
+    /// Where it is hosted.
+    #[validate(required)]
+    pub venue: Option<Venue>,
+    /// For companies.
+    pub is_company: bool,
+    /// Where visitors jump in (http or https).
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::http_url"))]
+    pub launch_link: Option<String>,
+    /// Position in lists.
+    #[validate(range(min = 0, max = 100000))]
+    pub display_order: i32,
+}
+
+impl Resource for Worlds {
+    type Entity = world::Entity;
+    type Record = WorldRecord;
+    type Input = WorldInput;
+
+    const NAME: &'static str = "worlds";
+    const AREA: Area = Area::Event;
+    const ACTIONS: &'static [Action] = Action::CRUD;
+    const COLUMNS: Columns = Columns {
+        sort: &["event_id", "concept_id", "display_order", "name_ja", "name_en"],
+        filter: &["event_id", "concept_id", "exhibition_platform", "venue", "is_company"],
+        search: &["name_ja", "name_en", "description_ja", "description_en"],
+        computed: &[],
+    };
+
+    async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<world::Model>) -> Result<Vec<WorldRecord>> {
+        Ok(rows
+            .into_iter()
+            .map(|w| WorldRecord {
+                id: w.id,
+                event_id: w.event_id,
+                concept_id: w.concept_id,
+                name_ja: w.name_ja,
+                name_en: w.name_en,
+                description_ja: w.description_ja,
+                description_en: w.description_en,
+                exhibition_platform: w.exhibition_platform,
+                venue: w.venue,
+                is_company: w.is_company,
+                launch_link: w.launch_link,
+                display_order: w.display_order,
+                image: w.image,
+            })
+            .collect())
+    }
+
+    async fn create(txn: &DatabaseTransaction, input: WorldInput, _cx: &Cx<'_>) -> Result<i32> {
+        let row = world::ActiveModel { image: Set(None), logo: Set(None), ..Default::default() };
+        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
+    }
+
+    async fn update(txn: &DatabaseTransaction, row: world::Model, input: WorldInput, _cx: &Cx<'_>) -> Result<()> {
+        fill(txn, row.into(), input).await?.update(txn).await?;
+        Ok(())
+    }
+
+    async fn delete(txn: &DatabaseTransaction, row: world::Model, _cx: &Cx<'_>) -> Result<()> {
+        let exhibitors = exhibitor::Entity::find().filter(exhibitor::Column::WorldId.eq(row.id)).count(txn).await?;
+        let notes =
+            hub_notification::Entity::find().filter(hub_notification::Column::WorldId.eq(row.id)).count(txn).await?;
+        unused(exhibitors + notes)?;
+        world::Entity::delete_by_id(row.id).exec(txn).await?;
+        Ok(())
+    }
+}
+
+async fn fill(txn: &DatabaseTransaction, mut row: world::ActiveModel, input: WorldInput) -> Result<world::ActiveModel> {
+    let concept = concept::Entity::find_by_id(input.concept_id.unwrap_or_default())
+        .one(txn)
+        .await?
+        .ok_or_else(|| Error::invalid("concept_id", "validation.unknown_reference"))?;
+    row.event_id = Set(concept.event_id);
+    row.concept_id = Set(concept.id);
+    row.name_ja = Set(input.name_ja.unwrap_or_default());
+    row.name_en = Set(input.name_en.unwrap_or_default());
+    row.description_ja = Set(input.description_ja);
+    row.description_en = Set(input.description_en);
+    row.exhibition_platform = Set(input.exhibition_platform.unwrap_or(Platform::None));
+    row.venue = Set(input.venue.unwrap_or(Venue::None));
+    row.is_company = Set(input.is_company);
+    row.launch_link = Set(input.launch_link);
+    row.display_order = Set(input.display_order);
+    Ok(row)
+}

@@ -1,0 +1,153 @@
+//! Time travel (`/api/v1/admin/time_travel`): staff move the whole site to another day — the
+//! public phases and gating follow, every page shows a banner — and back; the offset is kept in
+//! the database and another node's clock follows within a second; bad input is a 422; it is
+//! refused in production and to uc_staff; nobody is signed out by it.
+
+use std::time::Duration;
+
+use rocket::http::Method;
+use serde_json::json;
+use vmarket::clock::Clock;
+use vmarket::config::Environment;
+use vmarket::db::entities::audit_log;
+use vmarket::model::user::Role;
+
+use super::call;
+use crate::support::html::Doc;
+use crate::support::{TestApp, at};
+
+const PATH: &str = "/api/v1/admin/time_travel";
+
+#[rocket::async_test]
+async fn a_qa_tester_travels_to_the_event_and_back() {
+    let app = TestApp::builder().live().build().await;
+    let qa = app.as_staff(Role::QaTester).await;
+    let support = app.as_staff(Role::UcStaff).await;
+    let doc = Doc::parse(&app.page("/en").await.1);
+    assert_eq!(doc.texts("[data-testid=open-now] li"), ["Booth submission is open until 2026/11/30 23:59"]);
+    assert_eq!(doc.count("[data-testid=time-travel-banner]"), 0);
+    let (status, before) = qa.get_json(PATH).await;
+    assert_eq!(status, 200);
+    assert_eq!(before, json!({"timestamp": null, "offset_seconds": 0, "now": "2026-11-21T03:00:00Z"}));
+
+    // A bare date-time is Japan time: 12:00 JST is 03:00 UTC, 22 days ahead.
+    let travelled = call(&app, &qa, Method::Put, PATH, Some(&json!({"timestamp": "2026-12-13T12:00"}))).await;
+    assert_eq!(travelled.status, 200, "{:?}", travelled.body);
+    assert_eq!(
+        travelled.body,
+        json!({"timestamp": "2026-12-13T03:00:00Z", "offset_seconds": 22 * 86_400, "now": "2026-11-21T03:00:00Z"})
+    );
+    assert_eq!(qa.get_json(PATH).await.1, travelled.body);
+
+    // The public site is on the chosen day: the event is open, the catalogue's gate lifted.
+    let doc = Doc::parse(&app.page("/en").await.1);
+    assert_eq!(doc.texts("[data-testid=open-now] li"), ["The event is open now until 2026/12/27 23:59"]);
+    assert_eq!(
+        doc.text("[data-testid=time-travel-banner]"),
+        "Time travel: the site is shown as it will be on 2026/12/13 12:00 (Japan time)."
+    );
+    let doc = Doc::parse(&app.page("/").await.1);
+    assert_eq!(
+        doc.text("[data-testid=time-travel-banner]"),
+        "タイムトラベル中：サイトは 2026/12/13 12:00（日本時間）の状態で表示されています。"
+    );
+    let (_, event) = app.get_json("/api/v1/events/13").await;
+    let open =
+        event["event_phases"].as_array().unwrap().iter().find(|p| p["phase_type"] == "event_open").unwrap().clone();
+    assert_eq!(open["phase_status"], "present");
+    let venues = Doc::parse(&app.page("/en/access/2026Winter/venues").await.1);
+    assert_eq!(venues.count("[data-testid=launch]"), 16, "the launch links are out");
+    let (status, _) = app.page("/no/such/page").await;
+    assert_eq!(status, 404);
+    assert_eq!(
+        Doc::parse(&app.page("/no/such/page").await.1).count("[data-testid=time-travel-banner]"),
+        1,
+        "error pages too"
+    );
+
+    // Still signed in (tokens run on real time); any staff member reads the clock.
+    let (status, clock) = support.get_json("/admin/api/clock").await;
+    assert_eq!((status, clock["timestamp"].as_str()), (200, Some("2026-12-13T03:00:00Z")));
+
+    let back = call(&app, &qa, Method::Delete, PATH, None).await;
+    assert_eq!((back.status, back.body["timestamp"].clone()), (200, serde_json::Value::Null));
+    let doc = Doc::parse(&app.page("/en").await.1);
+    assert_eq!(doc.texts("[data-testid=open-now] li"), ["Booth submission is open until 2026/11/30 23:59"]);
+    assert_eq!(doc.count("[data-testid=time-travel-banner]"), 0);
+
+    use sea_orm::EntityTrait;
+    let log = audit_log::Entity::find().all(&app.db).await.unwrap();
+    let actions: Vec<_> = log.iter().map(|e| (e.resource.as_str(), e.action.as_str(), e.actor_id)).collect();
+    assert_eq!(actions, [("time_travel", "edit", qa.user.id), ("time_travel", "delete", qa.user.id)]);
+    assert!(log[0].after.as_deref().unwrap().contains("2026-12-13T03:00:00Z"));
+}
+
+#[rocket::async_test]
+async fn other_nodes_follow_within_a_second() {
+    let app = TestApp::builder().live().build().await;
+    let director = app.as_staff(Role::Director).await;
+    // Another node (or a worker) on the same database, with its own clock.
+    let other = Clock::manual(at("2026-11-21T03:00:00Z"));
+    let follower = vmarket::model::time_travel::follow(other.clone(), app.db.clone(), &app.config).expect("follows");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answer =
+        call(&app, &director, Method::Put, PATH, Some(&json!({"timestamp": "2027-01-01T00:00:00+09:00"}))).await;
+    assert_eq!(answer.status, 200);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(other.now(), at("2026-12-31T15:00:00Z"));
+    assert_eq!(call(&app, &director, Method::Delete, PATH, None).await.status, 200);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(other.now(), at("2026-11-21T03:00:00Z"));
+    follower.abort();
+}
+
+#[rocket::async_test]
+async fn bad_timestamps_are_a_422_and_change_nothing() {
+    let app = TestApp::builder().live().build().await;
+    let admin = app.as_staff(Role::Admin).await;
+    for body in [
+        json!({}),
+        json!({"timestamp": "next friday"}),
+        json!({"timestamp": 20261212}),
+        json!({"timestamp": "2026-13-01T00:00"}),
+    ] {
+        let answer = call(&app, &admin, Method::Put, &format!("{PATH}?lang=en"), Some(&body)).await;
+        assert_eq!(answer.status, 422, "{body}");
+        assert_eq!(answer.attributes(), ["timestamp"]);
+        assert!(answer.body["details"][0]["message"].as_str().unwrap().starts_with("Use an RFC 3339 date-time"));
+    }
+    let not_json = app.request_as(&admin, crate::support::actors::Via::Bearer, Method::Put, PATH, None).await;
+    assert_eq!(not_json.status().code, 400);
+    assert_eq!(admin.get_json(PATH).await.1["timestamp"], serde_json::Value::Null);
+}
+
+#[rocket::async_test]
+async fn refused_in_production_and_to_uc_staff_and_visitors() {
+    let app = TestApp::builder().live().config(|c| c.environment = Environment::Production).build().await;
+    let admin = app.as_staff(Role::Admin).await;
+    let answer =
+        call(&app, &admin, Method::Put, &format!("{PATH}?lang=en"), Some(&json!({"timestamp": "2026-12-13T12:00"})))
+            .await;
+    assert_eq!(answer.status, 422);
+    assert_eq!(answer.body["code"], "time_travel_disabled");
+    assert_eq!(answer.body["message"], "Time travel is not available in production.");
+    assert_eq!(admin.get_json(PATH).await.1["timestamp"], serde_json::Value::Null);
+    assert_eq!(Doc::parse(&app.page("/en").await.1).count("[data-testid=time-travel-banner]"), 0);
+    assert!(
+        vmarket::model::time_travel::follow(Clock::system(), app.db.clone(), &app.config).is_none(),
+        "production never follows"
+    );
+
+    let app = TestApp::builder().live().build().await;
+    let support = app.as_staff(Role::UcStaff).await;
+    let visitor = app.user("traveller").await;
+    for who in [&support, &visitor] {
+        for method in [Method::Get, Method::Put, Method::Delete] {
+            let answer = call(&app, who, method, PATH, Some(&json!({"timestamp": "2026-12-13T12:00"}))).await;
+            assert_eq!((answer.status, answer.body["code"].as_str()), (403, Some("forbidden")), "{method}");
+        }
+    }
+    let anonymous = app.client.get(PATH).dispatch().await;
+    assert_eq!(anonymous.status().code, 401);
+    assert_eq!(app.clock.now(), at("2026-11-21T03:00:00Z"));
+}
