@@ -4,6 +4,8 @@ pub mod catalog_items;
 pub mod circles;
 pub mod companies;
 pub mod concepts;
+pub mod event_entries;
+pub mod event_plans;
 pub mod events;
 pub mod exhibitor_notifications;
 pub mod exhibitors;
@@ -53,6 +55,8 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(member_circles),
         resource!(invitation_circles),
         resource!(invitation_members),
+        resource!(event_entries),
+        resource!(event_plans),
     ]
 }
 
