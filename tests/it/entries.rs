@@ -304,7 +304,11 @@ async fn a_double_submit_makes_one_entry() {
     assert!(answers.iter().filter(|(s, _)| *s == 409).all(|(_, b)| b["code"] == "entry_exists"));
     let rows = event_entry::Entity::find().filter(event_entry::Column::EventId.eq(ev.id)).count(&app.db).await.unwrap();
     assert_eq!(rows, 1);
-    let wishes = event_entry_application::Entity::find().count(&app.db).await.unwrap();
+    let wishes = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::PlanId.is_in(ev.plans.clone()))
+        .count(&app.db)
+        .await
+        .unwrap();
     assert_eq!(wishes, 2, "one entry's two wishes, no orphans");
 }
 
