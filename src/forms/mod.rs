@@ -8,6 +8,7 @@
 
 pub mod checks;
 pub mod circle;
+pub mod entry;
 pub mod inquiry;
 pub mod profile;
 pub mod user_event;

@@ -12,6 +12,7 @@
 //! | `hub.json` | [`hub`] | the current event's hub: tags, ambassadors, notifications |
 //! | `exhibitor_news.json` | [`exhibitor_news`] | the organisers' news to exhibitors |
 //! | `circles.json` | [`circles`] | demo users' circles, members and pending invitations |
+//! | `entries.json` | [`entries`] | the current event's plans; demo circles' entries in every status |
 //! | `accounts.json` | [`accounts`] | demo sign-in accounts (one published password; never in production) |
 //!
 //! Every file is read and its references checked before anything is written, so bad data fails
@@ -26,6 +27,7 @@ mod circles;
 mod companies;
 mod concepts;
 mod data;
+mod entries;
 mod events;
 mod exhibitor_news;
 mod exhibitors;
@@ -71,6 +73,7 @@ struct Demo {
     news: Vec<exhibitor_news::NewsSeed>,
     circles: Vec<circles::CircleSeed>,
     accounts: accounts::Accounts,
+    entries: entries::Entries,
 }
 
 impl Demo {
@@ -85,6 +88,7 @@ impl Demo {
             news: exhibitor_news::load()?,
             circles: circles::load()?,
             accounts: accounts::load()?,
+            entries: entries::load()?,
         };
         let mut keys = data::Keys::default();
         demo.events.keys(&mut keys);
@@ -147,6 +151,7 @@ pub async fn demo_with<C: ConnectionTrait + TransactionTrait>(
     hub::seed(&txn, &demo.hub, &users).await?;
     exhibitor_news::seed(&txn, &demo.news).await?;
     circles::seed(&txn, &demo.circles, &users, now).await?;
+    entries::seed_entries(&txn, &demo.entries, now).await?;
     if options.sign_in_accounts {
         report.accounts = accounts::seed(&txn, &demo.accounts, now).await?;
     }

@@ -4,6 +4,8 @@ pub mod catalog_items;
 pub mod circles;
 pub mod companies;
 pub mod concepts;
+pub mod event_entries;
+pub mod event_plans;
 pub mod events;
 pub mod exhibitor_notifications;
 pub mod exhibitors;
@@ -55,6 +57,8 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(invitation_circles),
         resource!(invitation_members),
         resource!(time_travel),
+        resource!(event_entries),
+        resource!(event_plans),
     ]
 }
 

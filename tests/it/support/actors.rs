@@ -151,13 +151,11 @@ impl<'a> Actor<'a> {
     }
 
     /// POSTs `body` as JSON to `path`; status and JSON body.
-    #[expect(dead_code, reason = "no JSON write takes a signed-in user yet; the circles and console APIs will")]
     pub async fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
         self.json(Method::Post, path, Some(body)).await
     }
 
     /// PUTs `body` as JSON to `path`; status and JSON body.
-    #[expect(dead_code, reason = "no JSON write takes a signed-in user yet; the circles and console APIs will")]
     pub async fn put_json(&self, path: &str, body: &Value) -> (u16, Value) {
         self.json(Method::Put, path, Some(body)).await
     }

@@ -1,0 +1,159 @@
+//! Demo entries (`data/entries.json`): plans of the current event (2026Winter) and entries of the
+//! demo circles to it in the statuses the entry pages show (paid, won for free, unpaid, lost,
+//! declined, incorrect for the suspended circle). What is already there (by plan name, by event
+//! and circle) is left alone.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
+use serde::Deserialize;
+
+use super::data::{self, Reader, Source};
+use crate::db::entities::event_entry_plan::ExhibitionCategory;
+use crate::db::entities::{circle, event, event_entry, event_entry_application, event_entry_plan, user};
+use crate::error::Result;
+use crate::model::entry_status::{LotteryRound, LotteryStatus};
+
+/// The file.
+const FILE: Source = Source { name: "entries.json", text: include_str!("data/entries.json") };
+
+/// The contents of `entries.json`.
+pub struct Entries {
+    plans: Vec<PlanSeed>,
+    entries: Vec<EntrySeed>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlanSeed {
+    key: String,
+    /// An event permalink.
+    event: String,
+    category: ExhibitionCategory,
+    name_ja: String,
+    name_en: String,
+    maximum: i32,
+    fee: i32,
+    /// A world id of the event.
+    world: i32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EntrySeed {
+    /// The circle's owner (a handle) and Japanese name (`circles.json`).
+    owner: String,
+    circle: String,
+    event: String,
+    is_multiple_win: bool,
+    /// Plan keys with their status, first wish first.
+    applications: Vec<(String, LotteryStatus)>,
+}
+
+/// Reads `entries.json`: every plan an entry names exists, 1–3 wishes each.
+pub fn load() -> Result<Entries> {
+    let mut file = Reader::open(FILE)?;
+    let entries = Entries { plans: file.list("plans")?, entries: file.list("entries")? };
+    file.finish()?;
+    for (i, e) in entries.entries.iter().enumerate() {
+        let known = e.applications.iter().all(|(key, _)| entries.plans.iter().any(|p| &p.key == key));
+        data::known(known && (1..=3).contains(&e.applications.len()), FILE.name, "entries", i, "1-3 known plans")?;
+    }
+    Ok(entries)
+}
+
+/// Writes the missing plans and entries (after the circles).
+pub async fn seed_entries(db: &impl ConnectionTrait, seed: &Entries, now: DateTime<Utc>) -> Result<()> {
+    let mut plan_ids: HashMap<&str, (i32, i32)> = HashMap::new();
+    for (i, p) in seed.plans.iter().enumerate() {
+        let ev = event::Entity::find().filter(event::Column::Permalink.eq(&p.event)).one(db).await?;
+        let Some(ev) = ev else { return Err(data::bad_entry(FILE.name, "plans", i, "unknown event")) };
+        let existing = event_entry_plan::Entity::find()
+            .filter(event_entry_plan::Column::EventId.eq(ev.id))
+            .filter(event_entry_plan::Column::NameJa.eq(&p.name_ja))
+            .one(db)
+            .await?;
+        let id = match existing {
+            Some(found) => found.id,
+            None => {
+                event_entry_plan::ActiveModel {
+                    event_id: Set(ev.id),
+                    world_id: Set(p.world),
+                    exhibition_category: Set(p.category),
+                    name_ja: Set(p.name_ja.clone()),
+                    name_en: Set(p.name_en.clone()),
+                    maximum: Set(p.maximum),
+                    fee: Set(p.fee),
+                    preview_world_launch_url: Set(Some(format!(
+                        "https://vrchat.com/home/launch?worldId=wrld_vmarket_demo_{}",
+                        p.world
+                    ))),
+                    display_order: Set(i32::try_from(i).unwrap_or(0)),
+                    created_at: Set(now),
+                    updated_at: Set(now),
+                    ..Default::default()
+                }
+                .insert(db)
+                .await?
+                .id
+            }
+        };
+        plan_ids.insert(p.key.as_str(), (id, p.fee));
+    }
+    for (i, e) in seed.entries.iter().enumerate() {
+        let owner = user::Entity::find().filter(user::Column::VmarketId.eq(&e.owner)).one(db).await?;
+        let c = match owner {
+            Some(owner) => {
+                circle::Entity::find()
+                    .filter(circle::Column::OwnerUserId.eq(owner.id))
+                    .filter(circle::Column::NameJa.eq(&e.circle))
+                    .one(db)
+                    .await?
+            }
+            None => None,
+        };
+        let Some(c) = c else { return Err(data::bad_entry(FILE.name, "entries", i, "unknown circle")) };
+        let ev = event::Entity::find().filter(event::Column::Permalink.eq(&e.event)).one(db).await?;
+        let Some(ev) = ev else { return Err(data::bad_entry(FILE.name, "entries", i, "unknown event")) };
+        if event_entry::Model::of_circle(db, ev.id, c.id).await?.is_some() {
+            continue;
+        }
+        let entry = event_entry::ActiveModel {
+            event_id: Set(ev.id),
+            circle_id: Set(c.id),
+            is_multiple_win: Set(e.is_multiple_win),
+            created_at: Set(now),
+            updated_at: Set(now),
+            ..Default::default()
+        }
+        .insert(db)
+        .await?;
+        for (rank, (key, status)) in e.applications.iter().enumerate() {
+            let (plan_id, fee) = plan_ids[key.as_str()];
+            use LotteryStatus::*;
+            let won_round = match status {
+                FirstWin | FirstWinUnpaid | Paid | Win | Decline => Some(LotteryRound::First),
+                SecondWin | SecondWinUnpaid => Some(LotteryRound::Second),
+                _ => None,
+            };
+            event_entry_application::ActiveModel {
+                entry_id: Set(entry.id),
+                plan_id: Set(plan_id),
+                choice: Set(i32::try_from(rank).unwrap_or(0) + 1),
+                lottery_status: Set(*status),
+                use_amp: Set(false),
+                amp_id: Set(None),
+                free_submission: Set(false),
+                won_round: Set(won_round),
+                fee_at_draw: Set(won_round.map(|_| fee)),
+                created_at: Set(now),
+                updated_at: Set(now),
+                ..Default::default()
+            }
+            .insert(db)
+            .await?;
+        }
+    }
+    Ok(())
+}
