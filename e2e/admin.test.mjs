@@ -27,8 +27,8 @@ after(async () => {
   await browser?.close();
 });
 
-// admin-ui/src/i18n/vmarket.ts, ja.
-const READY_JA = '管理コンソールの準備ができました。';
+// locales/ja.json `admin.dashboard.welcome`, for the staff account scripts/e2e creates (運営テスト).
+const READY_JA = '運営テストさん、おつかれさまです。対応が必要なものをまとめています。';
 const TITLE_JA = 'バーチャルマーケット 管理コンソール';
 
 test('staff sign in at /admin and get the react-admin dashboard, deep links too', { timeout: TEST_TIMEOUT_MS }, async () => {
