@@ -121,7 +121,12 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::User { action } => cli::user(&conn, &config, action, now).await,
         Command::Mail { action } => cli::mail(&conn, &config, action, &Clock::system()).await,
         Command::Openapi => unreachable!("answered before the database is opened"),
-        Command::Lottery { action } => cli::lottery::run(&conn, action, now).await,
+        Command::Lottery { action } => {
+            // Draws follow the site's clock: a time-travel offset set by staff (never in
+            // production) moves the windows the CLI checks as it moves the site's.
+            let offset = vmarket::model::time_travel::offset(&conn).await.map_err(|e| format!("time travel: {e}"))?;
+            cli::lottery::run(&conn, action, now + offset).await
+        }
         Command::Keygen => {
             let key = vmarket::account::keys::rotate(&conn, now).await.map_err(|e| format!("keygen: {e}"))?;
             println!("new signing key {}; the previous key verifies until its tokens expire", key.kid);
