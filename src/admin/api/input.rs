@@ -138,11 +138,6 @@ pub fn permalink(value: &str) -> std::result::Result<(), ValidationError> {
     if ok { Ok(()) } else { Err(ValidationError::new("permalink")) }
 }
 
-/// `validator` check: no control characters but tabs and line breaks.
-pub fn clean(value: &str) -> std::result::Result<(), ValidationError> {
-    if crate::model::text::is_clean(value) { Ok(()) } else { Err(ValidationError::new("control_chars")) }
-}
-
 /// Deserializes an optional text field: surrounding space trimmed, and an empty text (what a
 /// cleared field sends) is no value.
 pub fn blank<'de, D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Option<String>, D::Error> {
@@ -222,7 +217,6 @@ mod tests {
         assert!(
             picture("//evil.example/a.png").is_err() && picture("javascript:x").is_err() && picture("/a b").is_err()
         );
-        assert!(clean("行\n次").is_ok() && clean("a\0").is_err());
         let at: Instant = serde_json::from_value(serde_json::json!("2026-12-12T12:00")).unwrap();
         assert_eq!(at.0.to_rfc3339(), "2026-12-12T03:00:00+00:00");
         assert!(serde_json::from_value::<Instant>(serde_json::json!("soon")).is_err());

@@ -8,11 +8,12 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, blank};
+use crate::admin::api::input::blank;
 use crate::admin::api::{Cx, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, catalog_item_category, catalog_item_category_group};
 use crate::error::Result;
+use crate::forms::checks;
 
 /// The resource.
 pub struct CatalogItemCategories;
@@ -43,11 +44,11 @@ pub struct CatalogItemCategoryInput {
     pub group_id: Option<i32>,
     /// Japanese name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 64), custom(function = "input::clean"))]
+    #[validate(required, length(max = 64), custom(function = "checks::clean_text"))]
     pub name_ja: Option<String>,
     /// English name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 64), custom(function = "input::clean"))]
+    #[validate(required, length(max = 64), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]

@@ -12,6 +12,7 @@ use crate::admin::api::{Cx, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, catalog_item_category, company, event, exhibitor};
 use crate::error::{Error, Invalid, Result};
+use crate::forms::checks;
 
 /// The resource.
 pub struct CatalogItems;
@@ -65,17 +66,17 @@ pub struct CatalogItemInput {
     pub category_id: Option<i32>,
     /// Japanese name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_ja: Option<String>,
     /// English name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
     /// Japanese description.
-    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    #[validate(length(max = 4096), custom(function = "checks::clean_text"))]
     pub description_ja: String,
     /// English description.
-    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    #[validate(length(max = 4096), custom(function = "checks::clean_text"))]
     pub description_en: String,
     /// Where to get it (http or https).
     #[serde(deserialize_with = "blank")]

@@ -15,6 +15,7 @@ use crate::admin::api::{Cx, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, company, company_highlight, company_world, event, exhibitor};
 use crate::error::Result;
+use crate::forms::checks;
 
 /// The resource.
 pub struct Companies;
@@ -66,27 +67,27 @@ pub struct CompanyInput {
     pub display_index: i32,
     /// Japanese name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_ja: Option<String>,
     /// English name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
     /// Japanese description.
-    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    #[validate(length(max = 4096), custom(function = "checks::clean_text"))]
     pub description_ja: String,
     /// English description.
-    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    #[validate(length(max = 4096), custom(function = "checks::clean_text"))]
     pub description_en: String,
     /// The company's website (http or https).
     #[serde(deserialize_with = "blank")]
     #[validate(custom(function = "input::http_url"))]
     pub website_link: Option<String>,
     /// Japanese name of the website.
-    #[validate(length(max = 128), custom(function = "input::clean"))]
+    #[validate(length(max = 128), custom(function = "checks::clean_text"))]
     pub site_name_ja: String,
     /// English name of the website.
-    #[validate(length(max = 128), custom(function = "input::clean"))]
+    #[validate(length(max = 128), custom(function = "checks::clean_text"))]
     pub site_name_en: String,
     /// Its page on VketCloud (http or https).
     #[serde(deserialize_with = "blank")]

@@ -18,6 +18,7 @@ use crate::admin::api::{Cx, Resource};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, event, event_phase, hub_notification, world};
 use crate::error::{Error, Result};
+use crate::forms::checks;
 use crate::model::phase::PhaseType;
 
 /// The resource.
@@ -96,23 +97,23 @@ pub struct EventInput {
     pub version: Option<i32>,
     /// Japanese name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_ja: Option<String>,
     /// English name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
     /// Japanese theme.
-    #[validate(length(max = 256), custom(function = "input::clean"))]
+    #[validate(length(max = 256), custom(function = "checks::clean_text"))]
     pub theme_ja: String,
     /// English theme.
-    #[validate(length(max = 256), custom(function = "input::clean"))]
+    #[validate(length(max = 256), custom(function = "checks::clean_text"))]
     pub theme_en: String,
     /// Japanese theme description.
-    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    #[validate(length(max = 4096), custom(function = "checks::clean_text"))]
     pub theme_description_ja: String,
     /// English theme description.
-    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    #[validate(length(max = 4096), custom(function = "checks::clean_text"))]
     pub theme_description_en: String,
     /// Entry closed early.
     pub is_entry_closed: bool,

@@ -7,11 +7,12 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, Instant, blank};
+use crate::admin::api::input::{Instant, blank};
 use crate::admin::api::{Cx, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, exhibitor_notification};
 use crate::error::Result;
+use crate::forms::checks;
 
 /// The resource.
 pub struct ExhibitorNotifications;
@@ -53,25 +54,25 @@ pub struct ExhibitorNotificationInput {
     pub event_id: Option<i32>,
     /// Japanese title.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 256), custom(function = "input::clean"))]
+    #[validate(required, length(max = 256), custom(function = "checks::clean_text"))]
     pub title_ja: Option<String>,
     /// English title.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 256), custom(function = "input::clean"))]
+    #[validate(required, length(max = 256), custom(function = "checks::clean_text"))]
     pub title_en: Option<String>,
     /// Japanese label.
-    #[validate(length(max = 32), custom(function = "input::clean"))]
+    #[validate(length(max = 32), custom(function = "checks::clean_text"))]
     pub label_ja: String,
     /// English label.
-    #[validate(length(max = 32), custom(function = "input::clean"))]
+    #[validate(length(max = 32), custom(function = "checks::clean_text"))]
     pub label_en: String,
     /// Japanese text.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 10000), custom(function = "input::clean"))]
+    #[validate(required, length(max = 10000), custom(function = "checks::clean_text"))]
     pub description_ja: Option<String>,
     /// English text.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 10000), custom(function = "input::clean"))]
+    #[validate(required, length(max = 10000), custom(function = "checks::clean_text"))]
     pub description_en: Option<String>,
     /// When it becomes visible.
     #[validate(required)]

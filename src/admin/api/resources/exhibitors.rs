@@ -9,11 +9,12 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, blank};
+use crate::admin::api::input::blank;
 use crate::admin::api::{Cx, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, circle, company, event, exhibitor, exhibitor_slot, world};
 use crate::error::{Error, Invalid, Result};
+use crate::forms::checks;
 use crate::types::kinds::ConceptKind;
 
 /// The resource.
@@ -60,11 +61,11 @@ pub struct ExhibitorInput {
     pub world_id: Option<i32>,
     /// Japanese name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_ja: Option<String>,
     /// English name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]

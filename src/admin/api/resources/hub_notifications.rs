@@ -15,6 +15,7 @@ use crate::admin::api::{Cx, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, hub_notification, hub_notification_tag};
 use crate::error::{Error, Invalid, Result};
+use crate::forms::checks;
 use crate::model::hub::{HubCategory, HubLocale};
 use crate::model::user_event::{MAX_TAGS, unknown_references};
 
@@ -79,11 +80,11 @@ pub struct HubNotificationInput {
     pub event_id: Option<i32>,
     /// Title.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 256), custom(function = "input::clean"))]
+    #[validate(required, length(max = 256), custom(function = "checks::clean_text"))]
     pub title: Option<String>,
     /// Text.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 4096), custom(function = "input::clean"))]
+    #[validate(required, length(max = 4096), custom(function = "checks::clean_text"))]
     pub content: Option<String>,
     /// Where to read more or join (http or https).
     #[serde(deserialize_with = "blank")]

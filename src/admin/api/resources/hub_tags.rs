@@ -8,11 +8,12 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, blank};
+use crate::admin::api::input::blank;
 use crate::admin::api::{Cx, Resource, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{hub_notification_tag, hub_tag};
 use crate::error::Result;
+use crate::forms::checks;
 
 /// The resource.
 pub struct HubTags;
@@ -38,11 +39,11 @@ pub struct HubTagRecord {
 pub struct HubTagInput {
     /// Japanese name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 64), custom(function = "input::clean"))]
+    #[validate(required, length(max = 64), custom(function = "checks::clean_text"))]
     pub name_ja: Option<String>,
     /// English name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 64), custom(function = "input::clean"))]
+    #[validate(required, length(max = 64), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]

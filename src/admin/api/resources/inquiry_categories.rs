@@ -13,6 +13,7 @@ use crate::admin::api::{Cx, Resource, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::error::Result;
+use crate::forms::checks;
 
 /// The resource.
 pub struct InquiryCategories;
@@ -48,11 +49,11 @@ pub struct InquiryCategoryRecord {
 pub struct InquiryCategoryInput {
     /// Japanese name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_ja: Option<String>,
     /// English name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
     /// Slack incoming webhook (http or https).
     #[serde(deserialize_with = "blank")]

@@ -6,11 +6,12 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, blank};
+use crate::admin::api::input::blank;
 use crate::admin::api::{Cx, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{poster, world};
 use crate::error::Result;
+use crate::forms::checks;
 
 /// The resource.
 pub struct Posters;
@@ -42,7 +43,7 @@ pub struct PosterInput {
     pub number: Option<i32>,
     /// Its name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name: Option<String>,
 }
 

@@ -10,6 +10,7 @@ use crate::admin::api::{Cx, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, vrc_redirect};
 use crate::error::{Error, Result};
+use crate::forms::checks;
 
 /// The resource.
 pub struct VrcRedirects;
@@ -47,10 +48,10 @@ pub struct VrcRedirectInput {
     #[validate(required, custom(function = "input::http_url"))]
     pub url: Option<String>,
     /// Japanese description.
-    #[validate(length(max = 1024), custom(function = "input::clean"))]
+    #[validate(length(max = 1024), custom(function = "checks::clean_text"))]
     pub description_ja: String,
     /// English description.
-    #[validate(length(max = 1024), custom(function = "input::clean"))]
+    #[validate(length(max = 1024), custom(function = "checks::clean_text"))]
     pub description_en: String,
 }
 

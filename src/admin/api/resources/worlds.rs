@@ -13,6 +13,7 @@ use crate::admin::api::{Cx, Resource, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, exhibitor, hub_notification, world};
 use crate::error::{Error, Result};
+use crate::forms::checks;
 use crate::types::kinds::{Platform, Venue};
 
 /// The resource.
@@ -58,17 +59,17 @@ pub struct WorldInput {
     pub concept_id: Option<i32>,
     /// Japanese name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_ja: Option<String>,
     /// English name.
     #[serde(deserialize_with = "blank")]
-    #[validate(required, length(max = 128), custom(function = "input::clean"))]
+    #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
     /// Japanese description.
-    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    #[validate(length(max = 4096), custom(function = "checks::clean_text"))]
     pub description_ja: String,
     /// English description.
-    #[validate(length(max = 4096), custom(function = "input::clean"))]
+    #[validate(length(max = 4096), custom(function = "checks::clean_text"))]
     pub description_en: String,
     /// Supported clients.
     #[validate(required)]
