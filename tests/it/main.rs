@@ -35,6 +35,7 @@ mod process;
 mod redirects;
 mod security;
 mod seed;
+mod static_files;
 mod support;
 mod tokens;
 mod user_hub;
