@@ -32,6 +32,7 @@ mod pages;
 mod params;
 mod phases;
 mod process;
+mod query_budget;
 mod redirects;
 mod security;
 mod seed;
