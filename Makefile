@@ -1,5 +1,5 @@
 # vmarket: `make run` serves the demo site; `make test` runs every test (installs what it needs).
-.PHONY: run test openapi deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean
+.PHONY: run test openapi deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean bench bench-upload-memory bench-catalog-search bench-lottery bench-pages
 
 NEXTEST := $(shell cargo nextest --version >/dev/null 2>&1 && echo "cargo nextest run" || echo "cargo test")
 
