@@ -42,7 +42,7 @@ describe('<App>', () => {
     window.history.replaceState(null, '', '/admin');
     localStorage.clear();
     render(<App catalogues={catalogues} authProvider={signedInStaff} dataProvider={dataProvider} />);
-    const ready = await screen.findByTestId('admin-ready', {}, { timeout: 5000 });
+    const ready = await screen.findByTestId('admin-ready', {}, { timeout: 10_000 });
     expect(ready.textContent).toBe(ja.admin.dashboard.welcome.replace('{name}', '管理者'));
     expect(document.title).toBe(ja.admin.title);
     const pending = await screen.findByTestId('card-pending_inquiries');

@@ -4,11 +4,14 @@
 //! ([`lottery_type`]) and never stored.
 
 use chrono::{DateTime, Utc};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, IntoActiveModel, Set};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Defined with its entity (`db::entities::event_entry_application`); part of this model's API.
 pub use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
+use crate::db::entities::{event_entry_application, event_entry_plan};
+use crate::error::{Error, Result};
 use crate::model::event::EventWithPhases;
 use crate::model::phase::PhaseType;
 
@@ -136,6 +139,90 @@ pub fn lottery_type(
     LotteryType::Lost
 }
 
+/// Whether staff may correct an application from (effective) status `from` to `to` (issue 14:
+/// a corrective change with a reason). Decided here, since DOMAIN.md draws only the transitions
+/// that draws, payments and time make:
+///
+/// - along an edge of DOMAIN.md's diagram, either way (a step done, or one done wrongly undone):
+///   `applied` ↔ `first_win` / `first_lost` / `win`, `first_win` ↔ `first_win_unpaid` /
+///   `decline`, `first_lost` ↔ `second_win` / `second_lost` / `win` / `lost`, `second_win` ↔
+///   `second_win_unpaid` / `decline`, `second_lost` ↔ `lost`;
+/// - to `incorrect` (a broken rule) from any status but `paid`, and back from `incorrect` to
+///   `applied` or `first_lost` (readmitted to the next draw);
+/// - never to or from `paid`: only a settled payment makes an application paid, and undoing one
+///   is a refund (payments' reconcile), not a status edit;
+/// - never to the status it already has.
+pub fn correction_allowed(from: LotteryStatus, to: LotteryStatus) -> bool {
+    use LotteryStatus::*;
+    const EDGES: [(LotteryStatus, LotteryStatus); 12] = [
+        (Applied, FirstWin),
+        (Applied, FirstLost),
+        (Applied, Win),
+        (FirstWin, FirstWinUnpaid),
+        (FirstWin, Decline),
+        (FirstLost, SecondWin),
+        (FirstLost, SecondLost),
+        (FirstLost, Win),
+        (FirstLost, Lost),
+        (SecondWin, SecondWinUnpaid),
+        (SecondWin, Decline),
+        (SecondLost, Lost),
+    ];
+    if from == to || from == Paid || to == Paid {
+        return false;
+    }
+    to == Incorrect
+        || (from == Incorrect && matches!(to, Applied | FirstLost))
+        || EDGES.iter().any(|&(a, b)| (a, b) == (from, to) || (b, a) == (from, to))
+}
+
+/// The statuses staff may correct an application in `from` to ([`correction_allowed`]).
+pub fn corrections_from(from: LotteryStatus) -> Vec<LotteryStatus> {
+    use sea_orm::Iterable;
+    LotteryStatus::iter().filter(|to| correction_allowed(from, *to)).collect()
+}
+
+/// Corrects `application` (whose effective status is `from`) to `to` for staff, in `txn`: 422
+/// `validation.status_change_not_allowed` on `lottery_status` unless [`correction_allowed`]. A
+/// win records its round and the plan's fee (what a payment charges); a status without a win
+/// (`applied`, a loss, `incorrect`) forgets them; `decline` and the unpaid statuses keep them.
+pub async fn correct(
+    txn: &impl ConnectionTrait,
+    application: event_entry_application::Model,
+    from: LotteryStatus,
+    to: LotteryStatus,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    use LotteryStatus::*;
+    if !correction_allowed(from, to) {
+        return Err(Error::invalid("lottery_status", "validation.status_change_not_allowed"));
+    }
+    let plan_fee = || async {
+        Ok::<_, Error>(event_entry_plan::Entity::find_by_id(application.plan_id).one(txn).await?.map_or(0, |p| p.fee))
+    };
+    let (won_round, fee_at_draw) = match to {
+        FirstWin => (Some(LotteryRound::First), Some(application.fee_at_draw.unwrap_or(plan_fee().await?))),
+        SecondWin => (Some(LotteryRound::Second), Some(application.fee_at_draw.unwrap_or(plan_fee().await?))),
+        Win => {
+            let round = application.won_round.unwrap_or(if from == Applied {
+                LotteryRound::First
+            } else {
+                LotteryRound::Second
+            });
+            (Some(round), Some(0))
+        }
+        Applied | FirstLost | SecondLost | Lost | Incorrect => (None, None),
+        Decline | FirstWinUnpaid | SecondWinUnpaid | Paid => (application.won_round, application.fee_at_draw),
+    };
+    let mut active = application.into_active_model();
+    active.lottery_status = Set(to);
+    active.won_round = Set(won_round);
+    active.fee_at_draw = Set(fee_at_draw);
+    active.updated_at = Set(now);
+    active.update(txn).await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::{Duration, TimeZone};
@@ -244,5 +331,20 @@ mod tests {
         assert_eq!(ty(&[S::Lost, S::Decline], 120), LotteryType::Lost);
         assert_eq!(lottery_type(&[S::Applied], true, &e, t(15)), LotteryType::Incorrect, "suspended circle");
         assert_eq!(lottery_type(&[S::Paid], true, &e, t(120)), LotteryType::WinPaid, "a paid slot stays paid");
+    }
+
+    #[test]
+    fn corrections_follow_the_diagram_either_way_and_never_touch_paid() {
+        use LotteryStatus as S;
+        assert!(correction_allowed(S::Applied, S::FirstWin));
+        assert!(correction_allowed(S::FirstWin, S::Applied), "a wrong win undone");
+        assert!(correction_allowed(S::Decline, S::FirstWin), "a decline by mistake undone");
+        assert!(correction_allowed(S::SecondLost, S::Incorrect));
+        assert!(correction_allowed(S::Incorrect, S::FirstLost));
+        assert!(!correction_allowed(S::Applied, S::SecondWin), "skips the first draw");
+        assert!(!correction_allowed(S::FirstWin, S::Paid), "only a payment pays");
+        assert!(!correction_allowed(S::Paid, S::Incorrect), "a refund, not an edit");
+        assert!(!correction_allowed(S::Lost, S::Lost));
+        assert_eq!(corrections_from(S::SecondLost), [S::FirstLost, S::Lost, S::Incorrect]);
     }
 }

@@ -24,6 +24,7 @@ pub mod resources;
 use std::future::Future;
 use std::pin::Pin;
 
+use chrono::{DateTime, Utc};
 use rocket::data::Data;
 use rocket::response::status;
 use rocket::serde::json::Json;
@@ -77,6 +78,25 @@ pub trait Resource: Send + Sync + 'static {
         db: &C,
         rows: Vec<Row<Self>>,
     ) -> impl Future<Output = Result<Vec<Self::Record>>> + Send;
+
+    /// Records for `rows` as they stand at `now` on the application clock (what the console
+    /// calls). By default [`Resource::records`]; a resource whose records depend on the time
+    /// (a lottery status that a closed window changes) overrides it.
+    fn records_at<C: ConnectionTrait + Sync>(
+        db: &C,
+        rows: Vec<Row<Self>>,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<Self::Record>>> + Send {
+        let _ = now;
+        Self::records(db, rows)
+    }
+
+    /// Why staff made this change, when the resource asks for a reason (a corrective status
+    /// change): stored with the audit entry, as `reason` beside the record after the write.
+    fn reason(input: &Self::Input) -> Option<String> {
+        let _ = input;
+        None
+    }
 
     /// Stores a new row from a checked input; returns its id.
     fn create(txn: &DatabaseTransaction, input: Self::Input, cx: &Cx<'_>) -> impl Future<Output = Result<i32>> + Send {
@@ -150,7 +170,7 @@ pub const fn registered<R: Resource>() -> Registered {
         actions: R::ACTIONS,
         columns: R::COLUMNS,
         list: |cx, raw| Box::pin(list::<R>(cx, raw)),
-        show: |cx, id| Box::pin(async move { one::<R, _>(cx.db, id).await.map(|(_, v)| v) }),
+        show: |cx, id| Box::pin(async move { one::<R, _>(cx.db, id, cx.now).await.map(|(_, v)| v) }),
         create: |cx, body| Box::pin(create::<R>(cx, body)),
         update: |cx, id, body| Box::pin(update::<R>(cx, id, body)),
         delete: |cx, id| Box::pin(delete::<R>(cx, id)),
@@ -202,15 +222,15 @@ async fn list<R: Resource>(cx: &Cx<'_>, raw: RawList<'_>) -> Result<Listed> {
         .limit(params.limit)
         .all(cx.db)
         .await?;
-    let items = R::records(cx.db, rows).await?.iter().map(to_json).collect::<Result<Vec<_>>>()?;
+    let items = R::records_at(cx.db, rows, cx.now).await?.iter().map(to_json).collect::<Result<Vec<_>>>()?;
     Ok(Listed { resource: R::NAME, start: params.start, total, items })
 }
 
 /// Row `id` of `R` and its record as JSON, or `not_found`.
-async fn one<R: Resource, C: ConnectionTrait + Sync>(db: &C, id: i32) -> Result<(Row<R>, Value)> {
+async fn one<R: Resource, C: ConnectionTrait + Sync>(db: &C, id: i32, now: DateTime<Utc>) -> Result<(Row<R>, Value)> {
     let found = R::Entity::find().filter(id_column::<R::Entity>()?.eq(id)).one(db).await?;
     let row = found.ok_or_else(Error::not_found)?;
-    let record = R::records(db, vec![row.clone()]).await?.into_iter().next().ok_or_else(Error::not_found)?;
+    let record = R::records_at(db, vec![row.clone()], now).await?.into_iter().next().ok_or_else(Error::not_found)?;
     Ok((row, to_json(&record)?))
 }
 
@@ -268,7 +288,7 @@ async fn create<R: Resource>(cx: &Cx<'_>, body: Value) -> Result<Created> {
     let input = input::parse::<R::Input>(body)?;
     let txn = cx.db.begin().await?;
     let id = R::create(&txn, input, cx).await.map_err(refusal)?;
-    let (_, after) = one::<R, _>(&txn, id).await?;
+    let (_, after) = one::<R, _>(&txn, id, cx.now).await?;
     audited(txn, cx, R::NAME, id, Action::Create, None, Some(after.clone())).await?;
     Ok((id, after))
 }
@@ -288,17 +308,26 @@ fn merged(record: &Value, body: Value) -> Value {
 
 async fn update<R: Resource>(cx: &Cx<'_>, id: i32, body: Value) -> Result<Value> {
     let txn = cx.db.begin().await?;
-    let (row, before) = one::<R, _>(&txn, id).await?;
+    let (row, before) = one::<R, _>(&txn, id, cx.now).await?;
     let input = input::parse::<R::Input>(merged(&before, body))?;
+    let reason = R::reason(&input);
     R::update(&txn, row, input, cx).await.map_err(refusal)?;
-    let (_, after) = one::<R, _>(&txn, id).await?;
-    audited(txn, cx, R::NAME, id, Action::Edit, Some(before), Some(after.clone())).await?;
+    let (_, after) = one::<R, _>(&txn, id, cx.now).await?;
+    let logged = match (reason, &after) {
+        (Some(reason), Value::Object(record)) => {
+            let mut logged = record.clone();
+            logged.insert("reason".into(), Value::String(reason));
+            Value::Object(logged)
+        }
+        _ => after.clone(),
+    };
+    audited(txn, cx, R::NAME, id, Action::Edit, Some(before), Some(logged)).await?;
     Ok(after)
 }
 
 async fn delete<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<Value> {
     let txn = cx.db.begin().await?;
-    let (row, before) = one::<R, _>(&txn, id).await?;
+    let (row, before) = one::<R, _>(&txn, id, cx.now).await?;
     debug_assert_eq!(id_of::<R::Entity>(&row).ok(), Some(id));
     R::delete(&txn, row, cx).await.map_err(refusal)?;
     audited(txn, cx, R::NAME, id, Action::Delete, Some(before.clone()), None).await?;

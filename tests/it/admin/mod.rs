@@ -7,6 +7,7 @@ mod circles;
 mod contract;
 mod dashboard;
 mod door;
+mod entries;
 mod hub;
 mod matrix;
 mod resources;

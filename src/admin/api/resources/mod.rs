@@ -4,6 +4,7 @@
 //! [`Resource`]: crate::admin::api::Resource
 
 pub mod ambassadors;
+pub mod applications;
 pub mod audit_log;
 pub mod catalog_item_categories;
 pub mod catalog_items;
@@ -11,6 +12,8 @@ pub mod circles;
 pub mod companies;
 pub mod company_highlights;
 pub mod concepts;
+pub mod entries;
+pub mod entry_plans;
 pub mod events;
 pub mod exhibitor_notifications;
 pub mod exhibitors;
@@ -18,6 +21,7 @@ pub mod hub_notifications;
 pub mod hub_tags;
 pub mod inquiries;
 pub mod inquiry_categories;
+pub mod lottery_runs;
 pub mod posters;
 pub mod redirect_rules;
 pub mod streamers;
@@ -44,6 +48,10 @@ pub const ALL: &[Registered] = &[
     registered::<streamers::Streamers>(),
     registered::<exhibitor_notifications::ExhibitorNotifications>(),
     registered::<circles::Circles>(),
+    registered::<entry_plans::EntryPlans>(),
+    registered::<entries::Entries>(),
+    registered::<applications::Applications>(),
+    registered::<lottery_runs::LotteryRuns>(),
     registered::<inquiries::Inquiries>(),
     registered::<inquiry_categories::InquiryCategories>(),
     registered::<redirect_rules::RedirectRules>(),

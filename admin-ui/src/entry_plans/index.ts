@@ -1,0 +1,4 @@
+/** The `entry_plans` console resource (server: `src/admin/api/resources/entry_plans.rs`). */
+import { EntryPlanCreate, EntryPlanEdit, EntryPlanList, EntryPlanShow } from './pages';
+
+export default { list: EntryPlanList, show: EntryPlanShow, edit: EntryPlanEdit, create: EntryPlanCreate };
