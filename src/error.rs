@@ -49,10 +49,15 @@ impl Invalid {
         self
     }
 
-    /// The message in `lang`.
+    /// The message in `lang`; a check whose code has no message of its own says
+    /// `validation.invalid_value`.
     pub fn message(&self, messages: &Messages, lang: Lang) -> String {
         let args: Vec<(&str, &str)> = self.args.iter().map(|(n, v)| (n.as_ref(), v.as_str())).collect();
-        messages.tf(lang, &self.key, &args)
+        let key = match self.key.as_ref() {
+            key if key.starts_with("validation.") && messages.get(lang, key).is_none() => "validation.invalid_value",
+            key => key,
+        };
+        messages.tf(lang, key, &args)
     }
 
     /// The field error clients see, in `lang`.

@@ -15,7 +15,7 @@ pub mod user_event;
 
 use std::borrow::Cow;
 
-use validator::{Validate, ValidationErrors};
+use validator::{Validate, ValidationError, ValidationErrors, ValidationErrorsKind};
 
 use crate::error::{Error, Invalid, Result};
 
@@ -37,7 +37,7 @@ impl Problems {
     pub fn of<T: Input>(input: &T) -> Self {
         let mut problems = Self { found: Vec::new(), order: T::FIELDS };
         if let Err(errors) = input.validate() {
-            problems.found = invalid_fields(&errors, T::FIELDS);
+            problems.found = problems_in(&errors, T::FIELDS);
         }
         problems
     }
@@ -79,29 +79,63 @@ pub fn validate<T: Input>(input: &T) -> Result<()> {
     Problems::of(input).into_result()
 }
 
-/// The field errors of `errors`, fields in `order`, each field's failures in the order its
-/// checks are declared. Every parameter of a check but the value itself fills a placeholder.
-fn invalid_fields(errors: &ValidationErrors, order: &[&str]) -> Vec<Invalid> {
-    let by_field = errors.field_errors();
-    let mut fields: Vec<_> = by_field.iter().collect();
-    fields.sort_by_key(|(name, _)| (order.iter().position(|f| *f == name.as_ref()).unwrap_or(order.len()), *name));
+/// The field errors of `errors` as message keys, the one conversion every typed input goes
+/// through (the product's forms and API, the staff console): nested inputs are walked with the
+/// field's path as attribute (`phases.2.phase_timestamp`); fields come in `order` (by their
+/// first path segment; unlisted ones after, by path), each field's failures in the order its
+/// checks are declared. A failure's key is `validation.<code>`, except `validator`'s built-in
+/// `length` (`validation.length_between`, `validation.max_length` or `validation.required`, by
+/// its bounds) and `range` (`validation.range`). Every parameter of a check but the value itself
+/// fills a placeholder.
+pub fn problems_in(errors: &ValidationErrors, order: &[&str]) -> Vec<Invalid> {
     let mut out = Vec::new();
-    for (field, failures) in fields {
-        for failure in failures.iter() {
-            let mut invalid = Invalid::new(field.to_string(), Cow::Owned(format!("validation.{}", failure.code)));
-            let mut params: Vec<_> = failure.params.iter().filter(|(name, _)| *name != "value").collect();
-            params.sort_by(|a, b| a.0.cmp(b.0));
-            for (name, value) in params {
-                let value = match value {
-                    serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                invalid.args.push((name.clone(), value));
+    collect(errors, "", &mut out);
+    let rank = |attribute: &str| {
+        let top = attribute.split('.').next().unwrap_or(attribute);
+        order.iter().position(|f| *f == top).unwrap_or(order.len())
+    };
+    out.sort_by(|a, b| (rank(&a.attribute), &a.attribute).cmp(&(rank(&b.attribute), &b.attribute)));
+    out
+}
+
+fn collect(errors: &ValidationErrors, prefix: &str, out: &mut Vec<Invalid>) {
+    let mut fields: Vec<_> = errors.errors().iter().collect();
+    fields.sort_by_key(|(name, _)| name.to_string());
+    for (field, kind) in fields {
+        let path = if prefix.is_empty() { field.to_string() } else { format!("{prefix}.{field}") };
+        match kind {
+            ValidationErrorsKind::Field(failures) => out.extend(failures.iter().map(|f| problem(&path, f))),
+            ValidationErrorsKind::Struct(inner) => collect(inner, &path, out),
+            ValidationErrorsKind::List(items) => {
+                for (index, inner) in items {
+                    collect(inner, &format!("{path}.{index}"), out);
+                }
             }
-            out.push(invalid);
         }
     }
-    out
+}
+
+/// The problem of one failed check at `path`.
+fn problem(path: &str, failure: &ValidationError) -> Invalid {
+    let param = |name: &str| failure.params.get(name).map(|v| v.to_string().trim_matches('"').to_string());
+    let key: Cow<'static, str> = match (failure.code.as_ref(), param("min"), param("max")) {
+        ("length", Some(min), Some(_)) if min != "0" => "validation.length_between".into(),
+        ("length", _, Some(_)) => "validation.max_length".into(),
+        ("length", Some(_), None) => "validation.required".into(),
+        ("range", _, _) => "validation.range".into(),
+        (code, _, _) => format!("validation.{code}").into(),
+    };
+    let mut invalid = Invalid::new(path, key);
+    let mut params: Vec<_> = failure.params.iter().filter(|(name, _)| *name != "value").collect();
+    params.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, value) in params {
+        let value = match value {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        invalid.args.push((name.clone(), value));
+    }
+    invalid
 }
 
 #[cfg(test)]

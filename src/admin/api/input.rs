@@ -1,23 +1,20 @@
 //! Typed inputs of console writes: the JSON body becomes the resource's input struct and is
 //! checked with its `validator` rules; every problem is reported per field in the staff
 //! member's language, in the shape react-admin shows beside the fields (`attribute` is the
-//! field's path: `name_ja`, `phases.2.phase_timestamp`). Also the checks inputs share
-//! (http(s) URLs, permalinks, no control characters) and the instant type inputs use.
-
-use std::borrow::Cow;
-use std::sync::OnceLock;
+//! field's path: `name_ja`, `phases.2.phase_timestamp`) — the same conversion as the product's
+//! inputs ([`crate::forms::problems_in`]). Also the checks only console inputs use (pictures,
+//! permalinks) and the instant type inputs use; URLs and text go through [`crate::forms::checks`].
 
 use chrono::{DateTime, Utc};
 use rocket::data::{Data, ToByteUnit};
 use serde::de::{DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use validator::{Validate, ValidationError, ValidationErrors, ValidationErrorsKind};
+use validator::{Validate, ValidationError};
 
-use crate::error::{Error, Invalid, Result};
-use crate::forms::checks::parse_instant;
-use crate::i18n::Messages;
-use crate::types::Lang;
+use crate::error::{Error, Result};
+use crate::forms::checks::{self, parse_instant};
+use crate::forms::problems_in;
 
 /// The largest body a console write takes.
 pub const BODY_LIMIT_KIB: u64 = 1024;
@@ -54,72 +51,13 @@ pub fn parse<T: DeserializeOwned + Validate>(body: Value) -> Result<T> {
             return Err(Error::invalid(field, "validation.invalid_value"));
         }
     };
-    input.validate().map_err(|errors| Error::Validation(details(&errors)))?;
+    input.validate().map_err(|errors| {
+        // The product's conversion; the console shows one message per field, its first.
+        let mut found = problems_in(&errors, &[]);
+        found.dedup_by(|later, first| later.attribute == first.attribute);
+        Error::Validation(found)
+    })?;
     Ok(input)
-}
-
-/// Every field problem of `errors` as message keys (translated at the edge), sorted by field
-/// path: one per field, its first failure.
-pub fn details(errors: &ValidationErrors) -> Vec<Invalid> {
-    let mut out = Vec::new();
-    collect(errors, "", &mut out);
-    out.sort_by(|a, b| a.attribute.cmp(&b.attribute));
-    out
-}
-
-fn collect(errors: &ValidationErrors, prefix: &str, out: &mut Vec<Invalid>) {
-    for (field, kind) in errors.errors() {
-        let path = if prefix.is_empty() { field.to_string() } else { format!("{prefix}.{field}") };
-        match kind {
-            ValidationErrorsKind::Field(list) => {
-                if let Some(first) = list.first() {
-                    out.push(problem(path, first));
-                }
-            }
-            ValidationErrorsKind::Struct(inner) => collect(inner, &path, out),
-            ValidationErrorsKind::List(items) => {
-                for (index, inner) in items {
-                    collect(inner, &format!("{path}.{index}"), out);
-                }
-            }
-        }
-    }
-}
-
-/// The problem of one validation error: `validation.<code>` with its parameters; `length`
-/// picks the wording that fits its bounds, and a code without a message of its own says
-/// `validation.invalid_value`.
-fn problem(path: String, error: &ValidationError) -> Invalid {
-    let param = |name: &str| error.params.get(name).map(|v| v.to_string().trim_matches('"').to_string());
-    let (min, max) = (param("min"), param("max"));
-    let key: Cow<'static, str> = match (error.code.as_ref(), &min, &max) {
-        ("length", Some(min), Some(_)) if min != "0" => "validation.length_between".into(),
-        ("length", _, Some(_)) => "validation.max_length".into(),
-        ("length", Some(_), None) => "validation.required".into(),
-        ("range", _, _) => "validation.range".into(),
-        (code, _, _) => format!("validation.{code}").into(),
-    };
-    if KNOWN.get_or_init(Messages::bundled).get(Lang::En, &key).is_none() {
-        return Invalid::new(path, "validation.invalid_value");
-    }
-    let mut invalid = Invalid::new(path, key);
-    for (name, value) in [("min", min), ("max", max)] {
-        if let Some(value) = value {
-            invalid = invalid.with(name, value);
-        }
-    }
-    invalid
-}
-
-/// The bundled catalogues, to tell which validation codes have a message.
-static KNOWN: OnceLock<Messages> = OnceLock::new();
-
-/// `validator` check: an absolute http(s) URL (spec §5).
-pub fn http_url(value: &str) -> std::result::Result<(), ValidationError> {
-    match crate::model::redirect::http_url(value) {
-        Some(_) if value.len() <= 2048 => Ok(()),
-        _ => Err(ValidationError::new("url")),
-    }
 }
 
 /// `validator` check: a picture's address, a site path (`/static/…`, `/media/…`) or an absolute
@@ -129,7 +67,7 @@ pub fn picture(value: &str) -> std::result::Result<(), ValidationError> {
         && !value.starts_with("//")
         && value.len() <= 2048
         && !value.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\');
-    if path || http_url(value).is_ok() { Ok(()) } else { Err(ValidationError::new("picture")) }
+    if path || checks::http_url(value).is_ok() { Ok(()) } else { Err(ValidationError::new("picture")) }
 }
 
 /// `validator` check: letters, digits, `_` or `-`, not empty (spec §2 permalink).
@@ -165,6 +103,8 @@ impl<'de> Deserialize<'de> for Instant {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::Messages;
+    use crate::types::Lang;
 
     #[derive(Debug, Default, Deserialize, Validate)]
     #[serde(default)]
@@ -182,7 +122,7 @@ mod tests {
     #[derive(Debug, Default, Deserialize, Validate)]
     #[serde(default)]
     struct Item {
-        #[validate(custom(function = "http_url"))]
+        #[validate(custom(function = "checks::http_url"))]
         url: String,
     }
 
@@ -196,7 +136,7 @@ mod tests {
             items: vec![Item { url: "https://x.example".into() }, Item { url: "javascript:x".into() }],
         };
         let errors = probe.validate().unwrap_err();
-        let details: Vec<_> = details(&errors).iter().map(|i| i.translate(&messages, Lang::En)).collect();
+        let details: Vec<_> = problems_in(&errors, &[]).iter().map(|i| i.translate(&messages, Lang::En)).collect();
         let attributes: Vec<_> = details.iter().map(|d| d.attribute.as_str()).collect();
         assert_eq!(attributes, ["items.1.url", "n", "name", "note"]);
         assert_eq!(
@@ -212,7 +152,6 @@ mod tests {
     fn checks() {
         assert!(permalink("2026Winter").is_ok() && permalink("a-b_c").is_ok());
         assert!(permalink("").is_err() && permalink("a/b").is_err() && permalink("あ").is_err());
-        assert!(http_url("https://example.com").is_ok() && http_url("ftp://example.com").is_err());
         assert!(picture("/static/demo/a.svg").is_ok() && picture("https://cdn.example/a.png").is_ok());
         assert!(
             picture("//evil.example/a.png").is_err() && picture("javascript:x").is_err() && picture("/a b").is_err()

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, blank};
+use crate::admin::api::input::blank;
 use crate::admin::api::{Cx, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, catalog_item_category, company, event, exhibitor};
@@ -80,7 +80,7 @@ pub struct CatalogItemInput {
     pub description_en: String,
     /// Where to get it (http or https).
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub url: Option<String>,
     /// Given away in the world.
     pub is_distributable: bool,

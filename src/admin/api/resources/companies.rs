@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, blank};
+use crate::admin::api::input::blank;
 use crate::admin::api::{Cx, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, company, company_highlight, company_world, event, exhibitor};
@@ -81,7 +81,7 @@ pub struct CompanyInput {
     pub description_en: String,
     /// The company's website (http or https).
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub website_link: Option<String>,
     /// Japanese name of the website.
     #[validate(length(max = 128), custom(function = "checks::clean_text"))]
@@ -91,7 +91,7 @@ pub struct CompanyInput {
     pub site_name_en: String,
     /// Its page on VketCloud (http or https).
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub vmarket_cloud_url: Option<String>,
     /// Shown on the public site.
     pub is_public: bool,

@@ -121,15 +121,15 @@ pub struct EventInput {
     pub is_public: bool,
     /// Exhibition terms.
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub exhibition_term_url: Option<String>,
     /// Exhibition guideline.
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub exhibition_guideline_url: Option<String>,
     /// Submission rules.
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub submission_rule_url: Option<String>,
     /// The whole timeline.
     #[validate(nested, length(max = 64))]

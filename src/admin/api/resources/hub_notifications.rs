@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, Instant, blank};
+use crate::admin::api::input::{Instant, blank};
 use crate::admin::api::{Cx, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, hub_notification, hub_notification_tag};
@@ -88,7 +88,7 @@ pub struct HubNotificationInput {
     pub content: Option<String>,
     /// Where to read more or join (http or https).
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub link_url: Option<String>,
     /// When it becomes visible.
     #[validate(required)]

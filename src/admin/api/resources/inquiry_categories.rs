@@ -57,7 +57,7 @@ pub struct InquiryCategoryInput {
     pub name_en: Option<String>,
     /// Slack incoming webhook (http or https).
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub slack_webhook_url: Option<String>,
     /// Jira project key, e.g. `VKSUP`.
     #[serde(deserialize_with = "blank")]

@@ -45,7 +45,7 @@ pub struct VrcRedirectInput {
     pub url_key: Option<String>,
     /// Destination (http or https).
     #[serde(deserialize_with = "blank")]
-    #[validate(required, custom(function = "input::http_url"))]
+    #[validate(required, custom(function = "checks::http_url"))]
     pub url: Option<String>,
     /// Japanese description.
     #[validate(length(max = 1024), custom(function = "checks::clean_text"))]

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{self, blank};
+use crate::admin::api::input::blank;
 use crate::admin::api::{Cx, Resource, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, exhibitor, hub_notification, world};
@@ -81,7 +81,7 @@ pub struct WorldInput {
     pub is_company: bool,
     /// Where visitors jump in (http or https).
     #[serde(deserialize_with = "blank")]
-    #[validate(custom(function = "input::http_url"))]
+    #[validate(custom(function = "checks::http_url"))]
     pub launch_link: Option<String>,
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]
