@@ -18,6 +18,7 @@ import {
   TitlePortal,
   UserMenu,
   defaultTheme,
+  useBasename,
   useCanAccess,
   useDataProvider,
   useGetIdentity,
@@ -48,11 +49,13 @@ function ConsoleAppBar() {
 
 function ConsoleMenu() {
   const { canAccess } = useCanAccess({ resource: 'time_travel', action: 'show' });
+  // Menu links are not relative to the router's basename: `/time_travel` would leave the console.
+  const basename = useBasename();
   return (
     <Menu>
       <Menu.DashboardItem />
       <Menu.ResourceItems />
-      {canAccess && <Menu.Item to="/time_travel" primaryText="admin.menu.time_travel" leftIcon={<AccessTimeIcon />} />}
+      {canAccess && <Menu.Item to={`${basename}/time_travel`} primaryText="admin.menu.time_travel" leftIcon={<AccessTimeIcon />} />}
     </Menu>
   );
 }

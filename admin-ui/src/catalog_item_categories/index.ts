@@ -13,7 +13,7 @@ export const spec: ResourceSpec = {
     { source: 'group_id', kind: 'number', required: true, input: true, list: true, sortable: true, filter: true },
     { source: 'name_ja', kind: 'text', required: true, input: true, list: true, sortable: true },
     { source: 'name_en', kind: 'text', required: true, input: true, list: true, sortable: true },
-    { source: 'display_index', kind: 'number', input: true, list: true, sortable: true },
+    { source: 'display_index', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'item_count', kind: 'number', list: true },
   ],
 };

@@ -39,6 +39,8 @@ export interface FieldSpec {
   sortable?: boolean;
   /** The server filters on it (its `COLUMNS.filter`); `range`: `<field>_gte` / `<field>_lte`. */
   filter?: boolean | 'range';
+  /** A new record's value (numbers the server needs, such as display orders). */
+  defaultValue?: unknown;
   /** Only a filter (records do not carry it). */
   filterOnly?: boolean;
 }

@@ -114,6 +114,12 @@ function fieldBody(f: FieldSpec, inList: boolean): ReactElement {
   }
 }
 
+/**
+ * A cleared text field sends '' (react-admin would send null): the server reads '' as "no
+ * value" for optional texts and as empty for plain ones, where null would be a wrong type.
+ */
+const keepText = (value: string) => value;
+
 /** The input of `f`, keyed by its source. */
 export function inputFor(f: FieldSpec): ReactElement {
   return cloneElement(inputBody(f), { key: f.source });
@@ -121,10 +127,10 @@ export function inputFor(f: FieldSpec): ReactElement {
 
 function inputBody(f: FieldSpec): ReactElement {
   const validate = f.required ? required() : undefined;
-  const common = { source: f.source, validate };
+  const common = { source: f.source, validate, defaultValue: f.defaultValue };
   switch (f.kind) {
     case 'multiline':
-      return <TextInput {...common} multiline minRows={3} fullWidth />;
+      return <TextInput {...common} multiline minRows={3} fullWidth parse={keepText} />;
     case 'number':
       return <NumberInput {...common} />;
     case 'boolean':
@@ -158,7 +164,7 @@ function inputBody(f: FieldSpec): ReactElement {
         </ArrayInput>
       );
     default:
-      return <TextInput {...common} fullWidth={f.kind === 'url'} />;
+      return <TextInput {...common} fullWidth={f.kind === 'url'} parse={keepText} />;
   }
 }
 

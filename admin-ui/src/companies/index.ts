@@ -19,7 +19,7 @@ export const spec: ResourceSpec = {
     { source: 'site_name_en', kind: 'text', input: true },
     { source: 'vmarket_cloud_url', kind: 'url', input: true },
     { source: 'is_public', kind: 'boolean', input: true, list: true, sortable: true, filter: true },
-    { source: 'display_index', kind: 'number', input: true, list: true, sortable: true },
+    { source: 'display_index', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'highlight_count', kind: 'number', list: true },
     { source: 'item_count', kind: 'number', list: true },
     { source: 'thumbnail', kind: 'image', list: true },

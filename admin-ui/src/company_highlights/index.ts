@@ -12,7 +12,7 @@ export const spec: ResourceSpec = {
     { source: 'image', kind: 'image', list: true },
     // The server takes the picture's address (a site path or an http(s) URL), not a file.
     { source: 'image', kind: 'text', required: true, input: true },
-    { source: 'display_index', kind: 'number', input: true, list: true, sortable: true },
+    { source: 'display_index', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
   ],
 };
 

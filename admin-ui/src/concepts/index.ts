@@ -19,7 +19,7 @@ export const spec: ResourceSpec = {
     { source: 'venue', kind: 'select', choices: VENUES, required: true, input: true, list: true, filter: true },
     { source: 'kind', kind: 'select', choices: CONCEPT_KINDS, required: true, input: true, list: true, sortable: true, filter: true },
     { source: 'is_company', kind: 'boolean', input: true, list: true, filter: true },
-    { source: 'display_order', kind: 'number', input: true, list: true, sortable: true },
+    { source: 'display_order', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'world_count', kind: 'number', list: true },
     { source: 'image', kind: 'image' },
   ],

@@ -17,7 +17,7 @@ export const spec: ResourceSpec = {
     { source: 'circle_id', kind: 'reference', reference: 'circles', input: true, list: true, filter: true },
     { source: 'company_id', kind: 'reference', reference: 'companies', input: true, list: true, filter: true },
     { source: 'world_id', kind: 'reference', reference: 'worlds', input: true, list: true, filter: true },
-    { source: 'display_index', kind: 'number', input: true, list: true, sortable: true },
+    { source: 'display_index', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
   ],
 };
 

@@ -11,7 +11,7 @@ export const spec: ResourceSpec = {
   fields: [
     { source: 'name_ja', kind: 'text', required: true, input: true, list: true, sortable: true },
     { source: 'name_en', kind: 'text', required: true, input: true, list: true, sortable: true },
-    { source: 'display_index', kind: 'number', input: true, list: true, sortable: true },
+    { source: 'display_index', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'notification_count', kind: 'number', list: true },
   ],
 };

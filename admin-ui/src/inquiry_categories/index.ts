@@ -16,7 +16,7 @@ export const spec: ResourceSpec = {
     { source: 'jira_issue_type_id', kind: 'text', input: true },
     { source: 'jira_parent_issue', kind: 'text', input: true },
     { source: 'is_public', kind: 'boolean', input: true, list: true, sortable: true, filter: true },
-    { source: 'display_order', kind: 'number', input: true, list: true, sortable: true },
+    { source: 'display_order', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'inquiry_count', kind: 'number', list: true },
   ],
 };

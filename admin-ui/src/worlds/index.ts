@@ -20,7 +20,7 @@ export const spec: ResourceSpec = {
     { source: 'venue', kind: 'select', choices: VENUES, required: true, input: true, list: true, filter: true },
     { source: 'is_company', kind: 'boolean', input: true, list: true, filter: true },
     { source: 'launch_link', kind: 'url', input: true },
-    { source: 'display_order', kind: 'number', input: true, list: true, sortable: true },
+    { source: 'display_order', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'image', kind: 'image', list: true },
   ],
 };

@@ -1,0 +1,246 @@
+/**
+ * The staff console's stories, against the real server (scripts/e2e creates the staff accounts):
+ * - an admin creates an event with phases, a concept and a world in the console (Japanese) and
+ *   sees them on the public site; every resource's list is screenshotted in both languages;
+ * - a director (switching the console to English) has no users menu and is refused the page;
+ * - a QA tester entering at /en/admin travels to the start of 2026Winter's event_open phase and
+ *   the catalogue unlocks, then comes back to real time and it locks again.
+ * One browser; the time travel is undone in `finally` (it moves the whole server's clock).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  DIRECTOR,
+  QA_TESTER,
+  STAFF,
+  TEST_TIMEOUT_MS,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+  url,
+} from './support.mjs';
+
+/** @type {import('playwright-core').Browser | undefined} */
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Every console resource (admin-ui/src/resources.ts), for the list screenshots. */
+const RESOURCES = [
+  'events',
+  'concepts',
+  'worlds',
+  'posters',
+  'companies',
+  'company_highlights',
+  'exhibitors',
+  'catalog_item_categories',
+  'catalog_items',
+  'hub_notifications',
+  'hub_tags',
+  'ambassadors',
+  'streamers',
+  'exhibitor_notifications',
+  'circles',
+  'inquiries',
+  'inquiry_categories',
+  'redirect_rules',
+  'vrc_redirects',
+  'users',
+  'audit_log',
+];
+
+/** Picks `option` in the MUI select whose element id is `id`. @param {import('playwright-core').Page} page */
+async function choose(page, id, option) {
+  await page.locator(`[id="${id}"]`).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Types `text` into the autocomplete `id` and picks `option`. @param {import('playwright-core').Page} page */
+async function pick(page, id, text, option) {
+  await page.locator(`input[id="${id}"]`).fill(text);
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+/** Saves the form and waits for the record's show page; returns its id. @param {import('playwright-core').Page} page */
+async function saveAndShow(page, resource) {
+  await Promise.all([
+    page.waitForURL((u) => new RegExp(`^/admin/${resource}/\\d+/show$`).test(u.pathname), { timeout: 20_000 }),
+    page.locator('form button[type="submit"]').first().click(),
+  ]);
+  return Number(new URL(page.url()).pathname.split('/')[3]);
+}
+
+/** Switches the console's language through the app bar. @param {import('playwright-core').Page} page */
+async function switchLanguage(page, from, to) {
+  await page.getByRole('button', { name: from }).first().click();
+  await page.getByRole('menuitem', { name: to }).click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, to === 'English' ? 'en' : 'ja');
+}
+
+/** Opens each resource's list and screenshots it. @param {import('playwright-core').Page} page */
+async function screenshotLists(page, lang) {
+  for (const name of RESOURCES) {
+    await page.goto(url(`/admin/${name}`));
+    await page.locator('.RaList-main, .RaList-noResults, .RaEmpty-message, [class*="RaList"]').first().waitFor();
+    await page.locator('table tbody tr, .RaEmpty-message, .RaList-noResults').first().waitFor({ timeout: 20_000 });
+    await screenshot(page, `console-${lang}-${name}.png`, false);
+  }
+}
+
+test('an admin creates an event with phases, a concept and a world; the public site shows them', { timeout: 240_000 }, async () => {
+  assert.ok(browser);
+  assert.ok(STAFF.email, 'scripts/e2e creates the staff account');
+  const { page, errors, close } = await newPage(browser);
+  const stamp = Date.now().toString(36);
+  const permalink = `e2e${stamp}`;
+  try {
+    await page.goto(url('/admin/events/create'));
+    await signIn(page, STAFF, (path) => path === '/admin/events/create');
+    await page.locator('input[name="permalink"]').waitFor();
+    assert.equal(await page.locator('h1').count(), 1, 'the page title is its h1');
+
+    // The server's validation shows beside the field: a permalink with a slash.
+    await page.locator('input[name="permalink"]').fill('bad/permalink');
+    await page.locator('input[name="version"]').fill('1');
+    await page.locator('input[name="name_ja"]').fill(`E2E 冬 ${stamp}`);
+    await page.locator('input[name="name_en"]').fill(`E2E Winter ${stamp}`);
+    await page.locator('input[name="is_public"]').check();
+    await page.locator('.button-add').first().click();
+    await choose(page, 'phases.0.phase_type', '出展エントリー開始');
+    await page.locator('input[name="phases.0.phase_timestamp"]').fill('2027-01-10T10:00');
+    await page.locator('.button-add').first().click();
+    await choose(page, 'phases.1.phase_type', '会期開始');
+    await page.locator('input[name="phases.1.phase_timestamp"]').fill('2027-03-01T12:00');
+    await page.locator('form button[type="submit"]').first().click();
+    const fieldError = page.locator('#permalink-helper-text, [id="permalink-helper-text"]');
+    await fieldError.waitFor({ timeout: 15_000 });
+    assert.notEqual((await fieldError.textContent())?.trim(), '', 'the permalink error is shown beside it');
+    await screenshot(page, 'console-event-invalid.png');
+
+    await page.locator('input[name="permalink"]').fill(permalink);
+    const eventId = await saveAndShow(page, 'events');
+    const shown = await page.locator('main').textContent();
+    assert.ok(shown?.includes('出展エントリー開始') && shown.includes('2027/03/01 12:00'), 'phases in Japan time');
+    await screenshot(page, 'console-event-show.png');
+
+    await page.goto(url('/admin/concepts/create'));
+    await pick(page, 'event_id', `E2E 冬 ${stamp}`, `E2E 冬 ${stamp}`);
+    await page.locator('input[name="name_ja"]').fill(`E2E コンセプト ${stamp}`);
+    await page.locator('input[name="name_en"]').fill(`E2E Concept ${stamp}`);
+    await choose(page, 'platform', 'PC');
+    await choose(page, 'venue', 'VRChat');
+    await choose(page, 'kind', '一般');
+    await saveAndShow(page, 'concepts');
+
+    await page.goto(url('/admin/worlds/create'));
+    await pick(page, 'concept_id', `E2E コンセプト ${stamp}`, `E2E コンセプト ${stamp}`);
+    await page.locator('input[name="name_ja"]').fill(`E2E ワールド ${stamp}`);
+    await page.locator('input[name="name_en"]').fill(`E2E World ${stamp}`);
+    await choose(page, 'exhibition_platform', 'PC');
+    await choose(page, 'venue', 'VRChat');
+    await saveAndShow(page, 'worlds');
+
+    // The public site shows the new event's concept and world.
+    const res = await page.goto(url(`/${permalink}/worlds`));
+    assert.equal(res?.status(), 200);
+    const body = (await page.locator('main').textContent()) ?? '';
+    assert.ok(body.includes(`E2E コンセプト ${stamp}`), 'concept on the public worlds page');
+    assert.ok(body.includes(`E2E ワールド ${stamp}`), 'world on the public worlds page');
+    await screenshot(page, 'console-public-worlds.png');
+
+    // The event list finds it by search, and every list renders, in both languages.
+    await page.goto(url(`/admin/events?filter=${encodeURIComponent(JSON.stringify({ q: permalink }))}`));
+    await page.locator(`table tbody tr`).first().waitFor();
+    assert.equal(await page.locator('table tbody tr').count(), 1);
+    assert.ok(eventId > 0);
+    await screenshotLists(page, 'ja');
+    await switchLanguage(page, '日本語', 'English');
+    await screenshotLists(page, 'en');
+    assert.deepEqual(errors, [], 'uncaught page errors');
+  } finally {
+    await close();
+  }
+});
+
+test('a director has no users menu and is refused the users page (English console)', { timeout: TEST_TIMEOUT_MS }, async () => {
+  assert.ok(browser);
+  assert.ok(DIRECTOR.email, 'scripts/e2e creates the director');
+  const { page, close } = await newPage(browser);
+  try {
+    await page.goto(url('/admin'));
+    await signIn(page, DIRECTOR, (path) => path === '/admin');
+    await page.getByTestId('admin-ready').waitFor();
+    await switchLanguage(page, '日本語', 'English');
+    await page.locator('a[href="/admin/events"]').first().waitFor();
+    assert.equal(await page.locator('a[href="/admin/users"]').count(), 0, 'no users menu item');
+    assert.equal(await page.locator('a[href="/admin/time_travel"]').count(), 1, 'directors may travel');
+
+    await page.goto(url('/admin/users'));
+    await page.getByText("You don't have the right permissions to access this page").waitFor();
+    assert.equal(await page.locator('table').count(), 0);
+    const status = await page.evaluate(async () => (await fetch('/admin/api/users')).status);
+    assert.equal(status, 403, 'the server refuses too');
+    await screenshot(page, 'console-director-users-refused.png');
+  } finally {
+    await close();
+  }
+});
+
+test('a QA tester travels to event_open and the catalogue unlocks, then back', { timeout: TEST_TIMEOUT_MS }, async () => {
+  assert.ok(browser);
+  assert.ok(QA_TESTER.email, 'scripts/e2e creates the QA tester');
+  const { page, close } = await newPage(browser);
+  let travelled = false;
+  try {
+    assert.equal(
+      await (await page.goto(url('/2026Winter/catalog'))).status(),
+      200,
+    );
+    await page.getByTestId('catalog-locked').waitFor();
+
+    // Entering at /en/admin: the English console (this address used to be blank).
+    await page.goto(url('/en/admin/time_travel'));
+    await signIn(page, QA_TESTER, (path) => path.endsWith('/admin/time_travel'));
+    await page.getByTestId('clock-status').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/admin/time_travel');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+    assert.match((await page.getByTestId('clock-site').textContent()) ?? '', /real time/);
+
+    // Pick 2026Winter and jump to the start of its event_open phase.
+    const select = page.getByRole('combobox').first();
+    await select.click();
+    await page.getByRole('option', { name: /Winter/ }).first().click();
+    travelled = true;
+    await page.getByTestId('jump-event_open').click();
+    await page.getByTestId('clock-banner').waitFor();
+    assert.match((await page.getByTestId('clock-site').textContent()) ?? '', /Site time/);
+    await screenshot(page, 'console-time-travel.png');
+
+    await page.goto(url('/2026Winter/catalog'));
+    await page.getByTestId('catalog-search').waitFor();
+    assert.equal(await page.getByTestId('catalog-locked').count(), 0, 'the catalogue is open');
+    await screenshot(page, 'console-time-travel-catalog-open.png');
+
+    await page.goto(url('/admin/time_travel'));
+    await page.getByTestId('time-travel-back').click();
+    await page.getByTestId('clock-banner').waitFor({ state: 'detached' });
+    travelled = false;
+    await page.goto(url('/2026Winter/catalog'));
+    await page.getByTestId('catalog-locked').waitFor();
+  } finally {
+    if (travelled) {
+      // Never leave the shared server travelled.
+      await page.evaluate(async () => {
+        const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
+        await fetch('/api/v1/admin/time_travel', { method: 'DELETE', headers: { 'X-CSRF-Token': csrf } });
+      });
+    }
+    await close();
+  }
+});
