@@ -55,15 +55,15 @@ const RESOURCES = [
   'audit_log',
 ];
 
-/** Picks `option` in the MUI select whose element id is `id`. @param {import('playwright-core').Page} page */
-async function choose(page, id, option) {
-  await page.locator(`[id="${id}"]`).click();
+/** Picks `option` in the select input named `name`. @param {import('playwright-core').Page} page */
+async function choose(page, name, option) {
+  await page.locator('.MuiInputBase-root', { has: page.locator(`input[name="${name}"]`) }).locator('[role="combobox"]').click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/** Types `text` into the autocomplete `id` and picks `option`. @param {import('playwright-core').Page} page */
-async function pick(page, id, text, option) {
-  await page.locator(`input[id="${id}"]`).fill(text);
+/** Types `text` into the autocomplete labelled `label` and picks `option`. @param {import('playwright-core').Page} page */
+async function pick(page, label, text, option) {
+  await page.getByRole('combobox', { name: label, exact: true }).fill(text);
   await page.getByRole('option', { name: option }).first().click();
 }
 
@@ -86,7 +86,8 @@ async function switchLanguage(page, from, to) {
 /** Opens each resource's list and screenshots it. @param {import('playwright-core').Page} page */
 async function screenshotLists(page, lang) {
   for (const name of RESOURCES) {
-    await page.goto(url(`/admin/${name}`));
+    // No filter: react-admin remembers a list's last filter.
+    await page.goto(url(`/admin/${name}?filter=%7B%7D`));
     await page.locator('.RaList-main, .RaList-noResults, .RaEmpty-message, [class*="RaList"]').first().waitFor();
     await page.locator('table tbody tr, .RaEmpty-message, .RaList-noResults').first().waitFor({ timeout: 20_000 });
     await screenshot(page, `console-${lang}-${name}.png`, false);
@@ -118,19 +119,23 @@ test('an admin creates an event with phases, a concept and a world; the public s
     await choose(page, 'phases.1.phase_type', '会期開始');
     await page.locator('input[name="phases.1.phase_timestamp"]').fill('2027-03-01T12:00');
     await page.locator('form button[type="submit"]').first().click();
-    const fieldError = page.locator('#permalink-helper-text, [id="permalink-helper-text"]');
+    const fieldError = page.locator('.MuiFormControl-root', { has: page.locator('input[name="permalink"]') }).locator('.MuiFormHelperText-root');
     await fieldError.waitFor({ timeout: 15_000 });
-    assert.notEqual((await fieldError.textContent())?.trim(), '', 'the permalink error is shown beside it');
+    await page.waitForFunction(
+      (el) => (el?.textContent ?? '').trim().length > 1,
+      await fieldError.elementHandle(),
+    );
     await screenshot(page, 'console-event-invalid.png');
 
     await page.locator('input[name="permalink"]').fill(permalink);
     const eventId = await saveAndShow(page, 'events');
-    const shown = await page.locator('main').textContent();
-    assert.ok(shown?.includes('出展エントリー開始') && shown.includes('2027/03/01 12:00'), 'phases in Japan time');
+    await page.getByText('出展エントリー開始').first().waitFor();
+    const shown = (await page.locator('main').textContent()) ?? '';
+    assert.ok(shown.includes('2027/01/10 10:00') && shown.includes('2027/03/01 12:00'), `phases in Japan time: ${shown}`);
     await screenshot(page, 'console-event-show.png');
 
     await page.goto(url('/admin/concepts/create'));
-    await pick(page, 'event_id', `E2E 冬 ${stamp}`, `E2E 冬 ${stamp}`);
+    await pick(page, 'イベント', `E2E 冬 ${stamp}`, `E2E 冬 ${stamp}`);
     await page.locator('input[name="name_ja"]').fill(`E2E コンセプト ${stamp}`);
     await page.locator('input[name="name_en"]').fill(`E2E Concept ${stamp}`);
     await choose(page, 'platform', 'PC');
@@ -139,7 +144,7 @@ test('an admin creates an event with phases, a concept and a world; the public s
     await saveAndShow(page, 'concepts');
 
     await page.goto(url('/admin/worlds/create'));
-    await pick(page, 'concept_id', `E2E コンセプト ${stamp}`, `E2E コンセプト ${stamp}`);
+    await pick(page, 'コンセプト', `E2E コンセプト ${stamp}`, `E2E コンセプト ${stamp}`);
     await page.locator('input[name="name_ja"]').fill(`E2E ワールド ${stamp}`);
     await page.locator('input[name="name_en"]').fill(`E2E World ${stamp}`);
     await choose(page, 'exhibition_platform', 'PC');
@@ -215,7 +220,7 @@ test('a QA tester travels to event_open and the catalogue unlocks, then back', {
     // Pick 2026Winter and jump to the start of its event_open phase.
     const select = page.getByRole('combobox').first();
     await select.click();
-    await page.getByRole('option', { name: /Winter/ }).first().click();
+    await page.getByRole('option', { name: 'Virtual Market 2026 Winter', exact: true }).click();
     travelled = true;
     await page.getByTestId('jump-event_open').click();
     await page.getByTestId('clock-banner').waitFor();

@@ -51,6 +51,7 @@ import { DateTimeField, JsonField, JstDateTimeInput, RecordChip, RecordName, Ref
 import { recordName } from './names';
 import type { BulkSpec, FieldSpec, ResourceSpec } from './spec';
 
+const NO_WRAP = { '& .MuiFormControlLabel-label': { whiteSpace: 'nowrap' } };
 const THUMBNAIL = { '& img': { maxWidth: 96, maxHeight: 64, objectFit: 'contain', margin: 0 } };
 
 /** The field showing `f` (`inList`: as a list column), keyed by its source. */
@@ -158,8 +159,8 @@ function inputBody(f: FieldSpec): ReactElement {
               validate={required()}
               label="resources.events.fields.phase_timestamp"
             />
-            <BooleanInput source="is_private" label="resources.events.fields.is_private" />
-            <BooleanInput source="is_displayable" label="resources.events.fields.is_displayable" />
+            <BooleanInput source="is_private" label="resources.events.fields.is_private" sx={NO_WRAP} />
+            <BooleanInput source="is_displayable" label="resources.events.fields.is_displayable" sx={NO_WRAP} />
           </SimpleFormIterator>
         </ArrayInput>
       );
