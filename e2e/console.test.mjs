@@ -8,6 +8,7 @@
  * One browser; the time travel is undone in `finally` (it moves the whole server's clock).
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import {
   DIRECTOR,
@@ -83,12 +84,14 @@ async function switchLanguage(page, from, to) {
   await page.waitForFunction((lang) => document.documentElement.lang === lang, to === 'English' ? 'en' : 'ja');
 }
 
-/** Opens each resource's list and screenshots it. @param {import('playwright-core').Page} page */
+/**
+ * Opens each resource's list through the menu (client-side, no reloads) and screenshots it.
+ * @param {import('playwright-core').Page} page
+ */
 async function screenshotLists(page, lang) {
   for (const name of RESOURCES) {
-    // No filter: react-admin remembers a list's last filter.
-    await page.goto(url(`/admin/${name}?filter=%7B%7D`));
-    await page.locator('.RaList-main, .RaList-noResults, .RaEmpty-message, [class*="RaList"]').first().waitFor();
+    await page.locator(`a[href="/admin/${name}"]`).first().click();
+    await page.waitForURL((u) => u.pathname === `/admin/${name}`);
     await page.locator('table tbody tr, .RaEmpty-message, .RaList-noResults').first().waitFor({ timeout: 20_000 });
     await screenshot(page, `console-${lang}-${name}.png`, false);
   }
@@ -129,9 +132,11 @@ test('an admin creates an event with phases, a concept and a world; the public s
 
     await page.locator('input[name="permalink"]').fill(permalink);
     const eventId = await saveAndShow(page, 'events');
-    await page.getByText('出展エントリー開始').first().waitFor();
-    const shown = (await page.locator('main').textContent()) ?? '';
-    assert.ok(shown.includes('2027/01/10 10:00') && shown.includes('2027/03/01 12:00'), `phases in Japan time: ${shown}`);
+    // The show page lists the phases, in Japan time.
+    const phases = page.locator('.RaShow-main table');
+    await phases.getByText('2027/03/01 12:00').waitFor();
+    await phases.getByText('2027/01/10 10:00').waitFor();
+    assert.ok(((await phases.textContent()) ?? '').includes('出展エントリー開始'));
     await screenshot(page, 'console-event-show.png');
 
     await page.goto(url('/admin/concepts/create'));
@@ -159,11 +164,24 @@ test('an admin creates an event with phases, a concept and a world; the public s
     assert.ok(body.includes(`E2E ワールド ${stamp}`), 'world on the public worlds page');
     await screenshot(page, 'console-public-worlds.png');
 
-    // The event list finds it by search, and every list renders, in both languages.
+    // The event list finds it by search and exports the shown columns as CSV.
     await page.goto(url(`/admin/events?filter=${encodeURIComponent(JSON.stringify({ q: permalink }))}`));
     await page.locator(`table tbody tr`).first().waitFor();
     assert.equal(await page.locator('table tbody tr').count(), 1);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'エクスポート' }).click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    const lines = csv.replace(/^\ufeff/, '').trim().split('\r\n');
+    assert.equal(lines[0], 'パーマリンク,バージョン,名前（日本語）,名前（英語）,公開,エントリー締切済み,フェーズ,更新日時');
+    assert.equal(lines.length, 2);
+    assert.ok(lines[1]?.startsWith(`${permalink},1,E2E 冬 ${stamp},`), lines[1]);
     assert.ok(eventId > 0);
+
+    // Every list renders, in both languages (the events list without its search).
+    await page.goto(url('/admin/events?filter=%7B%7D'));
+    await page.locator('table tbody tr').first().waitFor();
     await screenshotLists(page, 'ja');
     await switchLanguage(page, '日本語', 'English');
     await screenshotLists(page, 'en');
