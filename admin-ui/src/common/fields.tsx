@@ -6,6 +6,7 @@ import { Chip } from '@mui/material';
 import {
   AutocompleteArrayInput,
   AutocompleteInput,
+  ImageField,
   ReferenceArrayInput,
   ReferenceInput,
   TextInput,
@@ -13,6 +14,8 @@ import {
   type Validator,
   useLocaleState,
   useRecordContext,
+  useResourceContext,
+  useTranslate,
 } from 'react-admin';
 import { recordName } from './names';
 import { formatJst, fromJstInput, toJstInput } from './time';
@@ -42,6 +45,16 @@ export interface SourceProps {
   label?: string;
   sortable?: boolean;
 }
+
+/** A picture, described by its field's label (react-admin's `<img>` has no text otherwise). */
+export function PictureField({ source, inList }: SourceProps & { inList?: boolean }) {
+  const translate = useTranslate();
+  const resource = useResourceContext();
+  const label = translate(`resources.${resource}.fields.${source}`);
+  return <ImageField source={source} title={label} sx={inList ? THUMBNAIL : undefined} />;
+}
+
+const THUMBNAIL = { '& img': { maxWidth: 96, maxHeight: 64, objectFit: 'contain', margin: 0 } };
 
 /** An instant in Japan time. */
 export function DateTimeField({ source }: SourceProps) {

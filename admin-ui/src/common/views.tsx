@@ -19,7 +19,6 @@ import {
   EmailField,
   type Exporter,
   FunctionField,
-  ImageField,
   Labeled,
   List,
   NullableBooleanInput,
@@ -47,12 +46,11 @@ import {
 import { storedLocale } from '../i18n';
 import { PHASE_TYPES } from './choices';
 import { toCsv } from './csv';
-import { DateTimeField, JsonField, JstDateTimeInput, RecordChip, RecordName, ReferencePicker, ReferencesPicker } from './fields';
+import { DateTimeField, JsonField, PictureField, JstDateTimeInput, RecordChip, RecordName, ReferencePicker, ReferencesPicker } from './fields';
 import { recordName } from './names';
 import type { BulkSpec, FieldSpec, ResourceSpec } from './spec';
 
 const NO_WRAP = { '& .MuiFormControlLabel-label': { whiteSpace: 'nowrap' } };
-const THUMBNAIL = { '& img': { maxWidth: 96, maxHeight: 64, objectFit: 'contain', margin: 0 } };
 
 /** The field showing `f` (`inList`: as a list column), keyed by its source. */
 export function fieldFor(f: FieldSpec, inList = false): ReactElement {
@@ -73,7 +71,7 @@ function fieldBody(f: FieldSpec, inList: boolean): ReactElement {
     case 'email':
       return <EmailField {...common} />;
     case 'image':
-      return <ImageField {...common} sx={inList ? THUMBNAIL : undefined} />;
+      return <PictureField {...common} inList={inList} />;
     case 'select':
       return <SelectField {...common} choices={f.choices ?? []} />;
     case 'reference':
