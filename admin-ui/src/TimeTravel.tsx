@@ -148,7 +148,7 @@ function TimeTravelForm() {
         <>
           <TextField
             select
-            label={translate('resources.events.name')}
+            label={translate('resources.concepts.fields.event_id')}
             value={eventId ?? ''}
             onChange={(e) => setEventId(Number(e.target.value))}
             sx={{ minWidth: 280, mb: 2 }}
@@ -176,7 +176,10 @@ function TimeTravelForm() {
                     data-testid={`jump-${p.phase_type}`}
                     onClick={() => travel(p.phase_timestamp)}
                   >
-                    {`${phaseName(p.phase_type)}（${formatJst(p.phase_timestamp, locale)}）`}
+                    {translate('admin.time_travel.jump', {
+                      phase: phaseName(p.phase_type),
+                      at: formatJst(p.phase_timestamp, locale),
+                    })}
                   </Button>
                 ))}
               </Stack>
