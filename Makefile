@@ -1,5 +1,5 @@
 # vmarket: `make run` serves the demo site; `make test` runs every test (installs what it needs).
-.PHONY: run test openapi deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean
+.PHONY: run test openapi deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean bench bench-upload-memory bench-catalog-search bench-lottery bench-pages
 
 NEXTEST := $(shell cargo nextest --version >/dev/null 2>&1 && echo "cargo nextest run" || echo "cargo test")
 
@@ -54,6 +54,11 @@ bench-catalog-search:
 
 bench-lottery:
 	bench/lottery
+
+## Public pages and lists under wrk beside nginx serving the same bytes (bench/pages --pg adds
+## PostgreSQL); installs wrk and nginx if missing.
+bench-pages:
+	bench/pages
 
 clean:
 	scripts/pg-test-server stop

@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use rocket::fs::FileServer;
 use rocket::{Build, Rocket};
 use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
@@ -90,7 +89,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .mount("/admin", admin::routes())
         .mount("/auth", auth::routes::routes())
         .mount("/media", storage::routes())
-        .mount("/static", FileServer::from(static_dir).rank(20))
+        .mount("/static", crate::http::static_files::StaticFiles::new(static_dir, 20))
         .register("/", errors::page_catchers());
     if builtin_sso {
         rocket = rocket.mount("/account", account::routes());

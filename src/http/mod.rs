@@ -8,6 +8,7 @@ pub mod limit;
 pub mod notifier;
 pub mod protect;
 pub mod redirect;
+pub mod static_files;
 pub mod upload;
 pub mod vite;
 

@@ -11,6 +11,7 @@ pub mod html;
 pub mod http;
 pub mod images;
 pub mod smtp_sink;
+pub mod sql;
 
 use std::path::PathBuf;
 
@@ -90,11 +91,13 @@ impl TestAppBuilder {
             }
             _ => (format!("sqlite://{}?mode=rwc", tmp.path().join("test.db").display()), None),
         };
-        let conn = db::connect(&url).await.expect("connect to the test database");
+        let mut conn = db::connect(&url).await.expect("connect to the test database");
         db::migrate(&conn).await.expect("migrations apply");
         if self.seed {
             vmarket::seed::demo(&conn, self.now).await.expect("demo seed");
         }
+        let sql = sql::SqlLog::default();
+        sql.attach(&mut conn);
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let dist = self.dist_dir.unwrap_or_else(|| tmp.path().join("no-dist"));
         let port = if self.live { free_port() } else { 0 };
@@ -137,6 +140,7 @@ impl TestAppBuilder {
             figment,
             shutdown,
             actors: rocket::tokio::sync::OnceCell::new(),
+            sql,
             _tmp: tmp,
             _pg: pg,
         }
@@ -159,6 +163,8 @@ pub struct TestApp {
     figment: Figment,
     /// The browser actors send their requests with (see [`actors`]), made on first use.
     actors: rocket::tokio::sync::OnceCell<Client>,
+    /// Every SQL statement the app (and the test) ran since the last [`sql::SqlLog::take`].
+    pub sql: sql::SqlLog,
     _tmp: tempfile::TempDir,
     _pg: Option<PgDatabase>,
 }

@@ -1,0 +1,126 @@
+//! The query budget: every public page and public API list runs a fixed number of SQL
+//! statements, however many worlds, concepts or items it shows — no N+1 — and no more than
+//! [`BUDGET`].
+//!
+//! The budget is today's worst route (the concept catalogue page: the event tree, the concept's
+//! exhibitors and companies, their items); issue 10 aims at 4, which needs the event tree
+//! (events, phases, concepts, worlds, keywords, artists — the first ~10 statements of most
+//! pages) kept in memory per data version. Lower the number as routes get cheaper.
+
+use serde_json::Value;
+
+use crate::support::TestApp;
+
+/// Statements one anonymous request may run.
+const BUDGET: usize = 26;
+
+/// Public pages, as a visitor opens them (the Japanese path; the English one is checked too).
+const PAGES: &[&str] = &[
+    "/",
+    "/worlds",
+    "/world/130001",
+    "/2026Summer/worlds",
+    "/2026Summer/world/120001",
+    "/event_history",
+    "/access",
+    "/access/2026Winter/venues",
+    "/contact",
+    "/catalog",
+    "/catalog/search",
+    "/catalog/1301?world_id=130001",
+    "/2026Summer/catalog",
+    "/2026Summer/catalog/search",
+    "/2026Summer/catalog/search?viewType=circle&type=exhibitor",
+    "/2026Summer/catalog/search?viewType=circle&type=company&q=%E3%83%AB",
+    "/2026Summer/catalog/search?keyword=%E3%83%AF&page=2",
+    "/2026Summer/catalog/1201?world_id=120001",
+    "/2026Summer/confirmation",
+    "/2026Summer/exhibitor/120",
+    "/2026Summer/company/7",
+    "/hub/2026Winter/notification",
+    "/hub/2026Winter/virtual_events",
+    "/hub/2026Winter/official_stream",
+    "/hub/2026Winter/campaign",
+    "/hub/2026Winter/official_streamers",
+    "/hub/2026Winter/official_ambassador",
+    "/hub/search",
+    "/hub/search?q=%E3%83%A9",
+];
+
+/// Public API lists.
+const LISTS: &[&str] = &[
+    "/api/v1/events",
+    "/api/v1/active_events",
+    "/api/v1/2026Winter/worlds?limit=50",
+    "/api/v1/2026Summer/worlds?limit=50",
+    "/api/v1/2026Summer/concepts",
+    "/api/v1/2026Summer/catalog_items",
+    "/api/v1/2026Summer/catalog_items?keyword=%E3%83%AF",
+    "/api/v1/2026Summer/companies",
+    "/api/v1/2026Summer/company_items",
+    "/api/v1/2026Summer/exhibitors",
+    "/api/v1/2026Winter/hub_notifications",
+    "/api/v1/2026Winter/hub_notifications/top_live",
+    "/api/v1/2026Winter/hub_notifications/vmarket_info",
+    "/api/v1/2026Winter/streamers",
+    "/api/v1/ambassadors",
+    "/api/v1/hub_tags",
+    "/api/v1/catalog_item_groups",
+    "/api/v1/company_catalog_item_groups",
+    "/api/v1/inquiry_categories",
+];
+
+#[rocket::async_test]
+async fn public_pages_and_lists_stay_within_the_query_budget() {
+    let app = TestApp::new().await;
+    let mut over = Vec::new();
+    let paths = PAGES.iter().flat_map(|p| [p.to_string(), format!("/en{}", if *p == "/" { "" } else { p })]);
+    for path in paths.chain(LISTS.iter().map(|p| p.to_string())) {
+        app.get(&path).await; // warm: first-use caches (templates, messages) are not per-request work
+        app.sql.take();
+        let status = app.get(&path).await.status().code;
+        let statements = app.sql.take();
+        assert_eq!(status, 200, "{path} answers 200");
+        if statements.len() > BUDGET {
+            over.push(format!("{path}: {} statements\n    {}", statements.len(), statements.join("\n    ")));
+        }
+    }
+    assert!(over.is_empty(), "over the budget of {BUDGET} statements:\n{}", over.join("\n"));
+}
+
+/// Lists that take `limit`: one row or fifty, the same statements (batched loads, not one
+/// query per row).
+const LIMITED: &[&str] = &[
+    "/api/v1/events",
+    "/api/v1/2026Summer/worlds",
+    "/api/v1/2026Summer/concepts",
+    "/api/v1/2026Summer/catalog_items",
+    "/api/v1/2026Summer/companies",
+    "/api/v1/2026Summer/company_items",
+    "/api/v1/2026Summer/exhibitors",
+    "/api/v1/2026Winter/hub_notifications",
+];
+
+fn rows(body: &Value) -> usize {
+    body["data"].as_array().or(body.as_array()).map_or(0, Vec::len)
+}
+
+#[rocket::async_test]
+async fn showing_more_rows_runs_no_more_statements() {
+    let app = TestApp::new().await;
+    for list in LIMITED {
+        let mut counts = Vec::new();
+        let mut sizes = Vec::new();
+        for limit in [1, 50] {
+            let path = format!("{list}?limit={limit}");
+            app.get(&path).await;
+            app.sql.take();
+            let (status, body) = app.get_json(&path).await;
+            assert_eq!(status, 200, "{path}");
+            counts.push(app.sql.take().len());
+            sizes.push(rows(&body));
+        }
+        assert!(sizes[1] > sizes[0], "{list}: the demo has more than one row to show (got {sizes:?})");
+        assert_eq!(counts[0], counts[1], "{list}: statements for 1 row vs {} rows", sizes[1]);
+    }
+}
