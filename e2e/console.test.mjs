@@ -56,19 +56,28 @@ const RESOURCES = [
   'audit_log',
 ];
 
-/** Picks `option` in the select input named `name`. @param {import('playwright-core').Page} page */
+/**
+ * Picks `option` in the select input named `name`.
+ * @param {import('playwright-core').Page} page @param {string} name @param {string} option
+ */
 async function choose(page, name, option) {
   await page.locator('.MuiInputBase-root', { has: page.locator(`input[name="${name}"]`) }).locator('[role="combobox"]').click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/** Types `text` into the autocomplete labelled `label` and picks `option`. @param {import('playwright-core').Page} page */
+/**
+ * Types `text` into the autocomplete labelled `label` and picks `option`.
+ * @param {import('playwright-core').Page} page @param {string} label @param {string} text @param {string} option
+ */
 async function pick(page, label, text, option) {
   await page.getByRole('combobox', { name: label, exact: true }).fill(text);
   await page.getByRole('option', { name: option }).first().click();
 }
 
-/** Saves the form and waits for the record's show page; returns its id. @param {import('playwright-core').Page} page */
+/**
+ * Saves the form and waits for the record's show page; returns its id.
+ * @param {import('playwright-core').Page} page @param {string} resource
+ */
 async function saveAndShow(page, resource) {
   await Promise.all([
     page.waitForURL((u) => new RegExp(`^/admin/${resource}/\\d+/show$`).test(u.pathname), { timeout: 20_000 }),
@@ -77,7 +86,10 @@ async function saveAndShow(page, resource) {
   return Number(new URL(page.url()).pathname.split('/')[3]);
 }
 
-/** Switches the console's language through the app bar. @param {import('playwright-core').Page} page */
+/**
+ * Switches the console's language through the app bar.
+ * @param {import('playwright-core').Page} page @param {string} from @param {string} to
+ */
 async function switchLanguage(page, from, to) {
   await page.getByRole('button', { name: from }).first().click();
   await page.getByRole('menuitem', { name: to }).click();
@@ -86,7 +98,7 @@ async function switchLanguage(page, from, to) {
 
 /**
  * Opens each resource's list through the menu (client-side, no reloads) and screenshots it.
- * @param {import('playwright-core').Page} page
+ * @param {import('playwright-core').Page} page @param {string} lang
  */
 async function screenshotLists(page, lang) {
   for (const name of RESOURCES) {
@@ -222,7 +234,7 @@ test('a QA tester travels to event_open and the catalogue unlocks, then back', {
   let travelled = false;
   try {
     assert.equal(
-      await (await page.goto(url('/2026Winter/catalog'))).status(),
+      (await page.goto(url('/2026Winter/catalog')))?.status(),
       200,
     );
     await page.getByTestId('catalog-locked').waitFor();
