@@ -89,7 +89,10 @@ async fn an_owner_applies_with_two_wishes_edits_and_withdraws() {
     assert_eq!(location, format!("/mypage/event/PageFair/apply/complete?circle={circle}&done=applied"));
     let entries = saved(&c.owner, "PageFair").await;
     assert_eq!(entries.len(), 1);
-    assert_eq!(wishes_of(&entries[0]), [(ev.plans[0] as i64, "applied".into()), (ev.plans[1] as i64, "applied".into())]);
+    assert_eq!(
+        wishes_of(&entries[0]),
+        [(ev.plans[0] as i64, "applied".into()), (ev.plans[1] as i64, "applied".into())]
+    );
     assert_eq!(entries[0]["applications"][0]["options"]["amp_id"], "amp-01");
 
     let (status, html) = c.owner.page(&location).await;
@@ -334,8 +337,8 @@ async fn the_demo_exhibitor_can_apply_to_the_open_demo_event() {
     assert_eq!((path.as_str(), status), ("/mypage/events", 200));
     let doc = Doc::parse(&html);
     assert_eq!(doc.attrs("[data-testid=entry-event]", "data-permalink"), ["2027Summer", "2026Winter"]);
-    assert_eq!(doc.text("[data-permalink=2027Summer] [data-testid=entry-open]"), "エントリー受付中");
-    let apply = doc.attrs("[data-permalink=2027Summer] [data-testid=apply]", "href");
+    assert_eq!(doc.text("[data-permalink='2027Summer'] [data-testid=entry-open]"), "エントリー受付中");
+    let apply = doc.attrs("[data-permalink='2027Summer'] [data-testid=apply]", "href");
     assert_eq!(apply.len(), 1, "ともしび工房 can apply; the suspended こもれび喫茶部 cannot");
     let (status, html) = app.page(&apply[0]).await;
     assert_eq!(status, 200);

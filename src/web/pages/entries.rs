@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{circle, event, event_entry, event_entry_plan};
-use crate::error::{Error, FieldError, Result};
+use crate::error::{Error, FieldError, Invalid, Result};
 use crate::forms::entry::{AMP_ID_MAX, ApplicationInput, EntryInput, OptionsInput};
 use crate::model::entry::{EntryView, MAX_WISHES};
 use crate::model::entry_events::{ActiveEventView, active_for};
@@ -57,7 +57,7 @@ pub(crate) fn fee_text(p: &Page<'_>, fee: i32) -> String {
     let digits = fee.unsigned_abs().to_string();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
@@ -527,7 +527,7 @@ fn refused_form(p: &Page<'_>, setting: &Setting, form: &EntryForm, slots: &[usiz
 }
 
 /// Checks a posted form as the API would, without saving: the wishes, the circle (the user's
-/// own), the window. `Ok(None)` when it may be saved; the form again otherwise.
+/// own), the window, the plans. `Ok(Ok(()))` when it may be saved; the form again otherwise.
 async fn check(
     p: &Page<'_>,
     user_id: i32,
@@ -549,6 +549,17 @@ async fn check(
     }
     if let Err(e) = setting.event.ensure_entry_open(p.now) {
         return refused_form(p, setting, form, &slots, e).map(Err);
+    }
+    // A plan of another event is the model's 422 on saving; the confirmation must not show
+    // fewer wishes than will be sent, so it is refused here with the same message.
+    let unknown: Vec<Invalid> = slots
+        .iter()
+        .enumerate()
+        .filter(|(_, slot)| setting.plan(form.slot(**slot).plan).is_none())
+        .map(|(i, _)| Invalid::new(format!("applications[{i}].plan_id"), "entries.validation.plan_unknown"))
+        .collect();
+    if !unknown.is_empty() {
+        return refused_form(p, setting, form, &slots, Error::Validation(unknown)).map(Err);
     }
     Ok(Ok(()))
 }
