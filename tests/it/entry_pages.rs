@@ -211,7 +211,7 @@ async fn pages_follow_the_access_matrix() {
     // The member reads the entry without the owner's links; the stranger sees none.
     let (_, html) = c.member.page("/mypage/entry_history/AccessFair/apply").await;
     let doc = Doc::parse(&html);
-    assert_eq!(doc.attrs("[data-testid=entry]", "data-circle-id"), [circle.clone()]);
+    assert_eq!(doc.attrs("[data-testid=entry]", "data-circle-id"), [circle.as_str()]);
     assert_eq!(doc.count("[data-testid=edit]") + doc.count("[data-testid=withdraw]"), 0);
     let (_, html) = c.stranger.page("/mypage/entry_history/AccessFair/apply").await;
     assert_eq!(Doc::parse(&html).count("[data-testid=entry]"), 0);
