@@ -104,12 +104,28 @@ impl EventWithPhases {
     }
 }
 
-/// Picks the event the site is about at `now`: the latest one whose entry has started, or
-/// failing that the next one to start, among `events`.
+/// Picks the event the site is about at `now`, among `events`:
+///
+/// 1. among the events under way (entry started, event not closed), the one whose show opens
+///    first: the running show, or else the next show to happen;
+/// 2. failing that, the latest event whose entry started (between a show's close and the next
+///    entry, the site stays with the show just past);
+/// 3. failing that, the next event to start.
+///
+/// An event without `entry_start` counts from its creation; one without `event_open` opens
+/// after every event that has one; one without `event_close` has not closed. Rule 1 is what
+/// keeps a show that has not happened yet on the public pages while the next event already
+/// takes entries (the demo's 2027Summer during 2026Winter's submission phase): its exhibitors
+/// apply from mypage, which lists every event open for entry.
 pub fn pick_current(events: Vec<EventWithPhases>, now: DateTime<Utc>) -> Option<EventWithPhases> {
     let start = |e: &EventWithPhases| e.at(PhaseType::EntryStart).unwrap_or(e.event.created_at);
+    let opens = |e: &EventWithPhases| (e.at(PhaseType::EventOpen).is_none(), e.at(PhaseType::EventOpen), start(e));
     let (started, upcoming): (Vec<_>, Vec<_>) = events.into_iter().partition(|e| start(e) <= now);
-    started.into_iter().max_by_key(start).or_else(|| upcoming.into_iter().min_by_key(start))
+    let (under_way, past): (Vec<_>, Vec<_>) = started.into_iter().partition(|e| e.is_active(now));
+    if let Some(first) = under_way.into_iter().min_by_key(opens) {
+        return Some(first);
+    }
+    past.into_iter().max_by_key(start).or_else(|| upcoming.into_iter().min_by_key(start))
 }
 
 /// The current event at `now` (see [`pick_current`]).
@@ -277,5 +293,90 @@ impl EventWithPhases {
                 (start <= now && now < end).then_some((*window, end))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+
+    use super::*;
+
+    /// An event `id` with phases at `days` after a fixed origin: entry start, event open, event
+    /// close (`None` leaves the phase out).
+    fn event(id: i32, entry: Option<i64>, open: Option<i64>, close: Option<i64>) -> EventWithPhases {
+        let origin = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap().to_utc();
+        let day = |d: i64| origin + Duration::days(d);
+        let phases = [(PhaseType::EntryStart, entry), (PhaseType::EventOpen, open), (PhaseType::EventClose, close)]
+            .into_iter()
+            .filter_map(|(kind, d)| d.map(|d| (kind, day(d))))
+            .enumerate()
+            .map(|(i, (phase_type, phase_timestamp))| event_phase::Model {
+                id: id * 10 + i as i32,
+                event_id: id,
+                phase_type,
+                phase_timestamp,
+                is_private: false,
+                is_displayable: true,
+            })
+            .collect();
+        let text = String::new;
+        let event = event::Model {
+            id,
+            permalink: format!("e{id}"),
+            version: id,
+            name_ja: text(),
+            name_en: text(),
+            image: None,
+            logo: None,
+            icon: None,
+            first_view_image: None,
+            theme_ja: text(),
+            theme_en: text(),
+            theme_description_ja: text(),
+            theme_description_en: text(),
+            is_entry_closed: false,
+            is_public: true,
+            exhibition_term_url: None,
+            exhibition_guideline_url: None,
+            submission_rule_url: None,
+            created_at: day(-1000),
+            updated_at: day(-1000),
+        };
+        EventWithPhases { event, phases }
+    }
+
+    fn current_at(events: &[EventWithPhases], day: i64) -> Option<i32> {
+        let origin = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap().to_utc();
+        pick_current(events.to_vec(), origin + Duration::days(day)).map(|e| e.event.id)
+    }
+
+    #[test]
+    fn the_show_ahead_stays_current_while_the_next_event_takes_entries() {
+        // Summer: entry day 0, show 100..115. Winter: entry 150, show 250..265. Next: entry 230,
+        // show 340..355 (its entry opens while Winter's show is still ahead).
+        let events = [
+            event(1, Some(0), Some(100), Some(115)),
+            event(2, Some(150), Some(250), Some(265)),
+            event(3, Some(230), Some(340), Some(355)),
+        ];
+        assert_eq!(current_at(&events, -10), Some(1), "before anything: the next to start");
+        assert_eq!(current_at(&events, 50), Some(1), "taking entries");
+        assert_eq!(current_at(&events, 105), Some(1), "its show is running");
+        assert_eq!(current_at(&events, 120), Some(1), "closed, the next entry not open: the show just past");
+        assert_eq!(current_at(&events, 160), Some(2), "the next one's entry opened");
+        assert_eq!(current_at(&events, 235), Some(2), "Next takes entries, Winter's show is ahead");
+        assert_eq!(current_at(&events, 255), Some(2), "Winter's show is running");
+        assert_eq!(current_at(&events, 270), Some(3), "Winter closed: Next is under way");
+        assert_eq!(current_at(&events, 400), Some(3), "everything closed: the latest");
+    }
+
+    #[test]
+    fn missing_phases_have_defaults() {
+        // No event_open: after every event that has one. No event_close: never closes.
+        let events = [event(1, Some(0), None, None), event(2, Some(10), Some(100), Some(115))];
+        assert_eq!(current_at(&events, 20), Some(2));
+        assert_eq!(current_at(&events, 200), Some(1), "the other one never closes");
+        assert_eq!(current_at(&[], 0), None);
     }
 }

@@ -1,7 +1,9 @@
 //! Demo entries (`data/entries.json`): plans of the current event (2026Winter) and entries of the
 //! demo circles to it in the statuses the entry pages show (paid, won for free, unpaid, lost,
-//! declined, incorrect for the suspended circle). What is already there (by plan name, by event
-//! and circle) is left alone.
+//! declined, incorrect for the suspended circle); plans of the upcoming event open for entry
+//! (2027Summer) with a few applied wishes, so that its plans show every rate label (normal,
+//! nearly full, over capacity). What is already there (by plan name, by event and circle) is
+//! left alone.
 
 use std::collections::HashMap;
 

@@ -2,6 +2,11 @@
 //! worlds (see [`super::concepts`]). Event, concept and world ids are explicit in the file
 //! (events 1, 11, 12 and 13 are spec'd). An event that already exists (by id or permalink) is
 //! left alone.
+//!
+//! A phase is at a fixed instant (`at`) or a number of days after the seed runs
+//! (`days_after_seed`): the upcoming demo event (2027Summer) has its entry window open from the
+//! day before the demo is seeded, so a fresh `make run` has an event to apply to. Its phases are
+//! written once, like every row here; seeding again does not move them.
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
@@ -62,9 +67,25 @@ struct EventSeed {
 struct PhaseSeed {
     #[serde(rename = "type")]
     phase_type: PhaseType,
-    at: DateTime<Utc>,
+    /// A fixed instant; or
+    #[serde(default)]
+    at: Option<DateTime<Utc>>,
+    /// days after the seed runs (negative: before).
+    #[serde(default)]
+    days_after_seed: Option<i64>,
     is_private: bool,
     is_displayable: bool,
+}
+
+impl PhaseSeed {
+    /// When the phase is, for a seed run at `now`.
+    fn instant(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        match (self.at, self.days_after_seed) {
+            (Some(at), _) => at,
+            (None, Some(days)) => now + chrono::Duration::days(days),
+            (None, None) => now,
+        }
+    }
 }
 
 /// Reads `events.json` and checks that every artist a concept or world names exists.
@@ -74,6 +95,11 @@ pub fn load() -> Result<Events> {
     let events: Vec<EventSeed> = file.list("events")?;
     file.finish()?;
     for (i, ev) in events.iter().enumerate() {
+        let timed = ev.phases.iter().all(|p| p.at.is_some() != p.days_after_seed.is_some());
+        if !timed {
+            let what = format!("a phase of {} without exactly one of `at` and `days_after_seed`", ev.permalink);
+            return Err(data::bad_entry(FILE.name, "events", i, what));
+        }
         for artist in ev.concepts.iter().flat_map(ConceptSeed::artist_keys) {
             let ok = artists.iter().any(|a| a.key == artist);
             data::known(ok, FILE.name, "events", i, format_args!("artist `{artist}` in {}", ev.permalink))?;
@@ -160,7 +186,7 @@ async fn insert_event(
         event_phase::ActiveModel {
             event_id: Set(ev.id),
             phase_type: Set(p.phase_type),
-            phase_timestamp: Set(p.at),
+            phase_timestamp: Set(p.instant(now)),
             is_private: Set(p.is_private),
             is_displayable: Set(p.is_displayable),
             ..Default::default()

@@ -15,6 +15,7 @@ mod circles;
 mod circles_access;
 mod demo_accounts;
 mod entries;
+mod entry_pages;
 mod errors;
 mod exhibitor_news;
 mod hub;

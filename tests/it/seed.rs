@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::{ConnectionTrait, DatabaseBackend, DatabaseConnection, EntityTrait, PaginatorTrait, Statement};
 use sha2::{Digest, Sha256};
 use vmarket::db::entities::{artist, event, exhibitor_notification, keyword, world};
+use vmarket::model::phase::PhaseType;
 
 use crate::support::{TestApp, default_now};
 
@@ -21,17 +22,27 @@ async fn the_demo_seed_is_idempotent() {
         )
     };
     let before = counts().await;
-    assert_eq!(before.0, 4);
+    assert_eq!(before.0, 5);
     assert!(before.1 >= 48, "12+ worlds per event, got {}", before.1);
     assert_eq!(before.4, 23, "exhibitor news");
-    let report = vmarket::seed::demo(&app.db, default_now()).await.expect("second seed");
+    // Run again three days later: nothing is added, and 2027Summer's phases, placed from the
+    // first run's time, stay where they were.
+    let later = default_now() + chrono::Duration::days(3);
+    let report = vmarket::seed::demo(&app.db, later).await.expect("second seed");
     assert!(report.created.is_empty());
-    assert_eq!(report.skipped, ["2025Summer", "2025Winter", "2026Summer", "2026Winter"]);
+    assert_eq!(report.skipped, ["2025Summer", "2025Winter", "2026Summer", "2026Winter", "2027Summer"]);
     assert_eq!(counts().await, before);
     let summer = event::Entity::find_by_id(1).one(&app.db).await.unwrap().expect("event 1");
     assert_eq!(summer.permalink, "2025Summer");
     let winter = event::Entity::find_by_id(11).one(&app.db).await.unwrap().expect("event 11");
     assert_eq!(winter.permalink, "2025Winter");
+    let open = event::Entity::find_by_id(14).one(&app.db).await.unwrap().expect("event 14");
+    let phases = open.phases(&app.db).await.unwrap();
+    let at = |kind: PhaseType| phases.iter().find(|p| p.phase_type == kind).map(|p| p.phase_timestamp);
+    assert_eq!(open.permalink, "2027Summer");
+    assert_eq!(at(PhaseType::EntryStart), Some(default_now() - chrono::Duration::days(1)), "from the first run");
+    assert_eq!(at(PhaseType::EntryEnd), Some(default_now() + chrono::Duration::days(14)));
+    assert_eq!(at(PhaseType::EventClose), Some(default_now() + chrono::Duration::days(130)));
 }
 
 /// The demo site, row for row: the same fingerprint on SQLite and PostgreSQL, and after a
@@ -41,7 +52,9 @@ async fn the_demo_seed_writes_the_same_site() {
     let app = TestApp::new().await;
     let first = fingerprint(&app.db).await;
     insta::assert_snapshot!("demo_fingerprint", first);
-    vmarket::seed::demo(&app.db, default_now()).await.expect("second seed");
+    // Days later, as a developer re-running `make run` would: the phases placed from the seed
+    // time (2027Summer) are not moved, nor anything else.
+    vmarket::seed::demo(&app.db, default_now() + chrono::Duration::days(3)).await.expect("second seed");
     assert_eq!(fingerprint(&app.db).await, first, "a second seed run changed the database");
 }
 

@@ -5,6 +5,8 @@ pub mod catalog;
 pub mod circle_members;
 pub mod circles;
 pub mod contact;
+pub mod entries;
+pub mod entry_history;
 pub mod exhibitors;
 pub mod history;
 pub mod home;
@@ -30,6 +32,8 @@ pub fn routes() -> Vec<Route> {
     routes.extend(my_events::routes());
     routes.extend(circles::routes());
     routes.extend(circle_members::routes());
+    routes.extend(entries::routes());
+    routes.extend(entry_history::routes());
     routes.extend(support::routes());
     routes.extend(contact::routes());
     routes.extend(catalog::routes());

@@ -1,6 +1,6 @@
 //! Signed-in pages: the mypage dashboard (profile, current event, latest news, circle
-//! invitations waiting) and the profile editor (a React island). Signed-out visitors are sent to
-//! sign in and brought back.
+//! invitations waiting, events open for entry) and the profile editor (a React island).
+//! Signed-out visitors are sent to sign in and brought back.
 
 use rocket::{Route, get, routes};
 use rocket_dyn_templates::Template;
@@ -23,6 +23,8 @@ const SECTIONS: &[(&str, &str)] = &[
     ("/mypage", "mypage.nav.dashboard"),
     ("/mypage/news", "mypage.nav.news"),
     ("/mypage/circles", "mypage.nav.circles"),
+    ("/mypage/events", "mypage.nav.events"),
+    ("/mypage/entry_history", "mypage.nav.entry_history"),
     ("/mypage/profile", "mypage.nav.profile"),
 ];
 
@@ -34,6 +36,9 @@ pub(crate) fn nav(page: &Page<'_>) -> Vec<serde_json::Value> {
             let below = *path != "/mypage" && page.path.strip_prefix(path).is_some_and(|rest| rest.starts_with('/'));
             // One circle's pages (`/mypage/circle/{id}/…`) belong to the circles section.
             let below = below || (*path == "/mypage/circles" && page.path.starts_with("/mypage/circle/"));
+            // Applying to an event (`/mypage/event/{permalink}/apply/…`) belongs to the events.
+            let applying = page.path.starts_with("/mypage/event/") && page.path.contains("/apply/");
+            let below = below || (*path == "/mypage/events" && applying);
             json!({ "href": page.href(path), "label": page.t(key), "current": page.path == *path || below })
         })
         .collect()
@@ -54,6 +59,8 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
     let invitations =
         crate::db::entities::circle_invitation::Model::pending_count_for_user(page.db, current.user.id, page.now)
             .await?;
+    let active = crate::model::entry_events::active_for(page.db, current.user.id, page.lang, page.now).await?;
+    let open_for_entry = active.iter().filter(|a| a.entry_open).count();
     Ok(page.render(
         "mypage/index",
         &page.t("mypage.title"),
@@ -66,6 +73,11 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
                 "invitations": invitations,
                 "invitations_href": page.href("/mypage/circles/invitations"),
                 "href": page.href("/mypage/circles"),
+            },
+            "entries": {
+                "open": open_for_entry,
+                "events_href": page.href("/mypage/events"),
+                "history_href": page.href("/mypage/entry_history"),
             },
         }),
     ))

@@ -29,9 +29,9 @@ async fn a_list_says_its_range_and_total_and_exposes_the_header() {
     let director = app.as_staff(Role::Director).await;
     let all = list(&app, &director, None, None, None).await;
     assert_eq!(all.status, 200);
-    assert_eq!(all.content_range.as_deref(), Some("events 0-3/4"));
+    assert_eq!(all.content_range.as_deref(), Some("events 0-4/5"));
     assert_eq!(all.expose.as_deref(), Some("Content-Range"));
-    assert_eq!(all.ids(), [1, 11, 12, 13], "by id when no sort is given");
+    assert_eq!(all.ids(), [1, 11, 12, 13, 14], "by id when no sort is given");
     let winter = &all.body[3];
     assert_eq!(winter["permalink"], "2026Winter");
     assert_eq!(winter["name_ja"], "バーチャルマーケット2026 Winter");
@@ -39,21 +39,21 @@ async fn a_list_says_its_range_and_total_and_exposes_the_header() {
     assert!(phases.iter().any(|p| p["phase_type"] == "event_open" && p["phase_timestamp"] == "2026-12-12T03:00:00Z"));
 
     let sorted = list(&app, &director, Some(r#"["version","DESC"]"#), Some("[0,1]"), None).await;
-    assert_eq!(permalinks(&sorted), ["2026Winter", "2026Summer"]);
-    assert_eq!(sorted.content_range.as_deref(), Some("events 0-1/4"));
+    assert_eq!(permalinks(&sorted), ["2027Summer", "2026Winter"]);
+    assert_eq!(sorted.content_range.as_deref(), Some("events 0-1/5"));
 
     let middle = list(&app, &director, Some(r#"["version","desc"]"#), Some("[1,2]"), None).await;
-    assert_eq!(permalinks(&middle), ["2026Summer", "2025Winter"]);
-    assert_eq!(middle.content_range.as_deref(), Some("events 1-2/4"));
+    assert_eq!(permalinks(&middle), ["2026Winter", "2026Summer"]);
+    assert_eq!(middle.content_range.as_deref(), Some("events 1-2/5"));
 
     let at_the_end = list(&app, &director, Some(r#"["version","ASC"]"#), Some("[3,9]"), None).await;
-    assert_eq!(permalinks(&at_the_end), ["2026Winter"]);
-    assert_eq!(at_the_end.content_range.as_deref(), Some("events 3-3/4"));
+    assert_eq!(permalinks(&at_the_end), ["2026Winter", "2027Summer"]);
+    assert_eq!(at_the_end.content_range.as_deref(), Some("events 3-4/5"));
 
-    let past_the_end = list(&app, &director, None, Some("[4,9]"), None).await;
+    let past_the_end = list(&app, &director, None, Some("[5,9]"), None).await;
     assert_eq!(past_the_end.status, 200);
     assert_eq!(past_the_end.body, json!([]));
-    assert_eq!(past_the_end.content_range.as_deref(), Some("events */4"));
+    assert_eq!(past_the_end.content_range.as_deref(), Some("events */5"));
 
     let nothing = list(&app, &director, None, Some("[0,24]"), Some(r#"{"permalink":"1999Spring"}"#)).await;
     assert_eq!((nothing.status, nothing.body.clone()), (200, json!([])));
@@ -131,10 +131,10 @@ async fn one_record_or_a_404() {
 
 fn new_event() -> serde_json::Value {
     json!({
-        "permalink": "2027Summer",
-        "version": 18,
-        "name_ja": "バーチャルマーケット2027 Summer",
-        "name_en": "Virtual Market 2027 Summer",
+        "permalink": "2028Summer",
+        "version": 19,
+        "name_ja": "バーチャルマーケット2028 Summer",
+        "name_en": "Virtual Market 2028 Summer",
         "theme_ja": "夏",
         "theme_en": "Summer",
         "is_public": true,
@@ -161,14 +161,14 @@ async fn create_change_and_delete_an_event_with_its_phases() {
 
     // The edit form sends the whole record back: keep one phase, change it, add one, drop one.
     let mut record = created.body.clone();
-    record["name_en"] = json!("Virtual Market 2027 Summer (edited)");
+    record["name_en"] = json!("Virtual Market 2028 Summer (edited)");
     record["phases"] = json!([
         {"id": phases[1]["id"], "phase_type": "event_open", "phase_timestamp": "2027-08-02T03:00:00Z", "is_displayable": true},
         {"phase_type": "event_close", "phase_timestamp": "2027-08-10T03:00:00Z", "is_private": true},
     ]);
     let updated = call(&app, &director, Method::Put, &format!("/admin/api/events/{id}"), Some(&record)).await;
     assert_eq!(updated.status, 200, "{:?}", updated.body);
-    assert_eq!(updated.body["name_en"], "Virtual Market 2027 Summer (edited)");
+    assert_eq!(updated.body["name_en"], "Virtual Market 2028 Summer (edited)");
     let now = updated.body["phases"].as_array().unwrap();
     assert_eq!(now.len(), 2);
     assert_eq!(now[0]["id"], phases[1]["id"], "a phase sent with its id is kept");
@@ -178,10 +178,10 @@ async fn create_change_and_delete_an_event_with_its_phases() {
     // The public API sees it.
     let (status, public) = app.get_json(&format!("/api/v1/events/{id}")).await;
     assert_eq!(status, 200);
-    assert_eq!(public["name_en"], "Virtual Market 2027 Summer (edited)");
+    assert_eq!(public["name_en"], "Virtual Market 2028 Summer (edited)");
 
     let deleted = call(&app, &director, Method::Delete, &format!("/admin/api/events/{id}"), None).await;
-    assert_eq!((deleted.status, deleted.body["permalink"].as_str()), (200, Some("2027Summer")));
+    assert_eq!((deleted.status, deleted.body["permalink"].as_str()), (200, Some("2028Summer")));
     let gone = call(&app, &director, Method::Get, &format!("/admin/api/events/{id}"), None).await;
     assert_eq!(gone.status, 404);
 }
@@ -225,7 +225,7 @@ async fn bad_inputs_are_reported_beside_their_fields() {
     assert_eq!((answer.status, answer.body["code"].as_str()), (400, Some("bad_request")), "no body is not JSON");
 
     let events = call(&app, &director, Method::Get, "/admin/api/events", None).await;
-    assert_eq!(events.content_range.as_deref(), Some("events 0-3/4"), "nothing was stored");
+    assert_eq!(events.content_range.as_deref(), Some("events 0-4/5"), "nothing was stored");
 }
 
 #[rocket::async_test]

@@ -1,0 +1,133 @@
+//! The entry history (spec §2: `/mypage/entry_history`, `/mypage/entry_history/{permalink}/apply`):
+//! the entries of every circle the user owns or belongs to, newest first, and for one event
+//! each entry with its wishes, each wish's lottery status in words and the entry's lottery type.
+//! The owner sees edit and withdraw links while the entry window is open; members read only.
+//! The event's other history tabs (hub, catalog, submissions) appear when those pages exist.
+
+use rocket::{Route, get, routes};
+use rocket_dyn_templates::Template;
+use serde_json::{Value, json};
+
+use crate::auth::guards::CurrentUser;
+use crate::db::entities::{event, event_entry};
+use crate::error::Result;
+use crate::model::circle::Standing;
+use crate::model::entry::EntryView;
+use crate::model::pagination::{PageRequest, Pagination};
+use crate::types::Permalink;
+use crate::web::page::Page;
+use crate::web::pager::{page_number, pager};
+use crate::web::pages::entries::{history_path, plan_json};
+use crate::web::pages::mypage::nav;
+
+/// Entries per list page.
+pub const PAGE_SIZE: u64 = 20;
+
+/// Most entries one event's page lists (one per circle the user is part of).
+const PER_EVENT: u64 = 100;
+
+/// An entry as the pages show it: statuses and lottery type in words, links for its owner.
+pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
+    let permalink = &view.event.permalink;
+    let query = format!("?circle={}", view.circle.id);
+    let applications: Vec<Value> = view
+        .applications
+        .iter()
+        .map(|a| {
+            let status = serde_json::to_value(a.lottery_status).unwrap_or_default();
+            let status = status.as_str().unwrap_or_default().to_string();
+            json!({
+                "id": a.id,
+                "choice": a.choice,
+                "plan": plan_json(p, &a.plan),
+                "status": status,
+                "status_label": p.t(&format!("entries.status.{status}")),
+                "use_amp": a.options.use_amp,
+                "amp_id": a.options.amp_id,
+                "free_submission": a.options.free_submission,
+            })
+        })
+        .collect();
+    let owner = view.standing == Standing::Owner;
+    json!({
+        "id": view.id,
+        "event_name": view.event.name.get(),
+        "permalink": permalink,
+        "circle": { "id": view.circle.id, "name": view.circle.name.get(), "is_suspended": view.circle.is_suspended },
+        "is_owner": owner,
+        "is_multiple_win": view.is_multiple_win,
+        "lottery_type": view.lottery_type.as_str(),
+        "lottery_type_label": p.t(&format!("entries.type.{}", view.lottery_type.as_str())),
+        "applications": applications,
+        "created_at": view.created_at,
+        "updated_at": view.updated_at,
+        "href": p.href(&history_path(permalink)),
+        "edit_href": view.can_edit.then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/edit")))),
+        "withdraw_href": view
+            .can_edit
+            .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/withdraw")))),
+    })
+}
+
+/// The message of `?done=` / `?error=`, if known.
+fn notices(p: &Page<'_>, done: Option<&str>, error: Option<&str>) -> Value {
+    json!({
+        "done": done.filter(|d| *d == "withdrawn").map(|d| p.t(&format!("entries.done.{d}"))),
+        "error": error
+            .filter(|e| ["entry_closed", "circle_suspended"].contains(e))
+            .map(|e| p.t(&format!("errors.{e}"))),
+    })
+}
+
+/// Every entry of the user's circles.
+#[get("/mypage/entry_history?<page>&<done>")]
+pub async fn list(p: Page<'_>, current: CurrentUser, page: Option<&str>, done: Option<&str>) -> Result<Template> {
+    let req = PageRequest { page: page_number(page)?, limit: PAGE_SIZE };
+    let (rows, count) = event_entry::Model::visible_page(p.db, current.user.id, None, req).await?;
+    let views = EntryView::load(p.db, rows, current.user.id, p.lang, p.now).await?;
+    let items: Vec<Value> = views.iter().map(|v| entry_json(&p, v)).collect();
+    let list_href = p.href("/mypage/entry_history");
+    let pagination = Pagination::new(req, count, count);
+    let link = |n: u64| if n > 1 { format!("{list_href}?page={n}") } else { list_href.clone() };
+    let ctx = json!({
+        "nav": nav(&p),
+        "items": items,
+        "notices": notices(&p, done, None),
+        "events_href": p.href("/mypage/events"),
+        "pagination": pagination,
+        "pager": pager(&pagination, link),
+    });
+    Ok(p.render("mypage/entries/history", &p.t("entries.history.title"), ctx))
+}
+
+/// The entries of the user's circles to one event, wish by wish.
+#[get("/mypage/entry_history/<permalink>/apply?<done>&<error>")]
+pub async fn event_entries(
+    p: Page<'_>,
+    current: CurrentUser,
+    permalink: Permalink,
+    done: Option<&str>,
+    error: Option<&str>,
+) -> Result<Template> {
+    let found = event::Model::resolve(p.db, permalink.as_str()).await?;
+    let req = PageRequest { page: 1, limit: PER_EVENT };
+    let (rows, _) = event_entry::Model::visible_page(p.db, current.user.id, Some(found.id), req).await?;
+    let views = EntryView::load(p.db, rows, current.user.id, p.lang, p.now).await?;
+    let items: Vec<Value> = views.iter().map(|v| entry_json(&p, v)).collect();
+    let event_name = p.lang.pick(&found.name_ja, &found.name_en).to_string();
+    let ctx = json!({
+        "nav": nav(&p),
+        "event_name": event_name,
+        "items": items,
+        "notices": notices(&p, done, error),
+        "tab_href": p.href(&history_path(&found.permalink)),
+        "list_href": p.href("/mypage/entry_history"),
+        "events_href": p.href("/mypage/events"),
+    });
+    Ok(p.render("mypage/entries/event_history", &p.t("entries.history.event_title"), ctx))
+}
+
+/// Routes of this module.
+pub fn routes() -> Vec<Route> {
+    routes![list, event_entries]
+}
