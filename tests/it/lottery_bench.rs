@@ -226,7 +226,10 @@ async fn lottery_publish_at_100k_applications_on_the_database() {
     report("db_preview", started);
     assert_eq!(preview.outcomes.len(), 100_000);
     let started = Instant::now();
-    let published = runs::publish(db, ev.id, LotteryRound::First, at).await.unwrap();
+    let published =
+        runs::publish(db, &vmarket::mail::Mailer::new(&app.config).unwrap(), ev.id, LotteryRound::First, at)
+            .await
+            .unwrap();
     report("db_publish", started);
     assert!(matches!(published, runs::Publication::Applied { .. }));
     let started = Instant::now();
