@@ -127,6 +127,13 @@ pub async fn commit(
     }
 }
 
+/// What the draw reads of an entry.
+struct EntryRow {
+    id: i32,
+    circle_id: i32,
+    is_multiple_win: bool,
+}
+
 /// What the draw reads of an application.
 struct WishRow {
     id: i32,
@@ -148,7 +155,17 @@ pub async fn load_inputs(
     let event = event::Entity::find_by_id(event_id).one(db).await?.ok_or_else(Error::unknown_permalink)?;
     let timeline = EventWithPhases::load(db, event).await?;
     let plans = event_entry_plan::Entity::find().filter(event_entry_plan::Column::EventId.eq(event_id)).all(db).await?;
-    let entries = event_entry::Entity::find().filter(event_entry::Column::EventId.eq(event_id)).all(db).await?;
+    // Only the columns the draw needs (as for the applications below).
+    let entries: Vec<EntryRow> = event_entry::Entity::find()
+        .select_only()
+        .columns([event_entry::Column::Id, event_entry::Column::CircleId, event_entry::Column::IsMultipleWin])
+        .filter(event_entry::Column::EventId.eq(event_id))
+        .into_tuple::<(i32, i32, bool)>()
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|(id, circle_id, is_multiple_win)| EntryRow { id, circle_id, is_multiple_win })
+        .collect();
     // Subqueries, not lists of ids: an event has tens of thousands of entries, more than a
     // statement may bind on SQLite.
     let entries_of_event = Query::select()
@@ -379,10 +396,22 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     for chunk in incorrect.chunks(5000) {
         set_status(LotteryStatus::Incorrect, chunk.to_vec()).exec(&txn).await?;
     }
+    // Winners first, by id (one statement per fee and chunk of ids), so that the first round's
+    // losers are then every wish still `applied`: each row is written once.
+    for (fee, ids) in winners_by_fee {
+        let status = if fee == 0 { LotteryStatus::Win } else { won_status };
+        for chunk in ids.chunks(5000) {
+            set_status(status, chunk.to_vec())
+                .col_expr(event_entry_application::Column::WonRound, Expr::value(round))
+                .col_expr(event_entry_application::Column::FeeAtDraw, Expr::value(fee))
+                .exec(&txn)
+                .await?;
+        }
+    }
     match round {
-        // The first draw decided exactly the event's `applied` wishes left after the line above
-        // (its inputs were just checked equal to the previewed ones): one statement makes them
-        // all losers, and the winners are set by id below.
+        // The first draw decided exactly the event's `applied` wishes left after the lines above
+        // (its inputs were just checked equal to the previewed ones): one statement makes the
+        // rest losers.
         LotteryRound::First => {
             let entries_of_event = Query::select()
                 .column(event_entry::Column::Id)
@@ -403,16 +432,6 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
             }
         }
     }
-    for (fee, ids) in winners_by_fee {
-        let status = if fee == 0 { LotteryStatus::Win } else { won_status };
-        for chunk in ids.chunks(5000) {
-            set_status(status, chunk.to_vec())
-                .col_expr(event_entry_application::Column::WonRound, Expr::value(round))
-                .col_expr(event_entry_application::Column::FeeAtDraw, Expr::value(fee))
-                .exec(&txn)
-                .await?;
-        }
-    }
     let mails = queue_result_mails(&txn, mailer, event_id, round, &draw, now).await?;
     txn.commit().await?;
     Ok(Publication::Applied { draw, incorrect, mails })
@@ -426,7 +445,7 @@ fn yen(fee: i32) -> String {
         out.push('-');
     }
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -471,6 +490,7 @@ async fn queue_result_mails(
         .collect();
     let circles: HashMap<i32, circle::Model> = circle::Entity::find()
         .filter(circle::Column::Id.in_subquery(circles_of_event.clone()))
+        .filter(circle::Column::OwnerUserId.is_not_null())
         .all(txn)
         .await?
         .into_iter()
@@ -577,12 +597,15 @@ pub async fn verify_published(db: &impl ConnectionTrait, event_id: i32, round: L
     let ids: Vec<i32> = draw.outcomes.iter().filter_map(|o| i32::try_from(o.application_id).ok()).collect();
     let mut stored: HashMap<i64, bool> = HashMap::new();
     for chunk in ids.chunks(5000) {
-        for a in event_entry_application::Entity::find()
+        for (id, won_round) in event_entry_application::Entity::find()
+            .select_only()
+            .columns([event_entry_application::Column::Id, event_entry_application::Column::WonRound])
             .filter(event_entry_application::Column::Id.is_in(chunk.iter().copied()))
+            .into_tuple::<(i32, Option<LotteryRound>)>()
             .all(db)
             .await?
         {
-            stored.insert(i64::from(a.id), a.won_round == Some(round));
+            stored.insert(i64::from(id), won_round == Some(round));
         }
     }
     let mismatches = draw
