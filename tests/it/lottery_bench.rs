@@ -256,7 +256,7 @@ async fn lottery_publish_at_100k_applications_on_the_database() {
         });
         let kind = if won { MailKind::LotteryWon } else { MailKind::LotteryLost };
         let outgoing = Outgoing { to: format!("bench{i}@example.com"), lang: vmarket::types::Lang::Ja, kind, context };
-        mailer.queue(&txn, &outgoing, at).await.unwrap();
+        let _stored = mailer.queue(&txn, &outgoing, at).await.unwrap();
     }
     txn.commit().await.unwrap();
     report("db_result_mails", started);
