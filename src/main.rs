@@ -125,7 +125,10 @@ async fn run(cli: Cli) -> Result<(), String> {
             // Draws follow the site's clock: a time-travel offset set by staff (never in
             // production) moves the windows the CLI checks as it moves the site's.
             let offset = vmarket::model::time_travel::offset(&conn).await.map_err(|e| format!("time travel: {e}"))?;
-            cli::lottery::run(&conn, action, now + offset).await
+            let clock = Clock::system();
+            clock.set_travel(offset);
+            let ctx = vmarket::jobs::JobContext::new(conn.clone(), config.clone(), clock).map_err(|e| e.to_string())?;
+            cli::lottery::run(&ctx, action).await
         }
         Command::Keygen => {
             let key = vmarket::account::keys::rotate(&conn, now).await.map_err(|e| format!("keygen: {e}"))?;

@@ -5,13 +5,12 @@
 
 use std::path::PathBuf;
 
-use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand, ValueEnum};
-use sea_orm::DatabaseConnection;
 
 use crate::db::entities::event_entry_application::LotteryRound;
+use crate::jobs::{JobContext, PreviewLottery, PublishLottery};
 use crate::lottery::{Published, verify};
-use crate::model::lottery::{self as runs, Publication};
+use crate::model::lottery::{self as runs, PublicRun, Publication};
 
 /// `vmarket lottery …`
 #[derive(Debug, Subcommand)]
@@ -63,33 +62,41 @@ pub struct RoundArgs {
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// The event's permalink (read the published run from the database).
-    #[arg(long, requires = "round", conflicts_with_all = ["seed", "seed_hash", "inputs", "inputs_digest", "result_digest"])]
+    #[arg(long, requires = "round", conflicts_with_all = ["seed", "seed_hash", "inputs", "inputs_digest", "result_digest", "published"])]
     pub event: Option<String>,
+    /// The JSON file the event page links to (`/api/v1/{event}/lottery_runs/{round}`): seed,
+    /// seed hash, inputs, digests and every outcome, checked all together.
+    #[arg(long, conflicts_with_all = ["seed", "seed_hash", "inputs", "inputs_digest", "result_digest"])]
+    pub published: Option<PathBuf>,
     /// first or second (with `--event`).
     #[arg(long, value_enum, requires = "event")]
     pub round: Option<Round>,
     /// The revealed seed (64 hex digits).
-    #[arg(long, required_unless_present = "event")]
+    #[arg(long, required_unless_present_any = ["event", "published"])]
     pub seed: Option<String>,
     /// The seed hash published before the draw.
-    #[arg(long, required_unless_present = "event")]
+    #[arg(long, required_unless_present_any = ["event", "published"])]
     pub seed_hash: Option<String>,
     /// The published inputs file (canonical text, `vmarket lottery inputs v1`).
-    #[arg(long, required_unless_present = "event")]
+    #[arg(long, required_unless_present_any = ["event", "published"])]
     pub inputs: Option<PathBuf>,
     /// The published digest of the inputs.
-    #[arg(long, required_unless_present = "event")]
+    #[arg(long, required_unless_present_any = ["event", "published"])]
     pub inputs_digest: Option<String>,
     /// The published digest of the result.
-    #[arg(long, required_unless_present = "event")]
+    #[arg(long, required_unless_present_any = ["event", "published"])]
     pub result_digest: Option<String>,
     /// Also print every application's outcome (`<application id> win|lose`).
     #[arg(long)]
     pub list: bool,
 }
 
-/// Runs a `vmarket lottery` action against the database.
-pub async fn run(db: &DatabaseConnection, action: LotteryAction, now: DateTime<Utc>) -> Result<(), String> {
+/// Runs a `vmarket lottery` action against the database. Preview and publish run the code of
+/// their background jobs inline (`jobs::lottery`), with the context's clock (which follows the
+/// site's time-travel offset); the result mails of a publication are handed to the workers.
+pub async fn run(ctx: &JobContext, action: LotteryAction) -> Result<(), String> {
+    let db = &ctx.db;
+    let now = ctx.clock.now();
     let event_of = |permalink: &str| {
         let permalink = permalink.to_string();
         async move { runs::event_by_permalink(db, &permalink).await.map_err(|e| format!("event {permalink:?}: {e}")) }
@@ -102,7 +109,8 @@ pub async fn run(db: &DatabaseConnection, action: LotteryAction, now: DateTime<U
         }
         LotteryAction::Preview(args) => {
             let event = event_of(&args.event).await?;
-            let draw = runs::preview(db, event.id, args.round.into(), now).await.map_err(|e| e.to_string())?;
+            let job = PreviewLottery { event_id: event.id, round: args.round.into() };
+            let draw = job.run_now(ctx).await.map_err(|e| e.to_string())?;
             println!(
                 "preview of {} {:?} round: {} winners of {} applications; inputs digest {}, result digest {} (no \
                  status changed)",
@@ -116,14 +124,17 @@ pub async fn run(db: &DatabaseConnection, action: LotteryAction, now: DateTime<U
         }
         LotteryAction::Publish(args) => {
             let event = event_of(&args.event).await?;
-            match runs::publish(db, event.id, args.round.into(), now).await.map_err(|e| e.to_string())? {
-                Publication::Applied { draw, incorrect } => println!(
-                    "published {} {:?} round: {} winners of {} applications, {} incorrect; seed {}",
+            let job = PublishLottery { event_id: event.id, round: args.round.into() };
+            match job.run_now(ctx).await.map_err(|e| e.to_string())? {
+                Publication::Applied { draw, incorrect, mails } => println!(
+                    "published {} {:?} round: {} winners of {} applications, {} incorrect, {} result mails queued; \
+                     seed {}",
                     event.permalink,
                     args.round,
                     draw.winners().count(),
                     draw.outcomes.len(),
                     incorrect.len(),
+                    mails.len(),
                     runs::run_of(db, event.id, args.round.into())
                         .await
                         .ok()
@@ -168,6 +179,24 @@ pub async fn run(db: &DatabaseConnection, action: LotteryAction, now: DateTime<U
 /// Runs `vmarket lottery verify` on published material; `Err` carries the one-line reason a
 /// draw does not verify (the command then exits with a failure).
 pub fn verify_published(args: &VerifyArgs) -> Result<(), String> {
+    if let Some(path) = &args.published {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let draw = verify_file(&text)?;
+        if args.list {
+            for o in &draw.outcomes {
+                println!("{} {}", o.application_id, if o.won { "win" } else { "lose" });
+            }
+        }
+        println!(
+            "verified {}: the seed matches its commitment, the inputs their digest, and the draw gives the published \
+             result and every listed outcome ({} winners of {} applications, result digest {})",
+            path.display(),
+            draw.winners().count(),
+            draw.outcomes.len(),
+            draw.digest
+        );
+        return Ok(());
+    }
     let given = |value: &Option<String>, name: &str| value.clone().ok_or(format!("--{name} is required"));
     let path = args.inputs.clone().ok_or("--inputs is required")?;
     let inputs = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -192,4 +221,30 @@ pub fn verify_published(args: &VerifyArgs) -> Result<(), String> {
         draw.digest
     );
     Ok(())
+}
+
+/// Verifies the JSON file an event page offers for download (a published
+/// `model::lottery::PublicRun`): the seed against its commitment, the inputs against their
+/// digest, the recomputed draw against the result digest, and every outcome the file lists
+/// against the recomputed one. `Err` says what does not hold.
+pub fn verify_file(json: &str) -> Result<crate::lottery::Draw, String> {
+    let run: PublicRun = serde_json::from_str(json).map_err(|e| format!("not a published lottery file: {e}"))?;
+    let missing = |name: &str| format!("the file has no {name}: the draw is not published");
+    let draw = verify(&Published {
+        seed: run.seed.as_deref().ok_or_else(|| missing("seed"))?,
+        seed_hash: &run.seed_hash,
+        inputs: run.inputs.as_deref().ok_or_else(|| missing("inputs"))?,
+        inputs_digest: run.inputs_digest.as_deref().ok_or_else(|| missing("inputs digest"))?,
+        result_digest: run.result_digest.as_deref().ok_or_else(|| missing("result digest"))?,
+    })
+    .map_err(|e| format!("does not verify: {e}"))?;
+    let listed = run.outcomes.ok_or_else(|| missing("outcomes"))?;
+    let recomputed: Vec<(i64, bool)> = draw.outcomes.iter().map(|o| (o.application_id, o.won)).collect();
+    let listed: Vec<(i64, bool)> = listed.iter().map(|o| (o.application_id, o.won)).collect();
+    if listed != recomputed {
+        let differ =
+            listed.iter().zip(&recomputed).filter(|(a, b)| a != b).count() + listed.len().abs_diff(recomputed.len());
+        return Err(format!("does not verify: {differ} listed outcomes differ from the draw"));
+    }
+    Ok(draw)
 }

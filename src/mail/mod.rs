@@ -72,11 +72,15 @@ pub enum MailKind {
     CircleRemoved,
     /// To a circle's owner: a member left.
     CircleLeft,
+    /// To an entry's circle owner: a published draw gave the entry a slot (plan, fee, deadline).
+    LotteryWon,
+    /// To an entry's circle owner: a published draw gave the entry no slot (and what comes next).
+    LotteryLost,
 }
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 7] = [
+    pub const ALL: [MailKind; 9] = [
         MailKind::Test,
         MailKind::CircleInvited,
         MailKind::CircleApproved,
@@ -84,6 +88,8 @@ impl MailKind {
         MailKind::CircleCancelled,
         MailKind::CircleRemoved,
         MailKind::CircleLeft,
+        MailKind::LotteryWon,
+        MailKind::LotteryLost,
     ];
 
     /// The template name, stored in `mails.kind`; never rename one.
@@ -96,6 +102,8 @@ impl MailKind {
             Self::CircleCancelled => "circle_cancelled",
             Self::CircleRemoved => "circle_removed",
             Self::CircleLeft => "circle_left",
+            Self::LotteryWon => "lottery_won",
+            Self::LotteryLost => "lottery_lost",
         }
     }
 }

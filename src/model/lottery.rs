@@ -30,7 +30,7 @@
 //! among the wishes that take part (a multiple-win entry that won its second wish goes into the
 //! second round with its first and third as 1 and 2).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, Query};
@@ -38,14 +38,21 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect, Set,
     TransactionSession, TransactionTrait,
 };
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
 use crate::db::entities::lottery_run::LotteryRunState;
-use crate::db::entities::{circle, event, event_entry, event_entry_application, event_entry_plan, lottery_run};
+use crate::db::entities::{
+    circle, event, event_entry, event_entry_application, event_entry_plan, lottery_run, user, world,
+};
 use crate::error::{Error, Result};
 use crate::lottery::{self, ApplicationInput, Draw, EntryInput, Inputs, PlanInput, Seed};
+use crate::mail::{MailKind, Mailer, Outgoing, Queued};
 use crate::model::entry_status::effective_status;
 use crate::model::event::EventWithPhases;
+use crate::model::phase::PhaseType;
+use crate::types::Lang;
 
 /// The event with this permalink (public or not: staff draw before an event is shown).
 pub async fn event_by_permalink(db: &impl ConnectionTrait, permalink: &str) -> Result<event::Model> {
@@ -120,6 +127,13 @@ pub async fn commit(
     }
 }
 
+/// What the draw reads of an entry.
+struct EntryRow {
+    id: i32,
+    circle_id: i32,
+    is_multiple_win: bool,
+}
+
 /// What the draw reads of an application.
 struct WishRow {
     id: i32,
@@ -141,7 +155,17 @@ pub async fn load_inputs(
     let event = event::Entity::find_by_id(event_id).one(db).await?.ok_or_else(Error::unknown_permalink)?;
     let timeline = EventWithPhases::load(db, event).await?;
     let plans = event_entry_plan::Entity::find().filter(event_entry_plan::Column::EventId.eq(event_id)).all(db).await?;
-    let entries = event_entry::Entity::find().filter(event_entry::Column::EventId.eq(event_id)).all(db).await?;
+    // Only the columns the draw needs (as for the applications below).
+    let entries: Vec<EntryRow> = event_entry::Entity::find()
+        .select_only()
+        .columns([event_entry::Column::Id, event_entry::Column::CircleId, event_entry::Column::IsMultipleWin])
+        .filter(event_entry::Column::EventId.eq(event_id))
+        .into_tuple::<(i32, i32, bool)>()
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|(id, circle_id, is_multiple_win)| EntryRow { id, circle_id, is_multiple_win })
+        .collect();
     // Subqueries, not lists of ids: an event has tens of thousands of entries, more than a
     // statement may bind on SQLite.
     let entries_of_event = Query::select()
@@ -291,16 +315,23 @@ pub enum Publication {
         draw: Draw,
         /// Applications set to `incorrect` (suspended circles).
         incorrect: Vec<i32>,
+        /// The result mails queued in the publishing transaction, one per entry the draw decided
+        /// (to its circle's owner); push them (`jobs::SendMail::push`) now that it committed.
+        mails: Vec<Queued>,
     },
     /// The run was already published (by an earlier or a concurrent call); nothing changed.
     AlreadyPublished,
 }
 
-/// Publishes `event_id`'s previewed `round` (module doc). The inputs are loaded again inside
-/// the transaction; when they differ from the previewed ones (409 `lottery_inputs_changed`)
-/// staff preview again. 409 `lottery_not_previewed` before a preview.
+/// Publishes `event_id`'s previewed `round` (module doc) and queues, in the same transaction,
+/// the result mail of every entry it decided ([`MailKind::LotteryWon`] / [`MailKind::LotteryLost`],
+/// in the owner's language). The inputs are loaded again inside the transaction; when they
+/// differ from the previewed ones (409 `lottery_inputs_changed`) staff preview again. 409
+/// `lottery_not_previewed` before a preview. Background callers go through
+/// `jobs::PublishLottery`, which also pushes the mails.
 pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     db: &C,
+    mailer: &Mailer,
     event_id: i32,
     round: LotteryRound,
     now: DateTime<Utc>,
@@ -365,10 +396,22 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     for chunk in incorrect.chunks(5000) {
         set_status(LotteryStatus::Incorrect, chunk.to_vec()).exec(&txn).await?;
     }
+    // Winners first, by id (one statement per fee and chunk of ids), so that the first round's
+    // losers are then every wish still `applied`: each row is written once.
+    for (fee, ids) in winners_by_fee {
+        let status = if fee == 0 { LotteryStatus::Win } else { won_status };
+        for chunk in ids.chunks(5000) {
+            set_status(status, chunk.to_vec())
+                .col_expr(event_entry_application::Column::WonRound, Expr::value(round))
+                .col_expr(event_entry_application::Column::FeeAtDraw, Expr::value(fee))
+                .exec(&txn)
+                .await?;
+        }
+    }
     match round {
-        // The first draw decided exactly the event's `applied` wishes left after the line above
-        // (its inputs were just checked equal to the previewed ones): one statement makes them
-        // all losers, and the winners are set by id below.
+        // The first draw decided exactly the event's `applied` wishes left after the lines above
+        // (its inputs were just checked equal to the previewed ones): one statement makes the
+        // rest losers.
         LotteryRound::First => {
             let entries_of_event = Query::select()
                 .column(event_entry::Column::Id)
@@ -389,18 +432,143 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
             }
         }
     }
-    for (fee, ids) in winners_by_fee {
-        let status = if fee == 0 { LotteryStatus::Win } else { won_status };
-        for chunk in ids.chunks(5000) {
-            set_status(status, chunk.to_vec())
-                .col_expr(event_entry_application::Column::WonRound, Expr::value(round))
-                .col_expr(event_entry_application::Column::FeeAtDraw, Expr::value(fee))
-                .exec(&txn)
-                .await?;
+    let mails = queue_result_mails(&txn, mailer, event_id, round, &draw, now).await?;
+    txn.commit().await?;
+    Ok(Publication::Applied { draw, incorrect, mails })
+}
+
+/// `fee` in yen with thousands separators: `8000` → `8,000`.
+fn yen(fee: i32) -> String {
+    let digits = fee.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if fee < 0 {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Queues inside `txn` the result mail of every entry `draw` decided, to its circle's owner in
+/// their language: the plans won (world, fee, the payment deadline of the round in Japan time)
+/// or, for a loss, what comes next (the second draw and when, or nothing more). Owners without
+/// a mail address get none. Links go to the entry's history page.
+async fn queue_result_mails(
+    txn: &impl ConnectionTrait,
+    mailer: &Mailer,
+    event_id: i32,
+    round: LotteryRound,
+    draw: &Draw,
+    now: DateTime<Utc>,
+) -> Result<Vec<Queued>> {
+    let mut by_entry: BTreeMap<i64, Vec<&lottery::Outcome>> = BTreeMap::new();
+    for o in &draw.outcomes {
+        by_entry.entry(o.entry_id).or_default().push(o);
+    }
+    if by_entry.is_empty() {
+        return Ok(Vec::new());
+    }
+    let event = event::Entity::find_by_id(event_id).one(txn).await?.ok_or_else(Error::unknown_permalink)?;
+    let timeline = EventWithPhases::load(txn, event).await?;
+    let circles_of_event = Query::select()
+        .column(event_entry::Column::CircleId)
+        .from(event_entry::Entity)
+        .and_where(event_entry::Column::EventId.eq(event_id))
+        .to_owned();
+    let entries: HashMap<i32, i32> = event_entry::Entity::find()
+        .select_only()
+        .columns([event_entry::Column::Id, event_entry::Column::CircleId])
+        .filter(event_entry::Column::EventId.eq(event_id))
+        .into_tuple::<(i32, i32)>()
+        .all(txn)
+        .await?
+        .into_iter()
+        .collect();
+    let circles: HashMap<i32, circle::Model> = circle::Entity::find()
+        .filter(circle::Column::Id.in_subquery(circles_of_event.clone()))
+        .filter(circle::Column::OwnerUserId.is_not_null())
+        .all(txn)
+        .await?
+        .into_iter()
+        .map(|c| (c.id, c))
+        .collect();
+    let owners_of_event = Query::select()
+        .column(circle::Column::OwnerUserId)
+        .from(circle::Entity)
+        .and_where(circle::Column::Id.in_subquery(circles_of_event))
+        .to_owned();
+    let owners: HashMap<i32, user::Model> = user::Entity::find()
+        .filter(user::Column::Id.in_subquery(owners_of_event))
+        .all(txn)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u))
+        .collect();
+    let plans: HashMap<i64, event_entry_plan::Model> = event_entry_plan::Entity::find()
+        .filter(event_entry_plan::Column::EventId.eq(event_id))
+        .all(txn)
+        .await?
+        .into_iter()
+        .map(|p| (i64::from(p.id), p))
+        .collect();
+    let worlds: HashMap<i32, world::Model> = world::Entity::find()
+        .filter(world::Column::Id.is_in(plans.values().map(|p| p.world_id).collect::<HashSet<_>>()))
+        .all(txn)
+        .await?
+        .into_iter()
+        .map(|w| (w.id, w))
+        .collect();
+    let (deadline, next_draw) = match round {
+        LotteryRound::First => (timeline.at(PhaseType::FirstPaymentEnd), timeline.at(PhaseType::SecondLotteryStart)),
+        LotteryRound::Second => (timeline.at(PhaseType::SecondPaymentEnd), None),
+    };
+    let mut mails = Vec::new();
+    for (entry_id, outcomes) in by_entry {
+        let circle = i32::try_from(entry_id).ok().and_then(|id| entries.get(&id)).and_then(|c| circles.get(c));
+        let Some((circle, owner)) = circle.and_then(|c| Some((c, owners.get(&c.owner_user_id?)?))) else {
+            continue;
+        };
+        let Some(email) = owner.email.as_deref().filter(|e| !e.trim().is_empty()) else { continue };
+        let lang = Lang::parse(&owner.lang).unwrap_or_default();
+        let wins: Vec<serde_json::Value> = outcomes
+            .iter()
+            .filter(|o| o.won)
+            .filter_map(|o| plans.get(&o.plan_id))
+            .map(|p| {
+                let world = worlds.get(&p.world_id).map(|w| lang.pick(&w.name_ja, &w.name_en)).unwrap_or_default();
+                serde_json::json!({
+                    "plan": lang.pick(&p.name_ja, &p.name_en),
+                    "world": world,
+                    "fee": yen(p.fee),
+                    "free": p.fee == 0,
+                })
+            })
+            .collect();
+        let paying = outcomes.iter().any(|o| o.won && plans.get(&o.plan_id).is_some_and(|p| p.fee > 0));
+        let context = serde_json::json!({
+            "recipient_name": owner.name(lang),
+            "circle_name": circle.name(lang),
+            "event_name": lang.pick(&timeline.event.name_ja, &timeline.event.name_en),
+            "round": round.as_str(),
+            "wins": wins,
+            "deadline": deadline.filter(|_| paying).map(|at| at.to_rfc3339()),
+            "second_at": next_draw.map(|at| at.to_rfc3339()),
+            "path": format!("{}/mypage/entry_history/{}/apply", lang.prefix(), timeline.event.permalink),
+        });
+        let kind = if wins.is_empty() { MailKind::LotteryLost } else { MailKind::LotteryWon };
+        let outgoing = Outgoing { to: email.to_string(), lang, kind, context };
+        match mailer.queue(txn, &outgoing, now).await {
+            Ok(queued) => mails.push(queued),
+            // An owner whose stored address is not one gets no mail; the draw still stands.
+            Err(Error::Validation(_)) => {}
+            Err(e) => return Err(e),
         }
     }
-    txn.commit().await?;
-    Ok(Publication::Applied { draw, incorrect })
+    Ok(mails)
 }
 
 /// How a published run compares with what it published and what the database shows.
@@ -429,12 +597,15 @@ pub async fn verify_published(db: &impl ConnectionTrait, event_id: i32, round: L
     let ids: Vec<i32> = draw.outcomes.iter().filter_map(|o| i32::try_from(o.application_id).ok()).collect();
     let mut stored: HashMap<i64, bool> = HashMap::new();
     for chunk in ids.chunks(5000) {
-        for a in event_entry_application::Entity::find()
+        for (id, won_round) in event_entry_application::Entity::find()
+            .select_only()
+            .columns([event_entry_application::Column::Id, event_entry_application::Column::WonRound])
             .filter(event_entry_application::Column::Id.is_in(chunk.iter().copied()))
+            .into_tuple::<(i32, Option<LotteryRound>)>()
             .all(db)
             .await?
         {
-            stored.insert(i64::from(a.id), a.won_round == Some(round));
+            stored.insert(i64::from(id), won_round == Some(round));
         }
     }
     let mismatches = draw
@@ -444,4 +615,169 @@ pub async fn verify_published(db: &impl ConnectionTrait, event_id: i32, round: L
         .map(|o| o.application_id)
         .collect();
     Ok(Verification { draw, mismatches })
+}
+
+/// What [`sweep`] wrote: applications whose stored status time had already changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Rows rewritten (e.g. `first_win` → `first_win_unpaid` after the payment window).
+    pub applications: u64,
+}
+
+/// Writes to the database the statuses time has changed ([`effective_status`]: a win whose
+/// payment window closed unpaid, a loss made final), for every event, with one set-based update
+/// per event and stored status. Idempotent (a second run finds nothing to change), and the
+/// same result readers already see: views apply [`effective_status`] on read, so a stopped
+/// worker never shows a wrong status. Payment (`paid`) ends `first_win` before the window
+/// closes, so this only ever touches wins without a settled payment.
+pub async fn sweep(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Swept> {
+    let mut swept = Swept::default();
+    for ev in event::Entity::find().all(db).await? {
+        let timeline = EventWithPhases::load(db, ev).await?;
+        for stored in
+            [LotteryStatus::FirstWin, LotteryStatus::SecondWin, LotteryStatus::FirstLost, LotteryStatus::SecondLost]
+        {
+            let becomes = effective_status(stored, &timeline, now);
+            if becomes == stored {
+                continue;
+            }
+            let entries_of_event = Query::select()
+                .column(event_entry::Column::Id)
+                .from(event_entry::Entity)
+                .and_where(event_entry::Column::EventId.eq(timeline.event.id))
+                .to_owned();
+            let result = event_entry_application::Entity::update_many()
+                .col_expr(event_entry_application::Column::LotteryStatus, Expr::value(becomes))
+                .col_expr(event_entry_application::Column::UpdatedAt, Expr::value(now))
+                .filter(event_entry_application::Column::EntryId.in_subquery(entries_of_event))
+                .filter(event_entry_application::Column::LotteryStatus.eq(stored))
+                .exec(db)
+                .await?;
+            swept.applications += result.rows_affected;
+        }
+    }
+    Ok(swept)
+}
+
+/// What [`start_second_rounds`] did for one event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecondRoundStarted {
+    /// The event.
+    pub event_id: i32,
+    /// The committed seed's hash (public from now on).
+    pub seed_hash: String,
+    /// The preview's draw, for staff to publish.
+    pub draw: Draw,
+}
+
+/// The automatic second round (DOMAIN.md "The lottery"): for every event whose first round is
+/// published, whose first payment window has closed and which has a second lottery, commits
+/// the second round (its seed hash appears on the event page) and previews it over the freed
+/// slots. Publishing stays a staff action (the entry shows `adjusting` until then), as for the
+/// first round: the draw is a result staff answer for. A round already previewed or published is
+/// left alone (staff may preview it again themselves), so running this again does nothing.
+pub async fn start_second_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Vec<SecondRoundStarted>> {
+    let published_first: Vec<i32> = lottery_run::Entity::find()
+        .select_only()
+        .column(lottery_run::Column::EventId)
+        .filter(lottery_run::Column::Round.eq(LotteryRound::First))
+        .filter(lottery_run::Column::State.eq(LotteryRunState::Published))
+        .into_tuple::<i32>()
+        .all(db)
+        .await?;
+    let mut started = Vec::new();
+    for event_id in published_first {
+        let Some(ev) = event::Entity::find_by_id(event_id).one(db).await? else { continue };
+        let timeline = EventWithPhases::load(db, ev).await?;
+        if timeline.at(PhaseType::SecondLotteryStart).is_none() || !timeline.reached(PhaseType::FirstPaymentEnd, now) {
+            continue;
+        }
+        let run = commit(db, event_id, LotteryRound::Second, None, now).await?;
+        if run.state != LotteryRunState::Committed {
+            continue;
+        }
+        let draw = preview(db, event_id, LotteryRound::Second, now).await?;
+        started.push(SecondRoundStarted { event_id, seed_hash: run.seed_hash, draw });
+    }
+    Ok(started)
+}
+
+/// What anyone may see of a round's draw: its commitment before the draw, and after
+/// publication everything needed to recompute it (`vmarket lottery verify --published FILE`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PublicRun {
+    /// The event's permalink.
+    pub event: String,
+    /// `first` or `second`.
+    pub round: LotteryRound,
+    /// Whether the result is published.
+    pub published: bool,
+    /// Hex SHA-256 of the seed, committed before the draw.
+    pub seed_hash: String,
+    /// Hex seed (64 digits), once published.
+    pub seed: Option<String>,
+    /// The canonical input list (`vmarket lottery inputs v1` text), once published.
+    pub inputs: Option<String>,
+    /// Hex SHA-256 of `inputs`, once published.
+    pub inputs_digest: Option<String>,
+    /// The digest of the result, once published.
+    pub result_digest: Option<String>,
+    /// When the result was published.
+    pub published_at: Option<DateTime<Utc>>,
+    /// Every application's outcome (`application_id`, `won`), once published.
+    pub outcomes: Option<Vec<PublicOutcome>>,
+}
+
+/// One application's outcome in a published draw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PublicOutcome {
+    /// The application.
+    pub application_id: i64,
+    /// Whether it won a slot.
+    pub won: bool,
+}
+
+impl PublicRun {
+    /// The public side of `run` of the event `permalink`: never the seed before publication.
+    /// `with_material` adds the inputs and the recomputed outcomes of a published run (the
+    /// download); without it only the commitment and the digests.
+    pub fn of(run: &lottery_run::Model, permalink: &str, with_material: bool) -> Result<Self> {
+        let published = run.state == LotteryRunState::Published;
+        let shown = |value: &Option<String>| if published { value.clone() } else { None };
+        let outcomes = match (published && with_material, &run.seed, &run.inputs) {
+            (true, Some(seed), Some(inputs)) => {
+                let seed = Seed::from_hex(seed).map_err(|e| Error::Internal(format!("lottery run {}: {e}", run.id)))?;
+                let inputs =
+                    Inputs::parse(inputs).map_err(|e| Error::Internal(format!("lottery run {}: {e}", run.id)))?;
+                let draw = lottery::draw(&seed, &inputs);
+                Some(
+                    draw.outcomes
+                        .iter()
+                        .map(|o| PublicOutcome { application_id: o.application_id, won: o.won })
+                        .collect(),
+                )
+            }
+            _ => None,
+        };
+        Ok(Self {
+            event: permalink.to_string(),
+            round: run.round,
+            published,
+            seed_hash: run.seed_hash.clone(),
+            seed: shown(&run.seed),
+            inputs: if with_material { shown(&run.inputs) } else { None },
+            inputs_digest: shown(&run.inputs_digest),
+            result_digest: shown(&run.result_digest),
+            published_at: run.published_at.filter(|_| published),
+            outcomes,
+        })
+    }
+}
+
+/// The committed runs of `event` as the public sees them (first round first), without the
+/// downloadable material.
+pub async fn public_runs(db: &impl ConnectionTrait, event: &event::Model) -> Result<Vec<PublicRun>> {
+    let mut runs = lottery_run::Entity::find().filter(lottery_run::Column::EventId.eq(event.id)).all(db).await?;
+    runs.sort_by_key(|r| r.round.as_str());
+    runs.iter().map(|r| PublicRun::of(r, &event.permalink, false)).collect()
 }

@@ -226,7 +226,10 @@ async fn lottery_publish_at_100k_applications_on_the_database() {
     report("db_preview", started);
     assert_eq!(preview.outcomes.len(), 100_000);
     let started = Instant::now();
-    let published = runs::publish(db, ev.id, LotteryRound::First, at).await.unwrap();
+    let published =
+        runs::publish(db, &vmarket::mail::Mailer::new(&app.config).unwrap(), ev.id, LotteryRound::First, at)
+            .await
+            .unwrap();
     report("db_publish", started);
     assert!(matches!(published, runs::Publication::Applied { .. }));
     let started = Instant::now();
@@ -234,4 +237,28 @@ async fn lottery_publish_at_100k_applications_on_the_database() {
     report("db_verify", started);
     assert!(checked.mismatches.is_empty());
     assert_eq!(checked.draw.winners().count(), preview.winners().count());
+
+    // The bench's circles have no owner, so the publish above queued no mail. What the result
+    // mails add to a real publish: one rendered (subject, text, HTML) and stored mail per entry,
+    // in one transaction, as `publish` queues them.
+    use sea_orm::TransactionTrait;
+    use vmarket::mail::{MailKind, Mailer, Outgoing};
+    let mailer = Mailer::new(&app.config).unwrap();
+    let entries = inputs.entries().len();
+    let started = Instant::now();
+    let txn = db.begin().await.unwrap();
+    for i in 0..entries {
+        let won = i % 10 == 0;
+        let context = serde_json::json!({
+            "recipient_name": format!("ベンチ{i}"), "circle_name": format!("ベンチ{i}"), "event_name": "BenchFair",
+            "round": "first", "wins": if won { serde_json::json!([{"plan": "ブース", "world": "広場", "fee": "5,000", "free": false}]) } else { serde_json::json!([]) },
+            "deadline": at.to_rfc3339(), "second_at": at.to_rfc3339(), "path": "/mypage/entry_history/BenchFair/apply",
+        });
+        let kind = if won { MailKind::LotteryWon } else { MailKind::LotteryLost };
+        let outgoing = Outgoing { to: format!("bench{i}@example.com"), lang: vmarket::types::Lang::Ja, kind, context };
+        let _stored = mailer.queue(&txn, &outgoing, at).await.unwrap();
+    }
+    txn.commit().await.unwrap();
+    report("db_result_mails", started);
+    println!("BENCH info result_mails={entries}");
 }

@@ -26,6 +26,7 @@ mod locale;
 mod lottery;
 mod lottery_bench;
 mod lottery_draw;
+mod lottery_jobs;
 mod mail;
 mod my_events;
 mod ogp;

@@ -13,6 +13,7 @@ pub mod hub;
 pub mod inquiries;
 pub mod invitation_circles;
 pub mod invitation_members;
+pub mod lottery_results;
 pub mod member_circles;
 pub mod time_travel;
 pub mod user;
@@ -59,6 +60,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(time_travel),
         resource!(event_entries),
         resource!(event_plans),
+        resource!(lottery_results),
     ]
 }
 

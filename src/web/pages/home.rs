@@ -1,15 +1,18 @@
 //! The top page: the current event's name, theme and key visual, its phase timeline with a live
-//! countdown island, what is open now, and its concepts.
+//! countdown island, what is open now, its lottery commitments and published draws, and its
+//! concepts. The same page of any public event is its top at `/{permalink}` ([`event_top`],
+//! served by the `/{slug}` catch-all when no redirect rule claims the path).
 
 use rocket::{Route, get, routes};
 use rocket_dyn_templates::Template;
 use serde_json::json;
 
-use crate::db::entities::concept;
+use crate::db::entities::{concept, event as event_entity};
 use crate::error::Result;
 use crate::i18n::tera::format_jst;
 use crate::model::concept::ConceptView;
 use crate::model::event::{self, EventView, EventWithPhases};
+use crate::model::lottery;
 use crate::web::page::Page;
 
 /// The top page of the current event.
@@ -18,6 +21,24 @@ pub async fn index(page: Page<'_>) -> Result<Template> {
     let Some(current) = event::current(page.db, page.now).await? else {
         return Ok(page.render("home/empty", &page.t("site.name"), json!({})));
     };
+    render_event(&page, current).await
+}
+
+/// The top page of the public event `permalink`, or `None` when there is none.
+pub async fn event_top(page: &Page<'_>, permalink: &str) -> Result<Option<Template>> {
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let found = event_entity::Entity::find()
+        .filter(event_entity::Column::Permalink.eq(permalink))
+        .filter(event_entity::Column::IsPublic.eq(true))
+        .one(page.db)
+        .await?;
+    let Some(found) = found else { return Ok(None) };
+    Ok(Some(render_event(page, EventWithPhases::load(page.db, found).await?).await?))
+}
+
+/// An event's top page.
+async fn render_event(page: &Page<'_>, current: EventWithPhases) -> Result<Template> {
+    let lottery_runs = lottery::public_runs(page.db, &current.event).await?;
     let view = EventView::new(&current, page.lang, page.now);
     let concepts =
         ConceptView::load(page.db, concept::Model::of_event(page.db, current.event.id).await?, page.lang).await?;
@@ -27,10 +48,11 @@ pub async fn index(page: Page<'_>) -> Result<Template> {
         &title,
         json!({
             "event": view,
-            "timeline": timeline(&page, &view),
-            "open_now": open_now(&page, &current),
-            "countdown_props": countdown_props(&page, &view).to_string(),
-            "next_phase": next_phase(&page, &view),
+            "timeline": timeline(page, &view),
+            "open_now": open_now(page, &current),
+            "countdown_props": countdown_props(page, &view).to_string(),
+            "next_phase": next_phase(page, &view),
+            "lottery_runs": lottery_runs,
             "concepts": concepts,
             "world_count": concepts.iter().map(|c| c.worlds.len()).sum::<usize>(),
         }),

@@ -1,10 +1,11 @@
 //! Redirect pages: an event's VRC redirects (`/{permalink}/redirect/{id}`) and the `/{slug}`
-//! catch-all that applies the site's slug rules (spec §2). The catch-all ranks after every other
-//! page route, so it never shadows one.
+//! catch-all that applies the site's slug rules (spec §2), then serves a public event's top page
+//! at its permalink. The catch-all ranks after every other page route, so it never shadows one.
 
 use rocket::http::uri::Origin;
-use rocket::response::Redirect;
+use rocket::response::{Redirect, Responder};
 use rocket::{Route, get, routes};
+use rocket_dyn_templates::Template;
 
 use crate::db::entities::{event, redirect_rule, vrc_redirect};
 use crate::error::{Error, Result};
@@ -25,22 +26,32 @@ pub async fn follow_vrc_redirect(page: Page<'_>, permalink: Permalink, id: &str)
     Ok(redirect(Kind::Found, Target::Url(&url)))
 }
 
+/// What `/{slug}` answers: a redirect, or an event's top page.
+#[derive(Responder)]
+pub enum SlugPage {
+    /// A slug rule's redirect.
+    Redirect(Redirect),
+    /// The top page of the event whose permalink is the slug.
+    Event(Template),
+}
+
 /// Applies the active slug rule for `slug` (case-insensitive): 301 when permanent, else 302.
 /// Site-path targets keep the visitor's language, and the request's query string is passed on to
 /// site-path targets that have none (campaign parameters survive). External targets never get the
 /// query: it may carry anything, a sign-in code included. No rule (or a slug with characters
-/// outside the permalink rule) → the normal "page not found".
+/// outside the permalink rule) → the top page of the public event with that permalink, if any
+/// (`crate::web::pages::home::event_top`), else the normal "page not found".
 #[get("/<slug>", rank = 100)]
-pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Option<Redirect>> {
+pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Option<SlugPage>> {
     if Permalink::parse(slug).is_err() {
         return Ok(None);
     }
     let rule = redirect_rule::Model::find_active(page.db, slug).await?;
     let Some((rule, target)) = rule.and_then(|r| r.destination().map(|t| (r, t))) else {
-        return Ok(None);
+        return Ok(super::home::event_top(&page, slug).await?.map(SlugPage::Event));
     };
     let kind = if rule.permanent { Kind::Moved } else { Kind::Found };
-    Ok(Some(match target {
+    Ok(Some(SlugPage::Redirect(match target {
         RuleTarget::External(url) => redirect(kind, Target::Url(&url)),
         RuleTarget::SitePath(_) => {
             let mut location = target.location(page.lang);
@@ -51,7 +62,7 @@ pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Opt
             }
             redirect(kind, Target::Site(&location))
         }
-    }))
+    })))
 }
 
 /// Routes of this module.

@@ -1,0 +1,195 @@
+//! The lottery's background jobs (DOMAIN.md "The lottery": a draw is a job):
+//!
+//! - [`PreviewLottery`] draws a committed round for staff (`model::lottery::preview`);
+//! - [`PublishLottery`] applies the previewed draw, queues the result mails in the same
+//!   transaction and pushes their delivery once it committed (`model::lottery::publish`);
+//! - [`LotteryClock`] runs once a minute: it writes the statuses time has changed
+//!   (`model::lottery::sweep`) and starts the automatic second round where the first payment
+//!   window has closed (`model::lottery::start_second_rounds`: commit and preview).
+//!
+//! The CLI and the console run the very same code: [`PreviewLottery::run_now`] /
+//! [`PublishLottery::run_now`] inline when they want the result at once, or
+//! [`PreviewLottery::enqueue`] / [`PublishLottery::enqueue`] for the workers. Running either
+//! twice never draws twice: the preview of a round is deterministic (its committed seed and the
+//! inputs of the moment) and publishing claims the run once; a second publish is a no-op that
+//! says so. Refusals (`lottery_not_committed`, `lottery_not_previewed`, …) end the task with
+//! their code rather than failing it: retrying would not change them.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use sea_orm::DbErr;
+use serde::{Deserialize, Serialize};
+
+use super::{Job, JobContext, Queue, SendMail};
+use crate::db::entities::event_entry_application::LotteryRound;
+use crate::error::Error;
+use crate::lottery::Draw;
+use crate::model::lottery::{self as runs, Publication, SecondRoundStarted, Swept};
+
+/// A model error as the task's outcome: a refusal is a finished task with its code, anything
+/// else fails the task (its error kept in the job table).
+fn outcome(e: Error, what: &str) -> Result<String, DbErr> {
+    match e {
+        Error::Conflict { code } | Error::NotFound { code } => Ok(format!("{what}: refused ({code})")),
+        other => Err(DbErr::Custom(format!("{what}: {other}"))),
+    }
+}
+
+/// Draw the committed `round` of `event_id` for staff; no status changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreviewLottery {
+    /// The event.
+    pub event_id: i32,
+    /// Which draw.
+    pub round: LotteryRound,
+}
+
+impl PreviewLottery {
+    /// The job's work, inline: the draw previewed at the clock's `now`.
+    pub async fn run_now(self, ctx: &JobContext) -> crate::error::Result<Draw> {
+        runs::preview(&ctx.db, self.event_id, self.round, ctx.clock.now()).await
+    }
+
+    /// Enqueues a preview requested at `requested_at` (requests within the same second are one).
+    pub async fn enqueue(self, queue: &Queue, requested_at: DateTime<Utc>) -> Result<(), DbErr> {
+        let key = format!("lottery:{}:{}:preview:{}", self.event_id, self.round.as_str(), requested_at.timestamp());
+        queue.push(self, Duration::ZERO, &key).await
+    }
+}
+
+impl Job for PreviewLottery {
+    const QUEUE: &'static str = "lottery_preview";
+
+    async fn run(self, ctx: &JobContext) -> Result<String, DbErr> {
+        let what = format!("preview of event {} {} round", self.event_id, self.round.as_str());
+        match self.run_now(ctx).await {
+            Ok(draw) => Ok(format!(
+                "{what}: {} winners of {} applications, result digest {}",
+                draw.winners().count(),
+                draw.outcomes.len(),
+                draw.digest
+            )),
+            Err(e) => outcome(e, &what),
+        }
+    }
+
+    /// Nothing to resume: a preview not run is requested again by staff.
+    async fn resume(_: &JobContext) -> Result<(), DbErr> {
+        Ok(())
+    }
+}
+
+/// Publish the previewed `round` of `event_id`: statuses change, result mails go out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublishLottery {
+    /// The event.
+    pub event_id: i32,
+    /// Which draw.
+    pub round: LotteryRound,
+}
+
+impl PublishLottery {
+    /// The job's work, inline: publishes (or finds the round already published) and pushes the
+    /// delivery of the result mails its transaction queued.
+    pub async fn run_now(self, ctx: &JobContext) -> crate::error::Result<Publication> {
+        let publication = runs::publish(&ctx.db, &ctx.mailer, self.event_id, self.round, ctx.clock.now()).await?;
+        if let Publication::Applied { mails, .. } = &publication {
+            for mail in mails {
+                SendMail::push(&ctx.queue, *mail).await;
+            }
+        }
+        Ok(publication)
+    }
+
+    /// Enqueues a publish requested at `requested_at` (requests within the same second are one;
+    /// any later one finds the round published and changes nothing).
+    pub async fn enqueue(self, queue: &Queue, requested_at: DateTime<Utc>) -> Result<(), DbErr> {
+        let key = format!("lottery:{}:{}:publish:{}", self.event_id, self.round.as_str(), requested_at.timestamp());
+        queue.push(self, Duration::ZERO, &key).await
+    }
+}
+
+impl Job for PublishLottery {
+    const QUEUE: &'static str = "lottery_publish";
+
+    async fn run(self, ctx: &JobContext) -> Result<String, DbErr> {
+        let what = format!("publish of event {} {} round", self.event_id, self.round.as_str());
+        match self.run_now(ctx).await {
+            Ok(Publication::Applied { draw, incorrect, mails }) => Ok(format!(
+                "{what}: {} winners of {} applications, {} incorrect, {} mails queued",
+                draw.winners().count(),
+                draw.outcomes.len(),
+                incorrect.len(),
+                mails.len()
+            )),
+            Ok(Publication::AlreadyPublished) => Ok(format!("{what}: already published; nothing changed")),
+            Err(e) => outcome(e, &what),
+        }
+    }
+
+    /// Nothing to resume: the result mails of a publication are pending mails, which
+    /// `SendMail` resumes.
+    async fn resume(_: &JobContext) -> Result<(), DbErr> {
+        Ok(())
+    }
+}
+
+/// The lottery's minute tick, due at the start of minute `minute` (Unix minutes, real time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LotteryClock {
+    /// The minute it is due (its idempotency key): every worker that schedules the same minute
+    /// schedules one task.
+    pub minute: i64,
+}
+
+/// What one tick did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tick {
+    /// Statuses written by the sweep.
+    pub swept: Swept,
+    /// Second rounds committed and previewed.
+    pub second_rounds: Vec<SecondRoundStarted>,
+}
+
+impl LotteryClock {
+    /// How often it runs.
+    pub const PERIOD_SECS: i64 = 60;
+
+    /// The work of one tick at the clock's `now` (which follows time travel).
+    pub async fn tick(ctx: &JobContext) -> crate::error::Result<Tick> {
+        let now = ctx.clock.now();
+        let swept = runs::sweep(&ctx.db, now).await?;
+        let second_rounds = runs::start_second_rounds(&ctx.db, now).await?;
+        Ok(Tick { swept, second_rounds })
+    }
+
+    /// Schedules the tick of the minute after the current (real) one.
+    async fn schedule_next(ctx: &JobContext) -> Result<(), DbErr> {
+        let now = ctx.clock.real_now();
+        let minute = now.timestamp().div_euclid(Self::PERIOD_SECS) + 1;
+        let delay = (minute * Self::PERIOD_SECS - now.timestamp()).max(0) as u64;
+        ctx.queue.push(Self { minute }, Duration::from_secs(delay), &format!("lottery_clock:{minute}")).await
+    }
+}
+
+impl Job for LotteryClock {
+    const QUEUE: &'static str = "lottery_clock";
+
+    async fn run(self, ctx: &JobContext) -> Result<String, DbErr> {
+        // The next tick first: an error below must not stop the clock.
+        Self::schedule_next(ctx).await?;
+        let tick = Self::tick(ctx).await.map_err(|e| DbErr::Custom(format!("lottery clock: {e}")))?;
+        Ok(format!(
+            "lottery clock: {} statuses written, {} second rounds committed and previewed",
+            tick.swept.applications,
+            tick.second_rounds.len()
+        ))
+    }
+
+    /// Runs a tick now (and so keeps the clock going) when workers start.
+    async fn resume(ctx: &JobContext) -> Result<(), DbErr> {
+        let minute = ctx.clock.real_now().timestamp().div_euclid(Self::PERIOD_SECS);
+        ctx.queue.push(Self { minute }, Duration::ZERO, &format!("lottery_clock:{minute}")).await
+    }
+}
