@@ -17,6 +17,8 @@ use crate::db::entities::user;
 use crate::error::{Error, request_lang};
 use crate::http::Site;
 use crate::i18n::Lang;
+use crate::jobs::{Queue, SendMail};
+use crate::mail::{Mailer, Queued};
 use crate::model::user::Role;
 
 /// What a console handler works with: a signed-in staff member and the application's state.
@@ -33,9 +35,28 @@ pub struct Cx<'r> {
     pub now: DateTime<Utc>,
     /// The staff member.
     pub staff: user::Model,
+    /// Mail rendering and storage, for writes that tell people (a published draw).
+    pub mailer: &'r Mailer,
+    /// The job queue that sends stored mails.
+    pub queue: &'r Queue,
+    /// Mails a write queued in its transaction, sent once it committed ([`Cx::send_queued`]).
+    outbox: std::sync::Mutex<Vec<Queued>>,
 }
 
 impl Cx<'_> {
+    /// Keeps `mails` (stored in the current write's transaction) to send after it commits.
+    pub fn after_commit(&self, mails: Vec<Queued>) {
+        self.outbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(mails);
+    }
+
+    /// Hands the mails of a committed write to the workers.
+    pub async fn send_queued(&self) {
+        let mails = std::mem::take(&mut *self.outbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        for mail in mails {
+            SendMail::push(self.queue, mail).await;
+        }
+    }
+
     /// A message in the request's language.
     pub fn t(&self, key: &str) -> String {
         self.site.messages.t(self.lang, key)
@@ -67,12 +88,19 @@ impl<'r> FromRequest<'r> for Console<'r> {
         if user.role == Role::None {
             return refuse(Error::Forbidden);
         }
-        let (Some(site), Some(db), Some(clock)) =
-            (req.rocket().state::<Site>(), req.rocket().state::<DatabaseConnection>(), req.rocket().state::<Clock>())
-        else {
+        let state = req.rocket();
+        let (Some(site), Some(db), Some(clock), Some(mailer), Some(queue)) = (
+            state.state::<Site>(),
+            state.state::<DatabaseConnection>(),
+            state.state::<Clock>(),
+            state.state::<Mailer>(),
+            state.state::<Queue>(),
+        ) else {
             return Outcome::Error((Status::InternalServerError, Error::Internal("console state missing".into())));
         };
-        Outcome::Success(Console(Cx { db, site, clock, lang: request_lang(req), now: clock.now(), staff: user }))
+        let now = clock.now();
+        let lang = request_lang(req);
+        Outcome::Success(Console(Cx { db, site, clock, lang, now, staff: user, mailer, queue, outbox: Default::default() }))
     }
 }
 

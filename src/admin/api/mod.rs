@@ -281,7 +281,9 @@ async fn audited(
         after,
     };
     entry.record(&txn).await?;
-    txn.commit().await.map_err(|e: DbErr| refusal(e.into()))
+    txn.commit().await.map_err(|e: DbErr| refusal(e.into()))?;
+    cx.send_queued().await;
+    Ok(())
 }
 
 async fn create<R: Resource>(cx: &Cx<'_>, body: Value) -> Result<Created> {

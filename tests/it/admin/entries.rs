@@ -6,7 +6,7 @@
 use rocket::http::Method;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
-use vmarket::db::entities::{audit_log, event_entry, event_entry_application};
+use vmarket::db::entities::{audit_log, event_entry, event_entry_application, mail};
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::LotteryStatus;
 use vmarket::model::user::Role;
@@ -283,11 +283,17 @@ async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_consol
         .await
         .unwrap();
     assert_eq!(won.len(), 2);
+    let results = || async {
+        let kinds = mail::Entity::find().all(&app.db).await.unwrap().into_iter().map(|m| m.kind);
+        kinds.filter(|k| k.starts_with("lottery_")).count()
+    };
+    assert_eq!(results().await, entries.len(), "one result mail per entry, queued with the publication");
     let twice = call(&app, &admin, Method::Put, &format!("{path}?lang=en"), Some(&publish)).await;
     assert_eq!((twice.status, twice.body["code"].as_str()), (409, Some("lottery_already_published")));
     assert!(twice.body["message"].as_str().unwrap().contains("changes nothing"), "{:?}", twice.body);
     let actions: Vec<String> = audit_of(&app, "lottery_runs", id).await.into_iter().map(|r| r.action).collect();
     assert_eq!(actions, ["create", "edit", "edit"], "commit, preview, publish; the second publish left nothing");
+    assert_eq!(results().await, entries.len(), "publishing again mails nobody");
 
     // The list per event and round; uc_staff see no draws at all.
     let filter = format!(r#"{{"event_id":{},"round":"first"}}"#, ev.id);

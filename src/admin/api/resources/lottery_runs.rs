@@ -8,7 +8,8 @@
 //! - **preview**: `PUT /{id} {"state": "preview"}` draws for staff ([`lottery::preview`]; again
 //!   until published); no application changes.
 //! - **publish**: `PUT /{id} {"state": "published"}` applies the previewed draw
-//!   ([`lottery::publish`]). Publishing a published run changes nothing and answers 409
+//!   ([`lottery::publish`]) and queues the result mails, sent once the write committed.
+//!   Publishing a published run changes nothing and answers 409
 //!   `lottery_already_published`, with no audit entry.
 //!
 //! Preview and publish are edits of the run in the role table (admin and director; qa_tester
@@ -236,8 +237,11 @@ impl Resource for LotteryRuns {
                 lottery::preview(txn, row.event_id, row.round, cx.now).await?;
                 Ok(())
             }
-            Some(LotteryRunState::Published) => match lottery::publish(txn, row.event_id, row.round, cx.now).await? {
-                Publication::Applied { .. } => Ok(()),
+            Some(LotteryRunState::Published) => match lottery::publish(txn, cx.mailer, row.event_id, row.round, cx.now).await? {
+                Publication::Applied { mails, .. } => {
+                    cx.after_commit(mails);
+                    Ok(())
+                }
                 Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
             },
             Some(LotteryRunState::Committed) | None => Err(Error::invalid("state", "validation.lottery_state")),
