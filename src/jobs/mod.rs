@@ -12,6 +12,7 @@
 //! pending work is resumed when workers start.
 
 pub mod forward_inquiry;
+pub mod reconcile_payment;
 pub mod send_mail;
 
 use std::future::Future;
@@ -33,6 +34,7 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::mail::{Delivery, Mailer};
 pub use forward_inquiry::ForwardInquiry;
+pub use reconcile_payment::ReconcilePayment;
 pub use send_mail::SendMail;
 
 /// A background job: a serializable struct with a stable queue name, what one run does, and how
@@ -67,7 +69,7 @@ const fn job_type<J: Job>() -> JobType {
 }
 
 /// Every job type. Adding one: a file with a [`Job`] impl, and a line here.
-const JOBS: &[JobType] = &[job_type::<ForwardInquiry>(), job_type::<SendMail>()];
+const JOBS: &[JobType] = &[job_type::<ForwardInquiry>(), job_type::<SendMail>(), job_type::<ReconcilePayment>()];
 
 /// Where jobs are stored: the same database as everything else.
 ///

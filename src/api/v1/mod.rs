@@ -14,6 +14,7 @@ pub mod inquiries;
 pub mod invitation_circles;
 pub mod invitation_members;
 pub mod member_circles;
+pub mod payments;
 pub mod time_travel;
 pub mod user;
 pub mod user_hub;
@@ -59,6 +60,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(time_travel),
         resource!(event_entries),
         resource!(event_plans),
+        resource!(payments),
     ]
 }
 
