@@ -23,6 +23,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("/mypage", "mypage.nav.dashboard"),
     ("/mypage/news", "mypage.nav.news"),
     ("/mypage/circles", "mypage.nav.circles"),
+    ("/mypage/payment_history", "mypage.nav.payment_history"),
     ("/mypage/profile", "mypage.nav.profile"),
 ];
 
