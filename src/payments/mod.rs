@@ -197,7 +197,13 @@ pub async fn capture(
     if found.state != OrderState::Pending {
         return Err(Error::Conflict { code: "order_closed" });
     }
-    Payable::load(db, found.application_id, user_id, now).await?;
+    if let Err(e) = Payable::load(db, found.application_id, user_id, now).await {
+        // A concurrent capture of this very attempt may have settled it since we looked.
+        return match payment_history::Model::of_order(db, found.id).await? {
+            Some(paid) => Ok(paid),
+            None => Err(e),
+        };
+    }
     let stripe = providers.stripe()?;
     let intent_id = found.provider_order_id.clone().ok_or(Error::Conflict { code: "payment_not_completed" })?;
     let answer = match input.payment_method.as_deref().filter(|pm| !pm.is_empty()) {

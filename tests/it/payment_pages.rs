@@ -10,9 +10,10 @@ use crate::support::TestApp;
 async fn the_payer_sees_the_payment_and_its_receipt_in_both_languages_and_nobody_else_does() {
     let app = TestApp::builder().live().build().await;
     let mut owner = app.with_user("receipt_owner").await;
-    let stranger = app.with_user("receipt_stranger").await;
+    let mut stranger = app.with_user("receipt_stranger").await;
     let won = app.won_application(&owner, "ReceiptFair").await;
     owner.renew().await;
+    stranger.renew().await;
     let (status, empty) = owner.page("/mypage/payment_history").await;
     assert_eq!(status, 200);
     assert!(empty.contains("お支払いの記録はまだありません"), "{empty}");

@@ -54,9 +54,10 @@ async fn a_card_payment_settles_once_however_often_it_is_sent() {
     let Some(stripe) = LocalStripe::start() else { return };
     let app = app_with_stripe(&stripe.base, 5_000).await;
     let mut owner = app.with_user("stripe_owner").await;
-    let stranger = app.with_user("stripe_stranger").await;
+    let mut stranger = app.with_user("stripe_stranger").await;
     let won = app.won_application(&owner, "StripeFair").await;
     owner.renew().await;
+    stranger.renew().await;
 
     let ask = json!({"application_id": won.application_id, "payment_type": "stripe"});
     let (status, opened) = owner.post_json("/api/v1/user/payment/pre_order", &ask).await;
