@@ -208,7 +208,7 @@ async fn provider_down_or_silent_on_capture_never_settles_blindly_and_is_reconci
 
 /// Sends `body` to the webhook with `signature`.
 async fn webhook(app: &TestApp, body: &str, signature: Option<String>) -> (u16, Value) {
-    let mut req = app.client.post("/api/v1/payment/stripe/webhook").header(ContentType::JSON).body(body.to_string());
+    let mut req = app.client.post("/api/v1/payment/stripe/webhook").header(ContentType::JSON).body(body);
     if let Some(sig) = signature {
         req = req.header(Header::new("Stripe-Signature", sig));
     }
