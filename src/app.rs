@@ -55,6 +55,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let api_docs = api::docs::routes(config.environment);
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
     let mailer = crate::mail::Mailer::new(&config)?;
+    let providers = crate::payments::Providers::from_config(&config);
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
@@ -74,6 +75,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(form_key)
         .manage(queue)
         .manage(mailer)
+        .manage(providers)
         .attach(locale::LocaleRouting)
         .attach(security_headers)
         .attach(crate::telemetry::RequestLog)

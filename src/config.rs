@@ -134,6 +134,20 @@ pub struct Config {
     /// Member searches (exact vmarket ID) one signed-in user may make per minute.
     #[serde(default = "default_circle_user_search_per_minute")]
     pub circle_user_search_per_minute: u32,
+    /// Stripe's API base URL (a fake such as localstripe in tests and the demo).
+    #[serde(default = "default_stripe_api_base")]
+    pub stripe_api_base: String,
+    /// Stripe secret key (`sk_…`); empty = Stripe is not offered. No default outside tests.
+    #[serde(default)]
+    pub stripe_secret_key: String,
+    /// Webhook endpoint secrets (`whsec_…`): every one listed verifies, so a rotation lists the
+    /// new and the old secret until the old one is retired.
+    #[serde(default)]
+    pub stripe_webhook_secrets: Vec<String>,
+    /// Timeout of one payment provider call (ms); a call that times out has an unknown outcome
+    /// and is reconciled by asking the provider, never repeated blindly.
+    #[serde(default = "default_payment_timeout_ms")]
+    pub payment_timeout_ms: u64,
 }
 
 /// The SMTP URL setting: a string that may carry credentials, so its `Debug` form hides the
@@ -240,6 +254,13 @@ fn default_circle_user_search_per_minute() -> u32 {
     20
 }
 
+fn default_stripe_api_base() -> String {
+    "https://api.stripe.com".into()
+}
+fn default_payment_timeout_ms() -> u64 {
+    10_000
+}
+
 impl Config {
     /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
     /// Settings that cannot work together (e.g. SMTP outside development without `mail_from`)
@@ -314,6 +335,10 @@ impl Default for Config {
             mail_max_attempts: default_mail_max_attempts(),
             circle_member_cap: default_circle_member_cap(),
             circle_user_search_per_minute: default_circle_user_search_per_minute(),
+            stripe_api_base: default_stripe_api_base(),
+            stripe_secret_key: String::new(),
+            stripe_webhook_secrets: Vec::new(),
+            payment_timeout_ms: default_payment_timeout_ms(),
         }
     }
 }

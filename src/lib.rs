@@ -35,6 +35,7 @@ pub mod linkpreview;
 pub mod lottery;
 pub mod mail;
 pub mod model;
+pub mod payments;
 pub mod seed;
 pub mod storage;
 pub mod telemetry;

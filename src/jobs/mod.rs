@@ -13,6 +13,7 @@
 
 pub mod forward_inquiry;
 pub mod lottery;
+pub mod reconcile_payment;
 pub mod send_mail;
 
 use std::future::Future;
@@ -35,6 +36,7 @@ use crate::config::Config;
 use crate::mail::{Delivery, Mailer};
 pub use forward_inquiry::ForwardInquiry;
 pub use lottery::{LotteryClock, PreviewLottery, PublishLottery};
+pub use reconcile_payment::ReconcilePayment;
 pub use send_mail::SendMail;
 
 /// A background job: a serializable struct with a stable queue name, what one run does, and how
@@ -75,6 +77,7 @@ const JOBS: &[JobType] = &[
     job_type::<PreviewLottery>(),
     job_type::<PublishLottery>(),
     job_type::<LotteryClock>(),
+    job_type::<ReconcilePayment>(),
 ];
 
 /// Where jobs are stored: the same database as everything else.

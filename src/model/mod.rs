@@ -19,6 +19,7 @@ pub mod inquiry;
 pub mod link_preview;
 pub mod lottery;
 pub mod pagination;
+pub mod payment;
 pub mod people;
 pub mod phase;
 pub mod redirect;

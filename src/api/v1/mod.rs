@@ -15,6 +15,7 @@ pub mod invitation_circles;
 pub mod invitation_members;
 pub mod lottery_results;
 pub mod member_circles;
+pub mod payments;
 pub mod time_travel;
 pub mod user;
 pub mod user_hub;
@@ -61,6 +62,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(event_entries),
         resource!(event_plans),
         resource!(lottery_results),
+        resource!(payments),
     ]
 }
 

@@ -25,6 +25,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("/mypage/circles", "mypage.nav.circles"),
     ("/mypage/events", "mypage.nav.events"),
     ("/mypage/entry_history", "mypage.nav.entry_history"),
+    ("/mypage/payment_history", "mypage.nav.payment_history"),
     ("/mypage/profile", "mypage.nav.profile"),
 ];
 

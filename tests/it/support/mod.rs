@@ -10,6 +10,8 @@ pub mod fake_remote;
 pub mod html;
 pub mod http;
 pub mod images;
+pub mod localstripe;
+pub mod payments;
 pub mod smtp_sink;
 pub mod sql;
 

@@ -1,0 +1,262 @@
+//! Stripe over its HTTP API (no SDK): PaymentIntents and webhook signatures.
+//!
+//! Calls (form-encoded, `Authorization: Bearer <secret key>`, `Stripe-Version` left to the
+//! account's default):
+//!
+//! - `POST /v1/payment_intents` (`amount`, `currency=jpy`, `payment_method_types[]=card`,
+//!   `metadata[transaction_uuid]`, `metadata[application_id]`) with `Idempotency-Key:
+//!   pi-<transaction_uuid>`: a retried create returns the same intent.
+//! - `POST /v1/payment_intents/{id}` (`payment_method`) and `POST /v1/payment_intents/{id}/confirm`
+//!   with `Idempotency-Key: confirm-<transaction_uuid>-<payment_method>`: the card is charged at
+//!   most once per intent (Stripe charges a PaymentIntent once; the key covers replays).
+//! - `GET /v1/payment_intents/{id}`: the truth when an outcome is unknown.
+//!
+//! Webhooks: `Stripe-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`, each `v1` the HMAC-SHA256 of
+//! `"<t>.<raw body>"` under one endpoint secret (several during a secret rotation). A request
+//! is accepted when `t` is within [`TOLERANCE_SECS`] of now and any `v1` matches any configured
+//! secret, compared in constant time ([`verify_signature`]).
+
+use std::time::Duration;
+
+use hmac::{Hmac, Mac};
+use serde::Deserialize;
+use sha2::Sha256;
+
+use super::ProviderError;
+use crate::config::Config;
+
+/// How far a webhook's timestamp may be from now (Stripe's default).
+pub const TOLERANCE_SECS: i64 = 300;
+
+/// A Stripe client for the configured account.
+#[derive(Clone)]
+pub struct Stripe {
+    http: reqwest::Client,
+    base: String,
+    secret_key: String,
+}
+
+impl std::fmt::Debug for Stripe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stripe").field("base", &self.base).finish_non_exhaustive()
+    }
+}
+
+/// A PaymentIntent, as far as we read it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Intent {
+    /// `pi_…`.
+    pub id: String,
+    /// `requires_payment_method`, `requires_confirmation`, `requires_action`, `processing`,
+    /// `requires_capture`, `canceled` or `succeeded`.
+    pub status: String,
+    /// In the currency's smallest unit (JPY has no decimals).
+    pub amount: i64,
+    /// Lower-case ISO code.
+    pub currency: String,
+    /// For Stripe.js in the payer's browser.
+    #[serde(default)]
+    pub client_secret: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ErrorEnvelope {
+    error: StripeError,
+}
+
+#[derive(Deserialize)]
+struct StripeError {
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+}
+
+impl Stripe {
+    /// The client, when a secret key is configured (no key: Stripe is not offered).
+    pub fn from_config(config: &Config) -> Option<Self> {
+        if config.stripe_secret_key.trim().is_empty() {
+            return None;
+        }
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_millis(config.payment_timeout_ms.max(100)))
+            .user_agent(concat!("vmarket/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .ok()?;
+        Some(Self {
+            http,
+            base: config.stripe_api_base.trim_end_matches('/').to_string(),
+            secret_key: config.stripe_secret_key.clone(),
+        })
+    }
+
+    async fn send(&self, req: reqwest::RequestBuilder) -> Result<Intent, ProviderError> {
+        let res = req.bearer_auth(&self.secret_key).send().await.map_err(|e| {
+            tracing::warn!(error = %e.without_url(), "stripe call failed");
+            ProviderError::Unknown
+        })?;
+        let status = res.status();
+        let body = res.bytes().await.map_err(|_| ProviderError::Unknown)?;
+        if status.is_success() {
+            return serde_json::from_slice(&body).map_err(|_| ProviderError::Unknown);
+        }
+        if status.is_server_error() || status.as_u16() == 409 || status.as_u16() == 429 {
+            // 409: an idempotent request still in flight; 429: rate limited. Outcome unknown.
+            return Err(ProviderError::Unknown);
+        }
+        let code = serde_json::from_slice::<ErrorEnvelope>(&body)
+            .ok()
+            .and_then(|e| e.error.code.or(e.error.kind))
+            .unwrap_or_else(|| format!("http_{}", status.as_u16()));
+        Err(ProviderError::Refused { code })
+    }
+
+    /// Creates (or, replayed, returns) the intent of attempt `transaction_uuid`.
+    pub async fn create_intent(
+        &self,
+        transaction_uuid: &str,
+        application_id: i32,
+        amount: i32,
+    ) -> Result<Intent, ProviderError> {
+        let form = [
+            ("amount", amount.to_string()),
+            ("currency", "jpy".to_string()),
+            ("payment_method_types[]", "card".to_string()),
+            ("metadata[transaction_uuid]", transaction_uuid.to_string()),
+            ("metadata[application_id]", application_id.to_string()),
+        ];
+        let req = self
+            .http
+            .post(format!("{}/v1/payment_intents", self.base))
+            .header("Idempotency-Key", format!("pi-{transaction_uuid}"))
+            .form(&form);
+        self.send(req).await
+    }
+
+    /// Attaches the card `payment_method` (tokenized by Stripe.js) to intent `id` and confirms it.
+    pub async fn confirm(
+        &self,
+        id: &str,
+        payment_method: &str,
+        transaction_uuid: &str,
+    ) -> Result<Intent, ProviderError> {
+        let key = format!("confirm-{transaction_uuid}-{payment_method}");
+        let attach = self
+            .http
+            .post(format!("{}/v1/payment_intents/{id}", self.base))
+            .header("Idempotency-Key", format!("attach-{transaction_uuid}-{payment_method}"))
+            .form(&[("payment_method", payment_method)]);
+        self.send(attach).await?;
+        let confirm =
+            self.http.post(format!("{}/v1/payment_intents/{id}/confirm", self.base)).header("Idempotency-Key", key);
+        self.send(confirm).await
+    }
+
+    /// The intent `id` as Stripe has it now.
+    pub async fn retrieve(&self, id: &str) -> Result<Intent, ProviderError> {
+        self.send(self.http.get(format!("{}/v1/payment_intents/{id}", self.base))).await
+    }
+}
+
+/// Why a webhook was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignatureError {
+    /// No `Stripe-Signature`, or one without `t` / `v1`.
+    Malformed,
+    /// `t` is more than [`TOLERANCE_SECS`] away from now.
+    Stale,
+    /// No `v1` matches any configured secret (tampered body, wrong secret).
+    Mismatch,
+}
+
+/// Checks `header` (`Stripe-Signature`) for `payload` against every secret in `secrets` at unix
+/// time `now`.
+pub fn verify_signature(payload: &[u8], header: &str, secrets: &[String], now: i64) -> Result<(), SignatureError> {
+    let mut timestamp = None;
+    let mut signatures = Vec::new();
+    for part in header.split(',') {
+        let Some((key, value)) = part.trim().split_once('=') else { continue };
+        match key {
+            "t" => timestamp = value.parse::<i64>().ok(),
+            "v1" => {
+                if let Ok(bytes) = hex::decode(value) {
+                    signatures.push(bytes);
+                }
+            }
+            _ => {}
+        }
+    }
+    let timestamp = timestamp.ok_or(SignatureError::Malformed)?;
+    if signatures.is_empty() {
+        return Err(SignatureError::Malformed);
+    }
+    if (now - timestamp).abs() > TOLERANCE_SECS {
+        return Err(SignatureError::Stale);
+    }
+    for secret in secrets.iter().filter(|s| !s.is_empty()) {
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).map_err(|_| SignatureError::Mismatch)?;
+        mac.update(timestamp.to_string().as_bytes());
+        mac.update(b".");
+        mac.update(payload);
+        let expected = mac.finalize().into_bytes();
+        if signatures.iter().any(|s| subtle::ConstantTimeEq::ct_eq(expected.as_slice(), s.as_slice()).into()) {
+            return Ok(());
+        }
+    }
+    Err(SignatureError::Mismatch)
+}
+
+/// The `Stripe-Signature` header of `payload` at unix time `t` under `secret` (what Stripe sends;
+/// used by tests and the demo's fake).
+pub fn sign(payload: &[u8], secret: &str, t: i64) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
+    mac.update(t.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(payload);
+    format!("t={t},v1={}", hex::encode(mac.finalize().into_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BODY: &[u8] = br#"{"id":"evt_1","type":"payment_intent.succeeded"}"#;
+
+    fn secrets(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_signature_verifies_within_the_tolerance_and_under_any_current_secret() {
+        let header = sign(BODY, "whsec_old", 1_000);
+        assert_eq!(verify_signature(BODY, &header, &secrets(&["whsec_new", "whsec_old"]), 1_000), Ok(()));
+        assert_eq!(verify_signature(BODY, &header, &secrets(&["whsec_old"]), 1_300), Ok(()));
+        assert_eq!(verify_signature(BODY, &header, &secrets(&["whsec_old"]), 1_301), Err(SignatureError::Stale));
+        assert_eq!(verify_signature(BODY, &header, &secrets(&["whsec_old"]), 699), Err(SignatureError::Stale));
+        assert_eq!(verify_signature(BODY, &header, &secrets(&["whsec_new"]), 1_000), Err(SignatureError::Mismatch));
+        let tampered = br#"{"id":"evt_1","type":"payment_intent.succeeded" }"#;
+        assert_eq!(verify_signature(tampered, &header, &secrets(&["whsec_old"]), 1_000), Err(SignatureError::Mismatch));
+    }
+
+    #[test]
+    fn during_a_rotation_one_header_carries_a_signature_per_secret() {
+        let new = sign(BODY, "whsec_new", 1_000);
+        let old = sign(BODY, "whsec_old", 1_000);
+        let both = format!("{new},v1={}", old.split("v1=").nth(1).unwrap());
+        assert_eq!(verify_signature(BODY, &both, &secrets(&["whsec_old"]), 1_000), Ok(()));
+        assert_eq!(verify_signature(BODY, &both, &secrets(&["whsec_new"]), 1_000), Ok(()));
+        assert_eq!(verify_signature(BODY, &both, &secrets(&["whsec_other"]), 1_000), Err(SignatureError::Mismatch));
+    }
+
+    #[test]
+    fn malformed_headers_are_refused() {
+        for header in ["", "t=1000", "v1=abcd", "t=x,v1=abcd", "t=1000,v0=abcd"] {
+            assert_eq!(
+                verify_signature(BODY, header, &secrets(&["s"]), 1_000),
+                Err(SignatureError::Malformed),
+                "{header}"
+            );
+        }
+        assert_eq!(verify_signature(BODY, "t=1000,v1=zz", &secrets(&[""]), 1_000), Err(SignatureError::Malformed));
+    }
+}

@@ -1,0 +1,65 @@
+//! The payment history pages (spec §2 `/mypage/payment_history[?page=]`,
+//! `/mypage/payment_history/{transaction}`): the payer's settled payments in both languages, a
+//! printable receipt per transaction UUID, and the 404 page for anything else or anyone else's.
+
+use vmarket::model::payment::{self, Payable, PaymentType};
+
+use crate::support::TestApp;
+
+#[rocket::async_test]
+async fn the_payer_sees_the_payment_and_its_receipt_in_both_languages_and_nobody_else_does() {
+    let app = TestApp::builder().live().build().await;
+    let mut owner = app.with_user("receipt_owner").await;
+    let mut stranger = app.with_user("receipt_stranger").await;
+    let won = app.won_application(&owner, "ReceiptFair").await;
+    owner.renew().await;
+    stranger.renew().await;
+    let (status, empty) = owner.page("/mypage/payment_history").await;
+    assert_eq!(status, 200);
+    assert!(empty.contains("お支払いの記録はまだありません"), "{empty}");
+
+    let now = app.clock.now();
+    let payable = Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap();
+    let opened = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    payment::settle(&app.db, opened.id, "pi_receipt", now).await.unwrap();
+    let uuid = opened.transaction_uuid;
+
+    let (status, ja) = owner.page("/mypage/payment_history").await;
+    assert_eq!(status, 200);
+    for text in ["お支払い履歴", "テスト展 ReceiptFair", "広場ブース", "8,000円", "クレジットカード（Stripe）"]
+    {
+        assert!(ja.contains(text), "{text} on the Japanese list");
+    }
+    assert!(ja.contains(&format!("/mypage/payment_history/{uuid}")), "the list links the receipt");
+    let (status, en) = owner.page("/en/mypage/payment_history").await;
+    assert_eq!(status, 200);
+    for text in ["Payment history", "Test Fair ReceiptFair", "Square booth", "¥8,000", "Credit card (Stripe)"] {
+        assert!(en.contains(text), "{text} on the English list");
+    }
+    assert!(en.contains(&format!("/en/mypage/payment_history/{uuid}")));
+
+    let (status, receipt) = owner.page(&format!("/mypage/payment_history/{uuid}")).await;
+    assert_eq!(status, 200);
+    for text in ["領収書", "8,000円", uuid.as_str(), "pi_receipt", "receipt_ownerさん 様"] {
+        assert!(receipt.contains(text), "{text} on the receipt");
+    }
+    let (status, receipt_en) = owner.page(&format!("/en/mypage/payment_history/{uuid}")).await;
+    assert_eq!(status, 200);
+    assert!(receipt_en.contains("Receipt") && receipt_en.contains("¥8,000"));
+
+    for path in [
+        format!("/mypage/payment_history/{uuid}").replace(&uuid[..8], "00000000"),
+        "/mypage/payment_history/not-a-uuid".to_string(),
+        "/mypage/payment_history/12".to_string(),
+    ] {
+        let (status, body) = owner.page(&path).await;
+        assert_eq!(status, 404, "{path}");
+        assert!(body.contains("Page Not Found") || body.contains("ページが見つかりません"), "{path}: the 404 page");
+    }
+    let (status, _) = stranger.page(&format!("/mypage/payment_history/{uuid}")).await;
+    assert_eq!(status, 404, "someone else's receipt");
+    let (_, theirs) = stranger.page("/mypage/payment_history").await;
+    assert!(!theirs.contains("ReceiptFair"));
+    let (status, _) = owner.page("/mypage/payment_history?page=0").await;
+    assert_eq!(status, 404, "page must be a positive integer");
+}
