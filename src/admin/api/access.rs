@@ -100,7 +100,17 @@ impl<'r> FromRequest<'r> for Console<'r> {
         };
         let now = clock.now();
         let lang = request_lang(req);
-        Outcome::Success(Console(Cx { db, site, clock, lang, now, staff: user, mailer, queue, outbox: Default::default() }))
+        Outcome::Success(Console(Cx {
+            db,
+            site,
+            clock,
+            lang,
+            now,
+            staff: user,
+            mailer,
+            queue,
+            outbox: Default::default(),
+        }))
     }
 }
 

@@ -237,13 +237,15 @@ impl Resource for LotteryRuns {
                 lottery::preview(txn, row.event_id, row.round, cx.now).await?;
                 Ok(())
             }
-            Some(LotteryRunState::Published) => match lottery::publish(txn, cx.mailer, row.event_id, row.round, cx.now).await? {
-                Publication::Applied { mails, .. } => {
-                    cx.after_commit(mails);
-                    Ok(())
+            Some(LotteryRunState::Published) => {
+                match lottery::publish(txn, cx.mailer, row.event_id, row.round, cx.now).await? {
+                    Publication::Applied { mails, .. } => {
+                        cx.after_commit(mails);
+                        Ok(())
+                    }
+                    Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
                 }
-                Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
-            },
+            }
             Some(LotteryRunState::Committed) | None => Err(Error::invalid("state", "validation.lottery_state")),
         }
     }
