@@ -6,44 +6,20 @@
 //! Without an interpreter that can import it, a test that needs it is skipped with a loud
 //! message, except under `CI=true`, where it fails.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::smtp_sink::free_port;
+use super::smtp_sink::{free_port, python_with};
 
 /// The secret key tests configure (localstripe accepts any `sk_…`).
 pub const SECRET_KEY: &str = "sk_test_vmarket";
 
-fn has_localstripe(python: &Path) -> bool {
-    Command::new(python)
-        .args(["-c", "import localstripe"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// The interpreter to run localstripe with; `None` means "skip this test" (outside CI only).
 pub fn python() -> Option<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Ok(p) = std::env::var("VMARKET_TEST_PYTHON") {
-        candidates.push(PathBuf::from(p));
-    }
-    candidates.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python"));
-    candidates.push(PathBuf::from("python3"));
-    if let Some(found) = candidates.into_iter().find(|p| has_localstripe(p)) {
-        return Some(found);
-    }
-    let help = "no Python with localstripe for the Stripe tests: run scripts/install-test-deps \
-                (or set VMARKET_TEST_PYTHON)";
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{help}");
-    }
-    eprintln!("\n*** SKIPPED: {help} ***\n");
-    None
+    python_with("localstripe", "the Stripe tests")
 }
 
 /// A running localstripe.

@@ -36,28 +36,34 @@ fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn has_aiosmtpd(python: &Path) -> bool {
-    Command::new(python)
-        .args(["-c", "import aiosmtpd"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// The interpreter to run the sink with. `None` means "skip this test" (outside CI only).
 pub fn python() -> Option<PathBuf> {
+    python_with("aiosmtpd", "the SMTP tests")
+}
+
+/// A Python interpreter that can import `module` (`VMARKET_TEST_PYTHON`, the repository's
+/// `.venv`, then `python3`). Without one, `None` skips the test with a loud message, except
+/// under `CI=true`, where it fails: `for_what` names the tests in that message.
+pub fn python_with(module: &str, for_what: &str) -> Option<PathBuf> {
+    let imports = |python: &Path| {
+        Command::new(python)
+            .args(["-c", &format!("import {module}")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
     let mut candidates = Vec::new();
     if let Ok(p) = std::env::var("VMARKET_TEST_PYTHON") {
         candidates.push(PathBuf::from(p));
     }
     candidates.push(repo_root().join(".venv/bin/python"));
     candidates.push(PathBuf::from("python3"));
-    if let Some(found) = candidates.into_iter().find(|p| has_aiosmtpd(p)) {
+    if let Some(found) = candidates.into_iter().find(|p| imports(p)) {
         return Some(found);
     }
-    let help = "no Python with aiosmtpd for the SMTP tests: run scripts/install-test-deps \
-                (or set VMARKET_TEST_PYTHON)";
+    let help =
+        format!("no Python with {module} for {for_what}: run scripts/install-test-deps (or set VMARKET_TEST_PYTHON)");
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{help}");
     }
