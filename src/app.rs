@@ -56,6 +56,12 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
     let mailer = crate::mail::Mailer::new(&config)?;
     let providers = crate::payments::Providers::from_config(&config);
+    let watch = crate::db::data_version::Watch::new(
+        db.clone(),
+        std::time::Duration::from_millis(config.data_version_poll_ms),
+    );
+    let render_cache =
+        crate::http::render_cache::RenderCache::new(config.render_cache, config.render_cache_mib, auth::TOKEN_COOKIE);
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
@@ -76,6 +82,11 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(queue)
         .manage(mailer)
         .manage(providers)
+        .manage(watch)
+        .manage(crate::model::tree::Trees::default())
+        .manage(render_cache)
+        // First: it stores what a cached route answered before the others add per-request headers.
+        .attach(crate::http::render_cache::Freshness)
         .attach(locale::LocaleRouting)
         .attach(security_headers)
         .attach(crate::telemetry::RequestLog)

@@ -148,6 +148,17 @@ pub struct Config {
     /// and is reconciled by asking the provider, never repeated blindly.
     #[serde(default = "default_payment_timeout_ms")]
     pub payment_timeout_ms: u64,
+    /// Serve anonymous GETs of public pages and public lists from the render cache (DOMAIN.md
+    /// "Caching public pages"); off renders every request.
+    #[serde(default = "default_render_cache")]
+    pub render_cache: bool,
+    /// MiB of rendered pages (and their compressed forms) the render cache may hold.
+    #[serde(default = "default_render_cache_mib")]
+    pub render_cache_mib: u32,
+    /// How often each node reads the data version (ms): another node's write shows within this.
+    /// 0 reads it on every request instead (one statement each).
+    #[serde(default = "default_data_version_poll_ms")]
+    pub data_version_poll_ms: u64,
 }
 
 /// The SMTP URL setting: a string that may carry credentials, so its `Debug` form hides the
@@ -260,6 +271,15 @@ fn default_stripe_api_base() -> String {
 fn default_payment_timeout_ms() -> u64 {
     10_000
 }
+fn default_render_cache() -> bool {
+    true
+}
+fn default_render_cache_mib() -> u32 {
+    32
+}
+fn default_data_version_poll_ms() -> u64 {
+    500
+}
 
 impl Config {
     /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
@@ -339,6 +359,9 @@ impl Default for Config {
             stripe_secret_key: String::new(),
             stripe_webhook_secrets: Vec::new(),
             payment_timeout_ms: default_payment_timeout_ms(),
+            render_cache: default_render_cache(),
+            render_cache_mib: default_render_cache_mib(),
+            data_version_poll_ms: default_data_version_poll_ms(),
         }
     }
 }

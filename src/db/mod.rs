@@ -10,6 +10,8 @@ pub mod entities;
 pub mod migrations;
 pub mod search;
 
+pub mod data_version;
+
 use std::time::Duration;
 
 use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseConnection, DbErr, Statement};
@@ -45,10 +47,12 @@ fn sqlite_path(url: &str) -> Option<&str> {
     (!path.is_empty() && path != ":memory:").then_some(path)
 }
 
-/// Applies every pending migration.
+/// Applies every pending migration, then puts the data-version trigger on every table that
+/// should have it and lacks it ([`data_version::install`]).
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
     migrations::Migrator::up(db, None).await?;
-    crate::jobs::Queue::for_db(db)?.setup().await
+    crate::jobs::Queue::for_db(db)?.setup().await?;
+    data_version::install(db).await
 }
 
 /// After rows were inserted with explicit ids, moves PostgreSQL's id sequences past them so

@@ -8,6 +8,8 @@ pub mod limit;
 pub mod notifier;
 pub mod protect;
 pub mod redirect;
+pub mod render_cache;
+pub mod snapshot;
 pub mod static_files;
 pub mod upload;
 pub mod vite;

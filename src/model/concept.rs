@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::model::event::{EventView, EventWithPhases};
 use crate::model::pagination::PageRequest;
 use crate::model::people::{ArtistView, KeywordView, artists_by_id, keywords_by_id};
+use crate::model::tree::Tree;
 use crate::model::world::WorldView;
 use crate::types::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue};
 use crate::types::{Lang, Localized, localized};
@@ -163,7 +164,61 @@ impl ConceptView {
     }
 }
 
+impl ConceptView {
+    /// Views of `concepts` in `lang` with their worlds, keywords and artists, from the event tree
+    /// (no statement).
+    pub fn from_tree<'a>(tree: &Tree, concepts: impl IntoIterator<Item = &'a concept::Model>, lang: Lang) -> Vec<Self> {
+        concepts
+            .into_iter()
+            .map(|c| {
+                let worlds = tree.worlds_of(c.event_id).iter().filter(|w| w.concept_id == c.id);
+                Self {
+                    name: Localized::new(lang, c.name_ja.clone(), c.name_en.clone()),
+                    description: Localized::new(lang, c.description_ja.clone(), c.description_en.clone()),
+                    map_image: Localized::new(lang, c.map_image_ja.clone(), c.map_image_en.clone()),
+                    keywords: tree
+                        .concept_keywords
+                        .get(&c.id)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|l| tree.keywords.get(&l.keyword_id).map(|k| KeywordView::new(k, lang)))
+                        .collect(),
+                    worlds: WorldView::from_tree(tree, worlds, lang),
+                    id: c.id,
+                    event_id: c.event_id,
+                    platform: c.platform,
+                    venue: c.venue,
+                    kind: c.kind,
+                    image: c.image.clone(),
+                    is_company: c.is_company,
+                    logo: c.logo.clone(),
+                    launch_link_image: c.launch_link_image.clone(),
+                }
+            })
+            .collect()
+    }
+}
+
 impl FullConceptView {
+    /// The full view of `concept` of `event` in `lang` from the event tree, phases at `now`.
+    pub fn from_tree(tree: &Tree, concept: &concept::Model, event: &EventWithPhases, lang: Lang, now: DateTime<Utc>) -> Self {
+        let concept_artists = tree
+            .concept_artists
+            .get(&concept.id)
+            .into_iter()
+            .flatten()
+            .filter_map(|l| {
+                tree.artists.get(&l.artist_id).map(|a| ConceptArtistView {
+                    id: l.id,
+                    category: l.category,
+                    artist: ArtistView::new(a, lang),
+                })
+            })
+            .collect();
+        let concept = ConceptView::from_tree(tree, [concept], lang).pop().expect("one view per concept");
+        Self { concept, concept_artists, event: EventView::new(event, lang, now) }
+    }
+
     /// The full view of `concept` of `event` in `lang`, phases computed at `now`.
     pub async fn load(
         db: &impl ConnectionTrait,

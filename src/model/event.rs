@@ -117,15 +117,25 @@ impl EventWithPhases {
 /// keeps a show that has not happened yet on the public pages while the next event already
 /// takes entries (the demo's 2027Summer during 2026Winter's submission phase): its exhibitors
 /// apply from mypage, which lists every event open for entry.
-pub fn pick_current(events: Vec<EventWithPhases>, now: DateTime<Utc>) -> Option<EventWithPhases> {
+pub fn pick_current(mut events: Vec<EventWithPhases>, now: DateTime<Utc>) -> Option<EventWithPhases> {
+    let picked = pick_current_index(&events, now)?;
+    Some(events.swap_remove(picked))
+}
+
+/// The index in `events` of the event [`pick_current`] picks.
+pub fn pick_current_index(events: &[EventWithPhases], now: DateTime<Utc>) -> Option<usize> {
     let start = |e: &EventWithPhases| e.at(PhaseType::EntryStart).unwrap_or(e.event.created_at);
     let opens = |e: &EventWithPhases| (e.at(PhaseType::EventOpen).is_none(), e.at(PhaseType::EventOpen), start(e));
-    let (started, upcoming): (Vec<_>, Vec<_>) = events.into_iter().partition(|e| start(e) <= now);
-    let (under_way, past): (Vec<_>, Vec<_>) = started.into_iter().partition(|e| e.is_active(now));
-    if let Some(first) = under_way.into_iter().min_by_key(opens) {
-        return Some(first);
+    let indexed = || events.iter().enumerate();
+    let under_way = indexed().filter(|(_, e)| start(e) <= now && e.is_active(now));
+    if let Some((i, _)) = under_way.min_by_key(|(_, e)| opens(e)) {
+        return Some(i);
     }
-    past.into_iter().max_by_key(start).or_else(|| upcoming.into_iter().min_by_key(start))
+    let past = indexed().filter(|(_, e)| start(e) <= now && !e.is_active(now));
+    if let Some((i, _)) = past.max_by_key(|(_, e)| start(e)) {
+        return Some(i);
+    }
+    indexed().filter(|(_, e)| start(e) > now).min_by_key(|(_, e)| start(e)).map(|(i, _)| i)
 }
 
 /// The current event at `now` (see [`pick_current`]).

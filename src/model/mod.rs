@@ -26,6 +26,7 @@ pub mod redirect;
 pub mod search;
 pub mod text;
 pub mod time_travel;
+pub mod tree;
 pub mod user;
 pub mod user_event;
 pub mod world;

@@ -13,6 +13,7 @@ use crate::db::entities::{keyword, poster, world, world_area, world_artist, worl
 use crate::error::{Error, Result};
 use crate::model::pagination::PageRequest;
 use crate::model::people::{ArtistView, KeywordView, artists_by_id, keywords_by_id};
+use crate::model::tree::Tree;
 use crate::types::kinds::{Platform, Venue, WorldArtistCategory};
 use crate::types::{Lang, Localized, localized};
 
@@ -288,6 +289,53 @@ impl WorldView {
                 }
             })
             .collect())
+    }
+
+    /// Views of `worlds` in `lang` from the event tree (no statement).
+    pub fn from_tree<'a>(tree: &Tree, worlds: impl IntoIterator<Item = &'a world::Model>, lang: Lang) -> Vec<Self> {
+        worlds
+            .into_iter()
+            .map(|w| {
+                let world_keywords: Vec<WorldKeywordView> = tree
+                    .world_keywords
+                    .get(&w.id)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|link| {
+                        let k = tree.keywords.get(&link.keyword_id)?;
+                        Some(WorldKeywordView { id: link.id, keyword: KeywordView::new(k, lang) })
+                    })
+                    .collect();
+                let world_artists = tree
+                    .world_artists
+                    .get(&w.id)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|link| {
+                        let a = tree.artists.get(&link.artist_id)?;
+                        Some(WorldArtistView { id: link.id, category: link.category, artist: ArtistView::new(a, lang) })
+                    })
+                    .collect();
+                Self {
+                    keywords_ja: world_keywords.iter().map(|k| k.keyword.name.text().ja.clone()).collect(),
+                    keywords_en: world_keywords.iter().map(|k| k.keyword.name.text().en.clone()).collect(),
+                    keywords: world_keywords.iter().map(|k| k.keyword.name.get().clone()).collect(),
+                    world_keywords,
+                    world_artists,
+                    name: Localized::new(lang, w.name_ja.clone(), w.name_en.clone()),
+                    description: Localized::new(lang, w.description_ja.clone(), w.description_en.clone()),
+                    id: w.id,
+                    event_id: w.event_id,
+                    concept_id: w.concept_id,
+                    logo: w.logo.clone(),
+                    image: w.image.clone(),
+                    exhibition_platform: w.exhibition_platform,
+                    venue: w.venue,
+                    is_company: w.is_company,
+                    launch_link: w.launch_link.clone(),
+                }
+            })
+            .collect()
     }
 
     /// The view of one world.

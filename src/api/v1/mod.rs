@@ -28,6 +28,7 @@ use utoipa::openapi::OpenApi as Document;
 use utoipa::{OpenApi, ToSchema};
 
 use crate::api::docs;
+use crate::http::render_cache;
 use crate::model::pagination::Pagination;
 
 /// A resource module's routes beside its OpenAPI operations (operation ids prefixed with the
@@ -38,21 +39,30 @@ macro_rules! resource {
     };
 }
 
+/// A public resource: the same, its routes answering anonymous reads from the render cache
+/// (`crate::http::render_cache`; the `lang` query is part of the key).
+macro_rules! public {
+    ($module:ident) => {{
+        let (routes, doc) = resource!($module);
+        (render_cache::cached(routes, render_cache::Clocked::Phases, |_| ""), doc)
+    }};
+}
+
 /// Every `/api/v1` resource: its routes beside its OpenAPI operations, so that a resource is
 /// added to both at once (`tests/it/api_contract.rs` checks that they match).
 fn resources() -> Vec<(Vec<Route>, Document)> {
     vec![
-        resource!(events),
-        resource!(worlds),
-        resource!(concepts),
+        public!(events),
+        public!(worlds),
+        public!(concepts),
         resource!(user),
         resource!(exhibitor_notifications),
-        resource!(inquiries),
-        resource!(exhibitors),
-        resource!(companies),
-        resource!(catalog_items),
-        resource!(vrc_redirects),
-        resource!(hub),
+        public!(inquiries),
+        public!(exhibitors),
+        public!(companies),
+        public!(catalog_items),
+        public!(vrc_redirects),
+        public!(hub),
         resource!(user_hub),
         resource!(circles),
         resource!(member_circles),

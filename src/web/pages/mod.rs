@@ -19,15 +19,25 @@ pub mod redirects;
 pub mod support;
 pub mod worlds;
 
-use rocket::Route;
+use rocket::{Request, Route};
+
+use crate::http::render_cache::{Clocked, cached};
+
+/// The language of a page request, which the render cache keys on (the locale routing strips
+/// the `/en` prefix from the URI the route sees).
+fn page_lang(req: &Request<'_>) -> &'static str {
+    crate::web::locale::locale_info(req).map_or("", |i| i.lang.code())
+}
 
 /// Every page route, declared once and reached at `/…`, `/ja/…` and `/en/…` through the locale
-/// fairing.
+/// fairing. The public pages answer anonymous visitors from the render cache; the top pages
+/// (the current event's and each event's at `/{permalink}`) embed the server time for their
+/// countdown, so they key on the second.
 pub fn routes() -> Vec<Route> {
     let mut routes = Vec::new();
-    routes.extend(home::routes());
-    routes.extend(worlds::routes());
-    routes.extend(history::routes());
+    routes.extend(cached(home::routes(), Clocked::Seconds, page_lang));
+    routes.extend(cached(worlds::routes(), Clocked::Phases, page_lang));
+    routes.extend(cached(history::routes(), Clocked::Phases, page_lang));
     routes.extend(mypage::routes());
     routes.extend(news::routes());
     routes.extend(payment_history::routes());
@@ -38,10 +48,10 @@ pub fn routes() -> Vec<Route> {
     routes.extend(entry_history::routes());
     routes.extend(support::routes());
     routes.extend(contact::routes());
-    routes.extend(catalog::routes());
-    routes.extend(exhibitors::routes());
-    routes.extend(access::routes());
-    routes.extend(redirects::routes());
-    routes.extend(hub::routes());
+    routes.extend(cached(catalog::routes(), Clocked::Phases, page_lang));
+    routes.extend(cached(exhibitors::routes(), Clocked::Phases, page_lang));
+    routes.extend(cached(access::routes(), Clocked::Phases, page_lang));
+    routes.extend(cached(redirects::routes(), Clocked::Seconds, page_lang));
+    routes.extend(cached(hub::routes(), Clocked::Phases, page_lang));
     routes
 }

@@ -109,6 +109,10 @@ impl TestAppBuilder {
             dist_dir: dist.display().to_string(),
             static_dir: root.join("static").display().to_string(),
             site_url: if self.live { format!("http://127.0.0.1:{port}") } else { "https://vmarket.test".into() },
+            // Tests write to the database directly too (as another process would): every request
+            // reads the data version, so the render cache never answers with what they changed.
+            // `tests/it/render_cache.rs` runs the polling nodes of production.
+            data_version_poll_ms: 0,
             ..Config::default()
         };
         for hook in self.hooks {

@@ -1,0 +1,237 @@
+//! The event tree held in memory per data version (issue 10): the public events with their
+//! phases, concepts, worlds, keywords and artists with their links, the public side of the
+//! lottery runs, the catalogue's category groups and the hub tags — what nearly every public page
+//! and list starts from — plus every instant at which public output changes by the clock alone
+//! (phases, hub notifications' publication, start and end). Loaded once per data version
+//! ([`Trees::get`]), so a page or list runs only the statements of its own rows.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+
+use crate::db::entities::{
+    artist, catalog_item_category, catalog_item_category_group, concept, concept_artist, concept_keyword,
+    hub_notification, hub_tag, keyword, lottery_run, world, world_artist, world_keyword,
+};
+use crate::error::Result;
+use crate::model::event::EventWithPhases;
+use crate::model::lottery::PublicRun;
+
+/// The public event tree at one data version.
+#[derive(Debug, Default)]
+pub struct Tree {
+    /// The data version it was loaded at (its rows may be newer, never older).
+    pub version: i64,
+    /// Every public event with its phases, newest edition first (as
+    /// [`EventWithPhases::all_public`]).
+    pub events: Vec<EventWithPhases>,
+    /// Concepts of each public event, in display order.
+    pub concepts: HashMap<i32, Vec<concept::Model>>,
+    /// Worlds of each public event, in display order.
+    pub worlds: HashMap<i32, Vec<world::Model>>,
+    /// Keywords by id.
+    pub keywords: HashMap<i32, keyword::Model>,
+    /// Artists by id.
+    pub artists: HashMap<i32, artist::Model>,
+    /// Keyword links of each world, by link id.
+    pub world_keywords: HashMap<i32, Vec<world_keyword::Model>>,
+    /// Artist links of each world, by link id.
+    pub world_artists: HashMap<i32, Vec<world_artist::Model>>,
+    /// Keyword links of each concept, by link id.
+    pub concept_keywords: HashMap<i32, Vec<concept_keyword::Model>>,
+    /// Artist links of each concept, by link id.
+    pub concept_artists: HashMap<i32, Vec<concept_artist::Model>>,
+    /// The committed lottery runs of each event as the public sees them, first round first.
+    pub lottery_runs: HashMap<i32, Vec<PublicRun>>,
+    /// Catalogue category groups in display order.
+    pub category_groups: Vec<catalog_item_category_group::Model>,
+    /// Catalogue categories in display order.
+    pub categories: Vec<catalog_item_category::Model>,
+    /// Hub tags in display order.
+    pub hub_tags: Vec<hub_tag::Model>,
+    /// Every instant at which public output changes by the clock alone, sorted.
+    pub moments: Vec<DateTime<Utc>>,
+}
+
+impl Tree {
+    /// Loads the tree (15 statements, whatever the size of the data).
+    pub async fn load(db: &impl ConnectionTrait, version: i64) -> Result<Self> {
+        let events = EventWithPhases::all_public(db).await?;
+        let ids: Vec<i32> = events.iter().map(|e| e.event.id).collect();
+        let mut concepts: HashMap<i32, Vec<concept::Model>> = HashMap::new();
+        for c in concept::Entity::find()
+            .filter(concept::Column::EventId.is_in(ids.clone()))
+            .order_by_asc(concept::Column::DisplayOrder)
+            .order_by_asc(concept::Column::Id)
+            .all(db)
+            .await?
+        {
+            concepts.entry(c.event_id).or_default().push(c);
+        }
+        let mut worlds: HashMap<i32, Vec<world::Model>> = HashMap::new();
+        for w in world::Entity::find()
+            .filter(world::Column::EventId.is_in(ids.clone()))
+            .order_by_asc(world::Column::DisplayOrder)
+            .order_by_asc(world::Column::Id)
+            .all(db)
+            .await?
+        {
+            worlds.entry(w.event_id).or_default().push(w);
+        }
+        let keywords = keyword::Entity::find().all(db).await?.into_iter().map(|k| (k.id, k)).collect();
+        let artists = artist::Entity::find().all(db).await?.into_iter().map(|a| (a.id, a)).collect();
+        let mut world_keywords: HashMap<i32, Vec<world_keyword::Model>> = HashMap::new();
+        for l in world_keyword::Entity::find().order_by_asc(world_keyword::Column::Id).all(db).await? {
+            world_keywords.entry(l.world_id).or_default().push(l);
+        }
+        let mut world_artists: HashMap<i32, Vec<world_artist::Model>> = HashMap::new();
+        for l in world_artist::Entity::find().order_by_asc(world_artist::Column::Id).all(db).await? {
+            world_artists.entry(l.world_id).or_default().push(l);
+        }
+        let mut concept_keywords: HashMap<i32, Vec<concept_keyword::Model>> = HashMap::new();
+        for l in concept_keyword::Entity::find().order_by_asc(concept_keyword::Column::Id).all(db).await? {
+            concept_keywords.entry(l.concept_id).or_default().push(l);
+        }
+        let mut concept_artists: HashMap<i32, Vec<concept_artist::Model>> = HashMap::new();
+        for l in concept_artist::Entity::find().order_by_asc(concept_artist::Column::Id).all(db).await? {
+            concept_artists.entry(l.concept_id).or_default().push(l);
+        }
+        let permalinks: HashMap<i32, &str> = events.iter().map(|e| (e.event.id, e.event.permalink.as_str())).collect();
+        let mut runs = lottery_run::Entity::find().filter(lottery_run::Column::EventId.is_in(ids)).all(db).await?;
+        runs.sort_by(|a, b| (a.event_id, a.round.as_str()).cmp(&(b.event_id, b.round.as_str())));
+        let mut lottery_runs: HashMap<i32, Vec<PublicRun>> = HashMap::new();
+        for run in &runs {
+            if let Some(permalink) = permalinks.get(&run.event_id) {
+                lottery_runs.entry(run.event_id).or_default().push(PublicRun::of(run, permalink, false)?);
+            }
+        }
+        drop(runs);
+        let category_groups = catalog_item_category_group::Entity::find()
+            .order_by_asc(catalog_item_category_group::Column::DisplayIndex)
+            .order_by_asc(catalog_item_category_group::Column::Id)
+            .all(db)
+            .await?;
+        let categories = catalog_item_category::Entity::find()
+            .order_by_asc(catalog_item_category::Column::DisplayIndex)
+            .order_by_asc(catalog_item_category::Column::Id)
+            .all(db)
+            .await?;
+        let hub_tags = hub_tag::Entity::find()
+            .order_by_asc(hub_tag::Column::DisplayIndex)
+            .order_by_asc(hub_tag::Column::Id)
+            .all(db)
+            .await?;
+        let mut moments: Vec<DateTime<Utc>> = events
+            .iter()
+            .flat_map(|e| e.phases.iter().map(|p| p.phase_timestamp).chain([e.event.created_at]))
+            .collect();
+        let hub_times: Vec<(DateTime<Utc>, DateTime<Utc>, Option<DateTime<Utc>>)> = hub_notification::Entity::find()
+            .select_only()
+            .column(hub_notification::Column::PublishAt)
+            .column(hub_notification::Column::StartAt)
+            .column(hub_notification::Column::EndAt)
+            .filter(hub_notification::Column::IsPublic.eq(true))
+            .into_tuple()
+            .all(db)
+            .await?;
+        for (publish, start, end) in hub_times {
+            moments.extend([publish, start]);
+            moments.extend(end);
+        }
+        moments.sort();
+        moments.dedup();
+        Ok(Self {
+            version,
+            events,
+            concepts,
+            worlds,
+            keywords,
+            artists,
+            world_keywords,
+            world_artists,
+            concept_keywords,
+            concept_artists,
+            lottery_runs,
+            category_groups,
+            categories,
+            hub_tags,
+            moments,
+        })
+    }
+
+    /// How many of the clock's [`Tree::moments`] have passed at `now`: public output at two
+    /// instants with the same count is the same (at the same data version).
+    pub fn epoch(&self, now: DateTime<Utc>) -> usize {
+        self.moments.partition_point(|m| *m <= now)
+    }
+
+    /// The public event with this permalink.
+    pub fn event_by_permalink(&self, permalink: &str) -> Option<&EventWithPhases> {
+        self.events.iter().find(|e| e.event.permalink == permalink)
+    }
+
+    /// The public event `key` names: its permalink, or else its numeric id (as
+    /// [`event::Model::resolve`]).
+    pub fn resolve(&self, key: &str) -> Option<&EventWithPhases> {
+        self.event_by_permalink(key).or_else(|| {
+            let id = key.parse::<i32>().ok()?;
+            self.events.iter().find(|e| e.event.id == id)
+        })
+    }
+
+    /// The current event at `now` ([`crate::model::event::pick_current`]).
+    pub fn current(&self, now: DateTime<Utc>) -> Option<&EventWithPhases> {
+        let picked = crate::model::event::pick_current_index(&self.events, now)?;
+        self.events.get(picked)
+    }
+
+    /// The concepts of `event_id`, in display order.
+    pub fn concepts_of(&self, event_id: i32) -> &[concept::Model] {
+        self.concepts.get(&event_id).map_or(&[], Vec::as_slice)
+    }
+
+    /// The worlds of `event_id`, in display order.
+    pub fn worlds_of(&self, event_id: i32) -> &[world::Model] {
+        self.worlds.get(&event_id).map_or(&[], Vec::as_slice)
+    }
+
+    /// The world `id` of `event_id`.
+    pub fn world(&self, event_id: i32, id: i32) -> Option<&world::Model> {
+        self.worlds_of(event_id).iter().find(|w| w.id == id)
+    }
+
+    /// The concept `id` of `event_id`.
+    pub fn concept(&self, event_id: i32, id: i32) -> Option<&concept::Model> {
+        self.concepts_of(event_id).iter().find(|c| c.id == id)
+    }
+}
+
+/// The tree of the newest data version seen, shared by every request of a node (managed state).
+#[derive(Debug, Default)]
+pub struct Trees {
+    current: Mutex<Option<Arc<Tree>>>,
+    loading: tokio::sync::Mutex<()>,
+}
+
+impl Trees {
+    /// The tree at `version` or newer, loading it when this node has only an older one. Loads
+    /// once however many requests ask at the same time.
+    pub async fn get(&self, db: &impl ConnectionTrait, version: i64) -> Result<Arc<Tree>> {
+        if let Some(tree) = self.fresh(version) {
+            return Ok(tree);
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(tree) = self.fresh(version) {
+            return Ok(tree);
+        }
+        let tree = Arc::new(Tree::load(db, version).await?);
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Some(tree.clone());
+        Ok(tree)
+    }
+
+    fn fresh(&self, version: i64) -> Option<Arc<Tree>> {
+        self.current.lock().unwrap_or_else(PoisonError::into_inner).as_ref().filter(|t| t.version >= version).cloned()
+    }
+}
