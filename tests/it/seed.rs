@@ -64,8 +64,9 @@ const NOT_APPLICATION: [&str; 4] = ["seaql_migrations", "_sqlx_migrations", "Job
 
 /// Columns whose value differs on every run by design, left out of the fingerprint (named, so
 /// that nothing else can slip out): password hashes carry a fresh random salt. That the demo
-/// accounts' hashes verify the demo password is checked in `demo_accounts.rs`.
-const NOT_REPEATABLE: [(&str, &str); 1] = [("accounts", "password_hash")];
+/// accounts' hashes verify the demo password is checked in `demo_accounts.rs`. The data version
+/// starts at the database's creation time and rises with every write (`data_version.rs` tests it).
+const NOT_REPEATABLE: [(&str, &str); 2] = [("accounts", "password_hash"), ("data_version", "version")];
 
 /// One line per application table, by name: its row count and a SHA-256 over its column names
 /// and its rows in primary-key order, every column normalised so that both backends agree
