@@ -1,6 +1,8 @@
 //! The `Api` request guard: database, clock, messages and the `lang` the client asked for, plus
 //! helpers that turn raw query values into typed filters with clear errors.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use rocket::http::Status;
 use rocket::request::{FromRequest, Outcome, Request};
@@ -10,6 +12,8 @@ use serde::de::DeserializeOwned;
 use crate::clock::Clock;
 use crate::error::{Error, Result, request_lang};
 use crate::http::Site;
+use crate::http::snapshot::Snapshot;
+use crate::model::tree::Tree;
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest};
 use crate::types::Lang;
 
@@ -23,6 +27,8 @@ pub struct Api<'r> {
     pub lang: Lang,
     /// "Now", from the application clock.
     pub now: DateTime<Utc>,
+    /// The public event tree at the request's data version.
+    pub tree: Arc<Tree>,
 }
 
 #[rocket::async_trait]
@@ -35,7 +41,10 @@ impl<'r> FromRequest<'r> for Api<'r> {
         else {
             return Outcome::Error((Status::InternalServerError, ()));
         };
-        Outcome::Success(Api { site, db, lang: request_lang(req), now: clock.now() })
+        let Some(snapshot) = Snapshot::of(req).await else {
+            return Outcome::Error((Status::InternalServerError, ()));
+        };
+        Outcome::Success(Api { site, db, lang: request_lang(req), now: clock.now(), tree: snapshot.tree.clone() })
     }
 }
 

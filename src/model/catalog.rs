@@ -18,13 +18,14 @@ use crate::model::event::EventWithPhases;
 use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
 use crate::model::search;
+use crate::model::tree::Tree;
 use crate::types::{Lang, Localized, localized};
 
 /// Defined with its entity (`db::entities::catalog_item_category_group`); part of this model's API.
 pub use crate::db::entities::catalog_item_category_group::CategoryGroupType;
 
 /// Who offers an item: the `type` of a catalogue search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OwnerType {
     /// Exhibitors (circles).
@@ -80,6 +81,26 @@ pub struct CategoryGroupView {
 }
 
 impl CategoryGroupView {
+    /// The groups of `group_type` with their categories, in display order, from the event tree.
+    pub fn from_tree(tree: &Tree, group_type: CategoryGroupType, lang: Lang) -> Vec<Self> {
+        tree.category_groups
+            .iter()
+            .filter(|g| g.group_type == group_type)
+            .map(|g| Self {
+                id: g.id,
+                group_type: g.group_type,
+                display_index: g.display_index,
+                name: Localized::new(lang, g.name_ja.clone(), g.name_en.clone()),
+                categories: tree
+                    .categories
+                    .iter()
+                    .filter(|c| c.group_id == g.id)
+                    .map(|c| CategoryView::new(c, lang))
+                    .collect(),
+            })
+            .collect()
+    }
+
     /// The groups of `group_type` with their categories, in display order.
     pub async fn load(db: &impl ConnectionTrait, group_type: CategoryGroupType, lang: Lang) -> Result<Vec<Self>> {
         let groups = catalog_item_category_group::Entity::find()
@@ -277,6 +298,28 @@ impl catalog_item::Model {
         Ok(ItemPage { items, count, all })
     }
 
+    /// [`Self::page`], with the unfiltered count taken from the event tree (one statement less).
+    pub async fn page_in(
+        db: &impl ConnectionTrait,
+        tree: &Tree,
+        event_id: i32,
+        filter: &ItemFilter,
+        page: PageRequest,
+    ) -> Result<ItemPage> {
+        let Some(all) = tree.item_counts.get(&(event_id, filter.owner)).copied() else {
+            return Self::page(db, event_id, filter, page).await;
+        };
+        let select = Self::filtered(db.get_database_backend(), event_id, filter);
+        let count = select.clone().count(db).await?;
+        let items = select.offset(page.offset()).limit(page.limit).all(db).await?;
+        Ok(ItemPage { items, count, all })
+    }
+
+    /// How many items the catalogue of `event_id` holds for `owner` (the unfiltered count).
+    pub async fn count_all(db: &impl ConnectionTrait, event_id: i32, owner: OwnerType) -> Result<u64> {
+        Ok(catalog_item::Entity::find().filter(Self::owned_by(event_id, owner)).count(db).await?)
+    }
+
     /// Every item of one exhibitor, in display order.
     pub async fn of_exhibitor(db: &impl ConnectionTrait, exhibitor_id: i32) -> Result<Vec<Self>> {
         Ok(catalog_item::Entity::find()
@@ -322,20 +365,58 @@ impl CatalogItemView {
             .into_iter()
             .map(|c| (c.id, c))
             .collect();
-        let exhibitors: HashMap<i32, String> = exhibitor::Entity::find()
-            .filter(exhibitor::Column::Id.is_in(items.iter().filter_map(|i| i.exhibitor_id)))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|e| (e.id, lang.pick(&e.name_ja, &e.name_en).to_string()))
-            .collect();
-        let companies: HashMap<i32, String> = company::Entity::find()
-            .filter(company::Column::Id.is_in(items.iter().filter_map(|i| i.company_id)))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|c| (c.id, lang.pick(&c.name_ja, &c.name_en).to_string()))
-            .collect();
+        Self::with_categories(db, items, &categories, lang).await
+    }
+
+    /// Views of `items` in `lang`, categories from the event tree and owner names in one query
+    /// per owner type present.
+    pub async fn load_with_tree(
+        db: &impl ConnectionTrait,
+        tree: &Tree,
+        items: Vec<catalog_item::Model>,
+        lang: Lang,
+    ) -> Result<Vec<Self>> {
+        let categories: HashMap<i32, catalog_item_category::Model> =
+            tree.categories.iter().map(|c| (c.id, c.clone())).collect();
+        Self::with_categories(db, items, &categories, lang).await
+    }
+
+    async fn with_categories(
+        db: &impl ConnectionTrait,
+        items: Vec<catalog_item::Model>,
+        categories: &HashMap<i32, catalog_item_category::Model>,
+        lang: Lang,
+    ) -> Result<Vec<Self>> {
+        let exhibitor_ids: Vec<i32> = items.iter().filter_map(|i| i.exhibitor_id).collect();
+        let exhibitors: HashMap<i32, String> = if exhibitor_ids.is_empty() {
+            HashMap::new()
+        } else {
+            exhibitor::Entity::find()
+                .select_only()
+                .columns([exhibitor::Column::Id, exhibitor::Column::NameJa, exhibitor::Column::NameEn])
+                .filter(exhibitor::Column::Id.is_in(exhibitor_ids))
+                .into_tuple::<(i32, String, String)>()
+                .all(db)
+                .await?
+                .into_iter()
+                .map(|(id, ja, en)| (id, lang.pick(&ja, &en).to_string()))
+                .collect()
+        };
+        let company_ids: Vec<i32> = items.iter().filter_map(|i| i.company_id).collect();
+        let companies: HashMap<i32, String> = if company_ids.is_empty() {
+            HashMap::new()
+        } else {
+            company::Entity::find()
+                .select_only()
+                .columns([company::Column::Id, company::Column::NameJa, company::Column::NameEn])
+                .filter(company::Column::Id.is_in(company_ids))
+                .into_tuple::<(i32, String, String)>()
+                .all(db)
+                .await?
+                .into_iter()
+                .map(|(id, ja, en)| (id, lang.pick(&ja, &en).to_string()))
+                .collect()
+        };
         Ok(items
             .into_iter()
             .filter_map(|i| {
@@ -377,6 +458,13 @@ impl CatalogEvent {
     pub async fn resolve(db: &impl ConnectionTrait, key: &str, now: DateTime<Utc>) -> Result<Self> {
         let event = crate::db::entities::event::Model::resolve(db, key).await?;
         let event = EventWithPhases::load(db, event).await?;
+        let open = is_open(&event, now);
+        Ok(Self { event, open })
+    }
+
+    /// Resolves the event `key` (permalink or id) in the event tree and checks the gate at `now`.
+    pub fn from_tree(tree: &Tree, key: &str, now: DateTime<Utc>) -> Result<Self> {
+        let event = tree.resolve(key).cloned().ok_or_else(crate::error::Error::unknown_permalink)?;
         let open = is_open(&event, now);
         Ok(Self { event, open })
     }

@@ -19,6 +19,7 @@ use crate::db::entities::{ambassador, hub_notification, hub_notification_tag, hu
 use crate::error::{Error, Result};
 use crate::model::pagination::PageRequest;
 use crate::model::search;
+use crate::model::tree::Tree;
 use crate::model::user::{IconView, UserAttribute};
 use crate::types::{Lang, Localized, localized};
 
@@ -192,6 +193,21 @@ impl hub_notification::Model {
         let all = hub_notification::Entity::find().filter(Self::visible(event_id, now)).count(db).await?;
         let items = select.offset(page.offset()).limit(page.limit).all(db).await?;
         Ok(HubPage { items, count, all })
+    }
+
+    /// [`Self::page`], with the unfiltered count taken from the event tree (one statement less).
+    pub async fn page_in(
+        db: &impl ConnectionTrait,
+        tree: &Tree,
+        event_id: i32,
+        now: DateTime<Utc>,
+        filter: &HubFilter,
+        page: PageRequest,
+    ) -> Result<HubPage> {
+        let select = Self::filtered(db.get_database_backend(), event_id, now, filter);
+        let count = select.clone().count(db).await?;
+        let items = select.offset(page.offset()).limit(page.limit).all(db).await?;
+        Ok(HubPage { items, count, all: tree.hub_published_count(event_id, now) })
     }
 
     /// The notification `id` of `event_id` if the public sees it at `now`; 404 otherwise.
@@ -375,6 +391,78 @@ impl HubNotificationView {
                 is_live: n.is_live(now),
                 hub_tags: by_item.remove(&n.id).unwrap_or_default(),
                 world: n.world_id.and_then(|id| worlds.get(&id)).map(|w| HubWorldView {
+                    id: w.id,
+                    name: Localized::new(lang, w.name_ja.clone(), w.name_en.clone()),
+                    image: w.image.clone(),
+                }),
+                user: n.user_id.and_then(|id| users.get(&id)).map(|u| HubUserView::new(u, lang)),
+                title: n.title,
+                content: n.content,
+                link_url: n.link_url,
+                thumbnail: n.thumbnail,
+                publish_at: n.publish_at,
+                start_at: n.start_at,
+                end_at: n.end_at,
+                display_date: n.display_date,
+                locale: n.locale,
+                category: n.category,
+                is_official: n.is_official,
+                by_ambassador: n.by_ambassador,
+                is_certificated_stream: n.is_certificated_stream,
+                is_public: n.is_public,
+                is_strong_recommended: n.is_strong_recommended,
+            })
+            .collect())
+    }
+
+    /// [`Self::load`] with tags and worlds from the event tree: two statements (tag links,
+    /// users), whatever the number of items.
+    pub async fn load_with_tree(
+        db: &impl ConnectionTrait,
+        tree: &Tree,
+        items: Vec<hub_notification::Model>,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Self>> {
+        if items.iter().filter_map(|i| i.world_id).any(|w| tree.world_by_id(w).is_none()) {
+            return Self::load(db, items, lang, now).await;
+        }
+        let links = if items.is_empty() {
+            Vec::new()
+        } else {
+            hub_notification_tag::Entity::find()
+                .filter(hub_notification_tag::Column::HubNotificationId.is_in(items.iter().map(|i| i.id)))
+                .order_by_asc(hub_notification_tag::Column::Id)
+                .all(db)
+                .await?
+        };
+        let tags: HashMap<i32, &hub_tag::Model> = tree.hub_tags.iter().map(|t| (t.id, t)).collect();
+        let mut by_item: HashMap<i32, Vec<HubTagView>> = HashMap::new();
+        for l in &links {
+            if let Some(t) = tags.get(&l.hub_tag_id) {
+                by_item.entry(l.hub_notification_id).or_default().push(HubTagView::new(t, lang));
+            }
+        }
+        let user_ids: Vec<i32> = items.iter().filter_map(|i| i.user_id).collect();
+        let users: HashMap<i32, user::Model> = if user_ids.is_empty() {
+            HashMap::new()
+        } else {
+            user::Entity::find()
+                .filter(user::Column::Id.is_in(user_ids))
+                .all(db)
+                .await?
+                .into_iter()
+                .map(|u| (u.id, u))
+                .collect()
+        };
+        Ok(items
+            .into_iter()
+            .map(|n| Self {
+                id: n.id,
+                event_id: n.event_id,
+                is_live: n.is_live(now),
+                hub_tags: by_item.remove(&n.id).unwrap_or_default(),
+                world: n.world_id.and_then(|id| tree.world_by_id(id)).map(|w| HubWorldView {
                     id: w.id,
                     name: Localized::new(lang, w.name_ja.clone(), w.name_en.clone()),
                     image: w.image.clone(),

@@ -16,6 +16,8 @@ use crate::db::entities::{
     hub_notification, hub_tag, keyword, lottery_run, world, world_artist, world_keyword,
 };
 use crate::error::Result;
+use crate::db::entities::catalog_item;
+use crate::model::catalog::OwnerType;
 use crate::model::event::EventWithPhases;
 use crate::model::lottery::PublicRun;
 
@@ -53,10 +55,16 @@ pub struct Tree {
     pub hub_tags: Vec<hub_tag::Model>,
     /// Every instant at which public output changes by the clock alone, sorted.
     pub moments: Vec<DateTime<Utc>>,
+    /// How many catalogue items each public event holds, per owner type (visible owners only).
+    pub item_counts: HashMap<(i32, OwnerType), u64>,
+    /// When each public hub notification of each event is published, sorted.
+    pub hub_published: HashMap<i32, Vec<DateTime<Utc>>>,
+    /// Every world of the public events, by id.
+    pub world_index: HashMap<i32, (i32, usize)>,
 }
 
 impl Tree {
-    /// Loads the tree (15 statements, whatever the size of the data).
+    /// Loads the tree (15 statements plus two per public event, whatever the size of the data).
     pub async fn load(db: &impl ConnectionTrait, version: i64) -> Result<Self> {
         let events = EventWithPhases::all_public(db).await?;
         let ids: Vec<i32> = events.iter().map(|e| e.event.id).collect();
@@ -127,8 +135,9 @@ impl Tree {
             .iter()
             .flat_map(|e| e.phases.iter().map(|p| p.phase_timestamp).chain([e.event.created_at]))
             .collect();
-        let hub_times: Vec<(DateTime<Utc>, DateTime<Utc>, Option<DateTime<Utc>>)> = hub_notification::Entity::find()
+        let hub_times: Vec<(i32, DateTime<Utc>, DateTime<Utc>, Option<DateTime<Utc>>)> = hub_notification::Entity::find()
             .select_only()
+            .column(hub_notification::Column::EventId)
             .column(hub_notification::Column::PublishAt)
             .column(hub_notification::Column::StartAt)
             .column(hub_notification::Column::EndAt)
@@ -136,12 +145,27 @@ impl Tree {
             .into_tuple()
             .all(db)
             .await?;
-        for (publish, start, end) in hub_times {
+        let mut hub_published: HashMap<i32, Vec<DateTime<Utc>>> = HashMap::new();
+        for (event_id, publish, start, end) in hub_times {
             moments.extend([publish, start]);
             moments.extend(end);
+            hub_published.entry(event_id).or_default().push(publish);
+        }
+        for times in hub_published.values_mut() {
+            times.sort();
         }
         moments.sort();
         moments.dedup();
+        let mut item_counts = HashMap::new();
+        for e in &events {
+            for owner in [OwnerType::Exhibitor, OwnerType::Company] {
+                item_counts.insert((e.event.id, owner), catalog_item::Model::count_all(db, e.event.id, owner).await?);
+            }
+        }
+        let world_index = worlds
+            .iter()
+            .flat_map(|(event_id, ws)| ws.iter().enumerate().map(move |(i, w)| (w.id, (*event_id, i))))
+            .collect();
         Ok(Self {
             version,
             events,
@@ -158,6 +182,9 @@ impl Tree {
             categories,
             hub_tags,
             moments,
+            item_counts,
+            hub_published,
+            world_index,
         })
     }
 
@@ -200,6 +227,17 @@ impl Tree {
     /// The world `id` of `event_id`.
     pub fn world(&self, event_id: i32, id: i32) -> Option<&world::Model> {
         self.worlds_of(event_id).iter().find(|w| w.id == id)
+    }
+
+    /// How many public notifications of `event_id` are published at `now`.
+    pub fn hub_published_count(&self, event_id: i32, now: DateTime<Utc>) -> u64 {
+        self.hub_published.get(&event_id).map_or(0, |t| t.partition_point(|p| *p <= now) as u64)
+    }
+
+    /// The world `id` of any public event.
+    pub fn world_by_id(&self, id: i32) -> Option<&world::Model> {
+        let (event_id, i) = self.world_index.get(&id)?;
+        self.worlds.get(event_id)?.get(*i)
     }
 
     /// The concept `id` of `event_id`.

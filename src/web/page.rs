@@ -1,6 +1,8 @@
 //! The `Page` request guard: language, clock, database and site state for a page handler, and
 //! the base template context every layout reads (titles, alternates, canonical, assets).
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use rocket::http::Status;
 use rocket::request::{FromRequest, Outcome, Request};
@@ -14,6 +16,8 @@ use crate::auth::routes::login_href;
 use crate::clock::Clock;
 use crate::db::entities::user;
 use crate::http::Site;
+use crate::http::snapshot::Snapshot;
+use crate::model::tree::Tree;
 use crate::http::vite::COMMON_ENTRY;
 use crate::types::Lang;
 use crate::web::locale::{self, localized_path};
@@ -39,6 +43,8 @@ pub struct Page<'r> {
     pub csrf_token: Option<String>,
     /// The travelled "now" while staff have moved the clock (time travel), for the banner.
     pub travelled: Option<DateTime<Utc>>,
+    /// The public event tree at the request's data version.
+    pub tree: Arc<Tree>,
 }
 
 #[rocket::async_trait]
@@ -59,6 +65,9 @@ impl<'r> FromRequest<'r> for Page<'r> {
             Outcome::Success(OptionalUser(user)) => user,
             _ => None,
         };
+        let Some(snapshot) = Snapshot::of(req).await else {
+            return Outcome::Error((Status::InternalServerError, ()));
+        };
         let csrf_token = user.as_ref().map(|_| csrf::token(req.cookies(), &site.config));
         Outcome::Success(Page {
             site,
@@ -69,6 +78,7 @@ impl<'r> FromRequest<'r> for Page<'r> {
             user,
             csrf_token,
             travelled: clock.travelled_now(),
+            tree: snapshot.tree.clone(),
         })
     }
 }

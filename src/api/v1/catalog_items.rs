@@ -36,7 +36,7 @@ async fn items(
     q: ItemQuery<'_>,
     owner: OwnerType,
 ) -> Result<Json<ListBody<CatalogItemView>>> {
-    let event = CatalogEvent::resolve(api.db, event.as_str(), api.now).await?;
+    let event = CatalogEvent::from_tree(&api.tree, event.as_str(), api.now)?;
     let page = api.page(q.page, q.limit)?;
     let filter = ItemFilter {
         owner,
@@ -48,8 +48,8 @@ async fn items(
     if !event.open {
         return Ok(Json(ListBody { data: Vec::new(), pagination: Pagination::new(page, 0, 0) }));
     }
-    let found = catalog_item::Model::page(api.db, event.id(), &filter, page).await?;
-    let data = CatalogItemView::load(api.db, found.items, api.lang).await?;
+    let found = catalog_item::Model::page_in(api.db, &api.tree, event.id(), &filter, page).await?;
+    let data = CatalogItemView::load_with_tree(api.db, &api.tree, found.items, api.lang).await?;
     Ok(Json(ListBody { data, pagination: Pagination::new(page, found.count, found.all) }))
 }
 
@@ -93,7 +93,7 @@ pub async fn company_items(
     params(("lang" = Option<String>, Query)), responses((status = 200, body = Vec<CategoryGroupView>)))]
 #[get("/catalog_item_groups")]
 pub async fn groups(api: Api<'_>) -> Result<Json<Vec<CategoryGroupView>>> {
-    Ok(Json(CategoryGroupView::load(api.db, CategoryGroupType::General, api.lang).await?))
+    Ok(Json(CategoryGroupView::from_tree(&api.tree, CategoryGroupType::General, api.lang)))
 }
 
 /// The category groups of companies' items, with their categories.
@@ -101,7 +101,7 @@ pub async fn groups(api: Api<'_>) -> Result<Json<Vec<CategoryGroupView>>> {
     params(("lang" = Option<String>, Query)), responses((status = 200, body = Vec<CategoryGroupView>)))]
 #[get("/company_catalog_item_groups")]
 pub async fn company_groups(api: Api<'_>) -> Result<Json<Vec<CategoryGroupView>>> {
-    Ok(Json(CategoryGroupView::load(api.db, CategoryGroupType::Company, api.lang).await?))
+    Ok(Json(CategoryGroupView::from_tree(&api.tree, CategoryGroupType::Company, api.lang)))
 }
 
 /// A world's catalogue: its exhibitors and companies with item counts.
@@ -111,7 +111,7 @@ pub async fn company_groups(api: Api<'_>) -> Result<Json<Vec<CategoryGroupView>>
               (status = 404, body = crate::error::ErrorBody, description = "unknown world, or before the event opens")))]
 #[get("/<event>/worlds/<id>/catalog_info", rank = 5)]
 pub async fn catalog_info(api: Api<'_>, event: Permalink, id: Id) -> Result<Json<WorldCatalogInfo>> {
-    let event = CatalogEvent::resolve(api.db, event.as_str(), api.now).await?;
+    let event = CatalogEvent::from_tree(&api.tree, event.as_str(), api.now)?;
     if !event.open {
         return Err(Error::not_found());
     }

@@ -33,7 +33,7 @@ pub struct CompanyQuery<'r> {
               (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 #[get("/<event>/companies?<q..>", rank = 5)]
 pub async fn list(api: Api<'_>, event: Permalink, q: CompanyQuery<'_>) -> Result<Json<ListBody<CompanyView>>> {
-    let event = CatalogEvent::resolve(api.db, event.as_str(), api.now).await?;
+    let event = CatalogEvent::from_tree(&api.tree, event.as_str(), api.now)?;
     let page = api.page(q.page, q.limit)?;
     let filter = CompanyFilter { keyword: q.keyword.map(str::to_string), world_id: api.id("world_id", q.world_id)? };
     if !event.open {

@@ -5,10 +5,8 @@ use rocket::{Route, get, routes};
 
 use crate::api::Api;
 use crate::api::v1::ListBody;
-use crate::db::entities::{concept, event};
 use crate::error::Result;
 use crate::model::concept::{ConceptView, FullConceptView};
-use crate::model::event::EventWithPhases;
 use crate::model::pagination::Pagination;
 use crate::types::{Id, Permalink};
 
@@ -25,11 +23,14 @@ pub async fn list(
     page: Option<&str>,
     limit: Option<&str>,
 ) -> Result<Json<ListBody<ConceptView>>> {
-    let event = event::Model::resolve(api.db, event.as_str()).await?;
+    let tree = api.tree.clone();
+    let event = &tree.resolve(event.as_str()).ok_or_else(crate::error::Error::unknown_permalink)?.event;
     let req = api.page(page, limit)?;
-    let found = concept::Model::page(api.db, event.id, req).await?;
-    let data = ConceptView::load(api.db, found.concepts, api.lang).await?;
-    Ok(Json(ListBody { data, pagination: Pagination::new(req, found.count, found.count) }))
+    let all = tree.concepts_of(event.id);
+    let shown = all.iter().skip(req.offset() as usize).take(req.limit as usize);
+    let data = ConceptView::from_tree(&tree, shown, api.lang);
+    let count = all.len() as u64;
+    Ok(Json(ListBody { data, pagination: Pagination::new(req, count, count) }))
 }
 
 /// One concept with its worlds, concept artists and event.
@@ -38,10 +39,10 @@ pub async fn list(
     responses((status = 200, body = FullConceptView), (status = 404, body = crate::error::ErrorBody)))]
 #[get("/<event>/concepts/<id>", rank = 5)]
 pub async fn show(api: Api<'_>, event: Permalink, id: Id) -> Result<Json<FullConceptView>> {
-    let event = event::Model::resolve(api.db, event.as_str()).await?;
-    let concept = concept::Model::find_in_event(api.db, event.id, id.0).await?;
-    let event = EventWithPhases::load(api.db, event).await?;
-    Ok(Json(FullConceptView::load(api.db, concept, &event, api.lang, api.now).await?))
+    let tree = api.tree.clone();
+    let event = tree.resolve(event.as_str()).ok_or_else(crate::error::Error::unknown_permalink)?;
+    let concept = tree.concept(event.event.id, id.0).ok_or_else(crate::error::Error::not_found)?;
+    Ok(Json(FullConceptView::from_tree(&tree, concept, event, api.lang, api.now)))
 }
 
 /// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.

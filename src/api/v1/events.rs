@@ -7,7 +7,6 @@ use utoipa::ToSchema;
 
 use crate::api::Api;
 use crate::api::v1::ListBody;
-use crate::db::entities::event;
 use crate::error::{Error, Result};
 use crate::model::event::{EventView, EventWithPhases};
 use crate::model::pagination::Pagination;
@@ -20,7 +19,7 @@ use crate::types::Id;
 #[get("/events?<page>&<limit>")]
 pub async fn list(api: Api<'_>, page: Option<&str>, limit: Option<&str>) -> Result<Json<ListBody<EventView>>> {
     let req = api.page(page, limit)?;
-    let all = EventWithPhases::all_public(api.db).await?;
+    let all = &api.tree.events;
     let count = all.len() as u64;
     let data = all
         .iter()
@@ -37,9 +36,8 @@ pub async fn list(api: Api<'_>, page: Option<&str>, limit: Option<&str>) -> Resu
     responses((status = 200, body = EventView), (status = 404, body = crate::error::ErrorBody)))]
 #[get("/events/<id>")]
 pub async fn show(api: Api<'_>, id: Id) -> Result<Json<EventView>> {
-    let found = event::Model::resolve(api.db, &id.to_string()).await.map_err(|_| Error::not_found())?;
-    let event = EventWithPhases::load(api.db, found).await?;
-    Ok(Json(EventView::new(&event, api.lang, api.now)))
+    let event = api.tree.resolve(&id.to_string()).ok_or_else(Error::not_found)?;
+    Ok(Json(EventView::new(event, api.lang, api.now)))
 }
 
 /// The body of `/active_events`.
@@ -55,8 +53,7 @@ pub struct ActiveEvents {
     responses((status = 200, body = ActiveEvents)))]
 #[get("/active_events")]
 pub async fn active(api: Api<'_>) -> Result<Json<ActiveEvents>> {
-    let mut events: Vec<_> =
-        EventWithPhases::all_public(api.db).await?.into_iter().filter(|e| e.is_active(api.now)).collect();
+    let mut events: Vec<&EventWithPhases> = api.tree.events.iter().filter(|e| e.is_active(api.now)).collect();
     events.reverse();
     Ok(Json(ActiveEvents { active_events: events.iter().map(|e| EventView::new(e, api.lang, api.now)).collect() }))
 }

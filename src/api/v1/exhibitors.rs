@@ -39,7 +39,7 @@ pub struct ExhibitorQuery<'r> {
               (status = 422, body = crate::error::ErrorBody)))]
 #[get("/<event>/exhibitors?<q..>", rank = 5)]
 pub async fn list(api: Api<'_>, event: Permalink, q: ExhibitorQuery<'_>) -> Result<Json<ListBody<ExhibitorView>>> {
-    let event = CatalogEvent::resolve(api.db, event.as_str(), api.now).await?;
+    let event = CatalogEvent::from_tree(&api.tree, event.as_str(), api.now)?;
     let page = api.page(q.page, q.limit)?;
     let filter = ExhibitorFilter {
         keyword: q.keyword.map(str::to_string),
@@ -63,7 +63,7 @@ pub async fn list(api: Api<'_>, event: Permalink, q: ExhibitorQuery<'_>) -> Resu
               (status = 404, body = crate::error::ErrorBody, description = "unknown, suspended, or before the event opens")))]
 #[get("/<event>/exhibitors/<id>", rank = 5)]
 pub async fn show(api: Api<'_>, event: Permalink, id: Id) -> Result<Json<ExhibitorDetailView>> {
-    let event = CatalogEvent::resolve(api.db, event.as_str(), api.now).await?;
+    let event = CatalogEvent::from_tree(&api.tree, event.as_str(), api.now)?;
     if !event.open {
         return Err(Error::not_found());
     }

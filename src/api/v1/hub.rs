@@ -81,10 +81,10 @@ async fn list(
     page: (Option<&str>, Option<&str>),
     filter: HubFilter,
 ) -> Result<Json<ListBody<HubNotificationView>>> {
-    let event = event::Model::resolve(api.db, event.as_str()).await?;
+    let event = &api.tree.resolve(event.as_str()).ok_or_else(crate::error::Error::unknown_permalink)?.event;
     let page = api.page(page.0, page.1)?;
-    let found = hub_notification::Model::page(api.db, event.id, api.now, &filter, page).await?;
-    let data = HubNotificationView::load(api.db, found.items, api.lang, api.now).await?;
+    let found = hub_notification::Model::page_in(api.db, &api.tree, event.id, api.now, &filter, page).await?;
+    let data = HubNotificationView::load_with_tree(api.db, &api.tree, found.items, api.lang, api.now).await?;
     Ok(Json(ListBody { data, pagination: Pagination::new(page, found.count, found.all) }))
 }
 

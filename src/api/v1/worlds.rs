@@ -5,7 +5,7 @@ use rocket::{FromForm, Route, get, routes};
 
 use crate::api::Api;
 use crate::api::v1::ListBody;
-use crate::db::entities::{event, world};
+use crate::db::entities::world;
 use crate::error::Result;
 use crate::model::pagination::Pagination;
 use crate::model::world::{WorldFilter, WorldView};
@@ -36,7 +36,8 @@ pub struct WorldQuery<'r> {
               (status = 422, body = crate::error::ErrorBody)))]
 #[get("/<event>/worlds?<q..>", rank = 5)]
 pub async fn list(api: Api<'_>, event: Permalink, q: WorldQuery<'_>) -> Result<Json<ListBody<WorldView>>> {
-    let event = event::Model::resolve(api.db, event.as_str()).await?;
+    let tree = api.tree.clone();
+    let event = &tree.resolve(event.as_str()).ok_or_else(crate::error::Error::unknown_permalink)?.event;
     let page = api.page(q.page, q.limit)?;
     let filter = WorldFilter {
         concept_id: api.id("concept_id", q.concept_id)?,
@@ -45,8 +46,21 @@ pub async fn list(api: Api<'_>, event: Permalink, q: WorldQuery<'_>) -> Result<J
         exhibition_platform: api.choice("exhibition_platform", q.exhibition_platform)?,
         is_company: api.flag("is_company", q.is_company)?,
     };
+    let all = tree.worlds_of(event.id);
+    let unfiltered = filter.concept_id.is_none()
+        && filter.keyword.as_deref().is_none_or(|k| k.trim().is_empty())
+        && filter.venue.is_none()
+        && filter.exhibition_platform.is_none()
+        && filter.is_company.is_none();
+    if unfiltered {
+        // The event tree holds the event's worlds in display order: no statement.
+        let shown = all.iter().skip(page.offset() as usize).take(page.limit as usize);
+        let data = WorldView::from_tree(&tree, shown, api.lang);
+        let count = all.len() as u64;
+        return Ok(Json(ListBody { data, pagination: Pagination::new(page, count, count) }));
+    }
     let found = world::Model::page(api.db, event.id, &filter, page).await?;
-    let data = WorldView::load(api.db, found.worlds, api.lang).await?;
+    let data = WorldView::from_tree(&tree, found.worlds.iter(), api.lang);
     Ok(Json(ListBody { data, pagination: Pagination::new(page, found.count, found.all) }))
 }
 

@@ -6,10 +6,9 @@ use rocket::{Route, get, routes};
 use rocket_dyn_templates::Template;
 use serde_json::json;
 
-use crate::db::entities::{concept, event as event_entity};
 use crate::error::Result;
 use crate::model::concept::ConceptView;
-use crate::model::event::{self, EventView, EventWithPhases};
+use crate::model::event::EventView;
 use crate::model::phase::PhaseType;
 use crate::types::Permalink;
 use crate::web::page::Page;
@@ -17,8 +16,8 @@ use crate::web::page::Page;
 /// How to visit: platforms, devices, steps and questions, linking the current event.
 #[get("/access")]
 pub async fn index(page: Page<'_>) -> Result<Template> {
-    let current = event::current(page.db, page.now).await?;
-    let event = current.as_ref().map(|e| {
+    let current = page.tree.current(page.now);
+    let event = current.map(|e| {
         json!({
             "view": EventView::new(e, page.lang, page.now),
             "worlds_href": page.href(&format!("/{}/worlds", e.event.permalink)),
@@ -33,10 +32,9 @@ pub async fn index(page: Page<'_>) -> Result<Template> {
 /// The venues of the event `permalink`: concepts with their worlds, platform and venue.
 #[get("/access/<permalink>/venues")]
 pub async fn venues(page: Page<'_>, permalink: Permalink) -> Result<Template> {
-    let event = event_entity::Model::resolve(page.db, permalink.as_str()).await?;
-    let event = EventWithPhases::load(page.db, event).await?;
-    let concepts =
-        ConceptView::load(page.db, concept::Model::of_event(page.db, event.event.id).await?, page.lang).await?;
+    let tree = page.tree.clone();
+    let event = tree.resolve(permalink.as_str()).ok_or_else(crate::error::Error::unknown_permalink)?;
+    let concepts = ConceptView::from_tree(&tree, tree.concepts_of(event.event.id), page.lang);
     let concepts: Vec<_> = concepts
         .into_iter()
         .map(|c| {
@@ -57,7 +55,7 @@ pub async fn venues(page: Page<'_>, permalink: Permalink) -> Result<Template> {
         "access/venues",
         &title,
         json!({
-            "event": EventView::new(&event, page.lang, page.now),
+            "event": EventView::new(event, page.lang, page.now),
             "concepts": concepts,
             "launch_open": event.reached(PhaseType::EventOpen, page.now),
             "opens_at": event.at(PhaseType::EventOpen),

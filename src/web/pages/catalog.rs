@@ -9,12 +9,12 @@ use rocket::{FromForm, Route, get, routes};
 use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
-use crate::db::entities::{catalog_item, company, concept, exhibitor, world};
+use crate::db::entities::{catalog_item, company, exhibitor, world};
 use crate::error::{Error, Result};
 use crate::model::catalog::{self, CatalogItemView, CategoryGroupType, CategoryGroupView, ItemFilter, OwnerType};
 use crate::model::company::{CompanyFilter, CompanyView};
 use crate::model::concept::ConceptView;
-use crate::model::event::{self, EventView, EventWithPhases};
+use crate::model::event::{EventView, EventWithPhases};
 use crate::model::exhibitor::{ExhibitorFilter, ExhibitorView};
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest, Pagination};
 use crate::model::phase::PhaseType;
@@ -39,10 +39,10 @@ impl CatalogContext {
     pub(crate) async fn load(page: &Page<'_>, permalink: Option<&Permalink>) -> Result<Self> {
         let (event, base) = match permalink {
             Some(p) => {
-                let e = crate::db::entities::event::Model::resolve(page.db, p.as_str()).await?;
-                (EventWithPhases::load(page.db, e).await?, format!("/{}", p.as_str()))
+                let e = page.tree.resolve(p.as_str()).ok_or_else(Error::unknown_permalink)?;
+                (e.clone(), format!("/{}", p.as_str()))
             }
-            None => (event::current(page.db, page.now).await?.ok_or_else(Error::unknown_permalink)?, String::new()),
+            None => (page.tree.current(page.now).cloned().ok_or_else(Error::unknown_permalink)?, String::new()),
         };
         let open = catalog::is_open(&event, page.now);
         Ok(Self { event, base, open })
@@ -90,10 +90,10 @@ pub async fn event_index(page: Page<'_>, permalink: Permalink) -> Result<Templat
 
 async fn index(page: &Page<'_>, cx: CatalogContext) -> Result<Template> {
     let event_id = cx.event.event.id;
-    let concepts = concept::Model::of_event(page.db, event_id).await?;
-    let worlds = world::Model::of_concepts(page.db, concepts.iter().map(|c| c.id).collect()).await?;
+    let tree = page.tree.clone();
+    let worlds = tree.worlds_of(event_id);
     let counts = if cx.open { exhibitor::Model::count_by_world(page.db, event_id).await? } else { Default::default() };
-    let views = ConceptView::load(page.db, concepts, page.lang).await?;
+    let views = ConceptView::from_tree(&tree, tree.concepts_of(event_id), page.lang);
     let sections: Vec<Value> = views
         .iter()
         .map(|c| {
@@ -139,8 +139,9 @@ pub async fn event_world(
 async fn world_page(page: &Page<'_>, cx: CatalogContext, concept_id: Id, world_id: Option<&str>) -> Result<Template> {
     let world_id = Id::parse(world_id.ok_or_else(invalid)?).map_err(|_| invalid())?;
     let event_id = cx.event.event.id;
-    let c = concept::Model::find_in_event(page.db, event_id, concept_id.0).await?;
-    let w = world::Model::find_in_event(page.db, event_id, world_id.0).await?;
+    let tree = page.tree.clone();
+    let c = tree.concept(event_id, concept_id.0).ok_or_else(Error::not_found)?;
+    let w = tree.world(event_id, world_id.0).ok_or_else(Error::not_found)?;
     if w.concept_id != c.id {
         return Err(Error::not_found());
     }
@@ -158,8 +159,8 @@ async fn world_page(page: &Page<'_>, cx: CatalogContext, concept_id: Id, world_i
             CompanyView::load(page.db, company::Model::in_world(page.db, event_id, w.id).await?, page.lang).await?;
         let owner = if c.is_company { OwnerType::Company } else { OwnerType::Exhibitor };
         let filter = ItemFilter { world_id: Some(w.id), ..ItemFilter::of(owner) };
-        let found = catalog_item::Model::page(page.db, event_id, &filter, PageRequest { page: 1, limit: 12 }).await?;
-        let items = CatalogItemView::load(page.db, found.items, page.lang).await?;
+        let found = catalog_item::Model::page_in(page.db, &page.tree, event_id, &filter, PageRequest { page: 1, limit: 12 }).await?;
+        let items = CatalogItemView::load_with_tree(page.db, &page.tree, found.items, page.lang).await?;
         let type_key = if c.is_company { "company" } else { "exhibitor" };
         ctx["exhibitors"] = json!(exhibitors);
         ctx["companies"] = json!(companies);
@@ -295,8 +296,8 @@ async fn search(page: &Page<'_>, cx: CatalogContext, q: SearchQuery<'_>) -> Resu
                 category_id: s.category_id,
                 is_distributable: s.is_distributable.then_some(true),
             };
-            let found = catalog_item::Model::page(page.db, event_id, &filter, req).await?;
-            (json!(CatalogItemView::load(page.db, found.items, page.lang).await?), found.count, found.all)
+            let found = catalog_item::Model::page_in(page.db, &page.tree, event_id, &filter, req).await?;
+            (json!(CatalogItemView::load_with_tree(page.db, &page.tree, found.items, page.lang).await?), found.count, found.all)
         }
         (_, OwnerType::Exhibitor) => {
             let filter = ExhibitorFilter {
@@ -319,12 +320,12 @@ async fn search(page: &Page<'_>, cx: CatalogContext, q: SearchQuery<'_>) -> Resu
     let search_href = page.href(&format!("{}/catalog/search", cx.base));
     let link = |n: u64| format!("{search_href}?{}", s.query(n));
     let group_type = if owner == OwnerType::Company { CategoryGroupType::Company } else { CategoryGroupType::General };
-    let groups = CategoryGroupView::load(page.db, group_type, page.lang).await?;
-    let all_worlds = PageRequest { page: 1, limit: 1000 };
-    let worlds: Vec<Value> = world::Model::page(page.db, event_id, &Default::default(), all_worlds)
-        .await?
-        .worlds
+    let groups = CategoryGroupView::from_tree(&page.tree, group_type, page.lang);
+    let worlds: Vec<Value> = page
+        .tree
+        .worlds_of(event_id)
         .iter()
+        .take(1000)
         .map(|w| json!({ "id": w.id, "name": page.lang.pick(&w.name_ja, &w.name_en) }))
         .collect();
     Ok(render(
@@ -348,13 +349,17 @@ async fn search(page: &Page<'_>, cx: CatalogContext, q: SearchQuery<'_>) -> Resu
 pub async fn confirmation(page: Page<'_>, permalink: Permalink) -> Result<Template> {
     let cx = CatalogContext::load(&page, Some(&permalink)).await?;
     let event_id = cx.event.event.id;
+    let tree = &page.tree;
     let count_items = |owner| async move {
+        if let Some(n) = tree.item_counts.get(&(event_id, owner)) {
+            return Ok::<u64, Error>(*n);
+        }
         let one = PageRequest { page: 1, limit: 1 };
         Ok::<u64, Error>(catalog_item::Model::page(page.db, event_id, &ItemFilter::of(owner), one).await?.count)
     };
     let exhibitors = exhibitor::Model::count_by_world(page.db, event_id).await?;
-    let concepts = concept::Model::of_event(page.db, event_id).await?;
-    let worlds = world::Model::of_concepts(page.db, concepts.iter().map(|c| c.id).collect()).await?;
+    let concepts = page.tree.concepts_of(event_id);
+    let worlds = page.tree.worlds_of(event_id);
     let rows: Vec<Value> = concepts
         .iter()
         .map(|c| {

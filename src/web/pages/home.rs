@@ -7,56 +7,49 @@ use rocket::{Route, get, routes};
 use rocket_dyn_templates::Template;
 use serde_json::json;
 
-use crate::db::entities::{concept, event as event_entity};
 use crate::error::Result;
 use crate::i18n::tera::format_jst;
 use crate::model::concept::ConceptView;
-use crate::model::event::{self, EventView, EventWithPhases};
-use crate::model::lottery;
+use crate::model::event::{EventView, EventWithPhases};
 use crate::web::page::Page;
 
 /// The top page of the current event.
 #[get("/")]
 pub async fn index(page: Page<'_>) -> Result<Template> {
-    let Some(current) = event::current(page.db, page.now).await? else {
+    let tree = page.tree.clone();
+    let Some(current) = tree.current(page.now) else {
         return Ok(page.render("home/empty", &page.t("site.name"), json!({})));
     };
-    render_event(&page, current).await
+    Ok(render_event(&page, current))
 }
 
 /// The top page of the public event `permalink`, or `None` when there is none.
 pub async fn event_top(page: &Page<'_>, permalink: &str) -> Result<Option<Template>> {
-    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-    let found = event_entity::Entity::find()
-        .filter(event_entity::Column::Permalink.eq(permalink))
-        .filter(event_entity::Column::IsPublic.eq(true))
-        .one(page.db)
-        .await?;
-    let Some(found) = found else { return Ok(None) };
-    Ok(Some(render_event(page, EventWithPhases::load(page.db, found).await?).await?))
+    let tree = page.tree.clone();
+    Ok(tree.event_by_permalink(permalink).map(|found| render_event(page, found)))
 }
 
-/// An event's top page.
-async fn render_event(page: &Page<'_>, current: EventWithPhases) -> Result<Template> {
-    let lottery_runs = lottery::public_runs(page.db, &current.event).await?;
-    let view = EventView::new(&current, page.lang, page.now);
-    let concepts =
-        ConceptView::load(page.db, concept::Model::of_event(page.db, current.event.id).await?, page.lang).await?;
+/// An event's top page (from the event tree: no statement).
+fn render_event(page: &Page<'_>, current: &EventWithPhases) -> Template {
+    let tree = &page.tree;
+    let lottery_runs = tree.lottery_runs.get(&current.event.id).cloned().unwrap_or_default();
+    let view = EventView::new(current, page.lang, page.now);
+    let concepts = ConceptView::from_tree(tree, tree.concepts_of(current.event.id), page.lang);
     let title = view.name.get().clone();
-    Ok(page.render(
+    page.render(
         "home/index",
         &title,
         json!({
             "event": view,
             "timeline": timeline(page, &view),
-            "open_now": open_now(page, &current),
+            "open_now": open_now(page, current),
             "countdown_props": countdown_props(page, &view).to_string(),
             "next_phase": next_phase(page, &view),
             "lottery_runs": lottery_runs,
             "concepts": concepts,
             "world_count": concepts.iter().map(|c| c.worlds.len()).sum::<usize>(),
         }),
-    ))
+    )
 }
 
 /// The display phases (entry / lottery / payment / submission) as timeline rows.

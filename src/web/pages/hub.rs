@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::db::entities::hub_notification;
 use crate::error::{Error, Result};
-use crate::model::event::{self, EventView, EventWithPhases};
+use crate::model::event::{EventView, EventWithPhases};
 use crate::model::hub::{
     AmbassadorFilter, AmbassadorView, HubCategory, HubFilter, HubLocale, HubNotificationView, HubTagView, StreamerView,
 };
@@ -140,8 +140,7 @@ struct HubContext {
 
 impl HubContext {
     async fn load(page: &Page<'_>, permalink: &Permalink) -> Result<Self> {
-        let e = crate::db::entities::event::Model::resolve(page.db, permalink.as_str()).await?;
-        let event = EventWithPhases::load(page.db, e).await?;
+        let event = page.tree.resolve(permalink.as_str()).cloned().ok_or_else(Error::unknown_permalink)?;
         let base = page.href(&format!("/hub/{}", event.event.permalink));
         Ok(Self { event, base })
     }
@@ -180,7 +179,7 @@ impl HubContext {
 /// The current event's hub.
 #[get("/hub")]
 pub async fn index(page: Page<'_>) -> Result<Redirect> {
-    let current = event::current(page.db, page.now).await?.ok_or_else(Error::unknown_permalink)?;
+    let current = page.tree.current(page.now).ok_or_else(Error::unknown_permalink)?;
     Ok(crate::http::redirect::to_site(&page.href(&format!("/hub/{}/notification", current.event.permalink))))
 }
 
@@ -196,8 +195,8 @@ pub async fn list(p: Page<'_>, permalink: Permalink, section: Section, page: Opt
         Some(mut filter) => {
             filter.locale = Some(HubLocale::of(p.lang));
             let req = PageRequest { page: n, limit: PAGE_SIZE };
-            let found = hub_notification::Model::page(p.db, cx.id(), p.now, &filter, req).await?;
-            let items = HubNotificationView::load(p.db, found.items, p.lang, p.now).await?;
+            let found = hub_notification::Model::page_in(p.db, &p.tree, cx.id(), p.now, &filter, req).await?;
+            let items = HubNotificationView::load_with_tree(p.db, &p.tree, found.items, p.lang, p.now).await?;
             let pagination = Pagination::new(req, found.count, found.all);
             let items = with_hrefs(&cx.base, Some(section), items);
             let ctx = json!({ "items": items, "pagination": pagination, "pager": pager(&pagination, link) });
@@ -278,7 +277,7 @@ pub async fn search(p: Page<'_>, q: SearchQuery<'_>) -> Result<Template> {
         None => None,
         Some(t) => Some(Id::parse(t).map_err(|_| invalid())?.0),
     };
-    let current = event::current(p.db, p.now).await?.ok_or_else(Error::unknown_permalink)?;
+    let current = p.tree.current(p.now).cloned().ok_or_else(Error::unknown_permalink)?;
     let cx = HubContext { base: p.href(&format!("/hub/{}", current.event.permalink)), event: current };
     let filter = HubFilter {
         categories: category.into_iter().collect(),
@@ -288,8 +287,8 @@ pub async fn search(p: Page<'_>, q: SearchQuery<'_>) -> Result<Template> {
         ..Default::default()
     };
     let req = PageRequest { page: n, limit: PAGE_SIZE };
-    let found = hub_notification::Model::page(p.db, cx.id(), p.now, &filter, req).await?;
-    let items = HubNotificationView::load(p.db, found.items, p.lang, p.now).await?;
+    let found = hub_notification::Model::page_in(p.db, &p.tree, cx.id(), p.now, &filter, req).await?;
+    let items = HubNotificationView::load_with_tree(p.db, &p.tree, found.items, p.lang, p.now).await?;
     let pagination = Pagination::new(req, found.count, found.all);
     let search_href = p.href("/hub/search");
     let link = |n: u64| {
@@ -317,7 +316,7 @@ pub async fn search(p: Page<'_>, q: SearchQuery<'_>) -> Result<Template> {
     let ctx = json!({
         "search": { "keyword": keyword, "category": category.map(HubCategory::as_str), "hub_tag_id": tag },
         "categories": categories,
-        "tags": HubTagView::all(p.db, p.lang).await?,
+        "tags": p.tree.hub_tags.iter().map(|t| HubTagView::new(t, p.lang)).collect::<Vec<_>>(),
         "items": with_hrefs(&cx.base, None, items),
         "pagination": pagination,
         "pager": pager(&pagination, link),

@@ -4,10 +4,9 @@ use rocket::{Route, get, routes};
 use rocket_dyn_templates::Template;
 use serde_json::json;
 
-use crate::db::entities::{concept, world};
 use crate::error::{Error, Result};
 use crate::model::concept::ConceptView;
-use crate::model::event::{self, EventView, EventWithPhases};
+use crate::model::event::{EventView, EventWithPhases};
 use crate::model::phase::PhaseType;
 use crate::model::world::WorldView;
 use crate::types::{Id, Permalink};
@@ -15,13 +14,12 @@ use crate::web::page::Page;
 
 /// The current event, or 404 when there is none.
 async fn current_event(page: &Page<'_>) -> Result<EventWithPhases> {
-    event::current(page.db, page.now).await?.ok_or_else(Error::unknown_permalink)
+    page.tree.current(page.now).cloned().ok_or_else(Error::unknown_permalink)
 }
 
 /// The event named by `permalink`.
 async fn event_by_permalink(page: &Page<'_>, permalink: &Permalink) -> Result<EventWithPhases> {
-    let event = crate::db::entities::event::Model::resolve(page.db, permalink.as_str()).await?;
-    EventWithPhases::load(page.db, event).await
+    page.tree.resolve(permalink.as_str()).cloned().ok_or_else(Error::unknown_permalink)
 }
 
 /// Worlds of the current event.
@@ -39,8 +37,7 @@ pub async fn event_worlds(page: Page<'_>, permalink: Permalink) -> Result<Templa
 }
 
 async fn worlds_page(page: &Page<'_>, event: EventWithPhases, by_permalink: bool) -> Result<Template> {
-    let concepts =
-        ConceptView::load(page.db, concept::Model::of_event(page.db, event.event.id).await?, page.lang).await?;
+    let concepts = ConceptView::from_tree(&page.tree, page.tree.concepts_of(event.event.id), page.lang);
     let base = if by_permalink { format!("/{}", event.event.permalink) } else { String::new() };
     let view = EventView::new(&event, page.lang, page.now);
     Ok(page.render(
@@ -70,11 +67,12 @@ pub async fn event_world(page: Page<'_>, permalink: Permalink, id: Id) -> Result
 }
 
 async fn world_page(page: &Page<'_>, event: EventWithPhases, id: Id, by_permalink: bool) -> Result<Template> {
-    let world = world::Model::find_in_event(page.db, event.event.id, id.0).await?;
-    let concept = concept::Model::find_in_event(page.db, event.event.id, world.concept_id).await?;
+    let tree = page.tree.clone();
+    let world = tree.world(event.event.id, id.0).ok_or_else(Error::not_found)?;
+    let concept = tree.concept(event.event.id, world.concept_id).ok_or_else(Error::not_found)?;
     let areas = world.areas(page.db).await?;
     let posters = world.posters(page.db).await?;
-    let view = WorldView::load_one(page.db, world, page.lang).await?;
+    let view = WorldView::from_tree(&tree, [world], page.lang).pop().ok_or_else(Error::not_found)?;
     let mut artists_by_category: Vec<serde_json::Value> = Vec::new();
     for category in ["world_modeler", "bgm_composer", "logo_designer"] {
         let names: Vec<_> = view
