@@ -56,10 +56,8 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
     let mailer = crate::mail::Mailer::new(&config)?;
     let providers = crate::payments::Providers::from_config(&config);
-    let watch = crate::db::data_version::Watch::new(
-        db.clone(),
-        std::time::Duration::from_millis(config.data_version_poll_ms),
-    );
+    let watch =
+        crate::db::data_version::Watch::new(db.clone(), std::time::Duration::from_millis(config.data_version_poll_ms));
     let render_cache =
         crate::http::render_cache::RenderCache::new(config.render_cache, config.render_cache_mib, auth::TOKEN_COOKIE);
     let site = Site { config, messages, assets };

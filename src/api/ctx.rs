@@ -13,8 +13,8 @@ use crate::clock::Clock;
 use crate::error::{Error, Result, request_lang};
 use crate::http::Site;
 use crate::http::snapshot::Snapshot;
-use crate::model::tree::Tree;
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest};
+use crate::model::tree::Tree;
 use crate::types::Lang;
 
 /// What an API handler needs.

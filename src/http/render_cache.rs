@@ -329,14 +329,7 @@ async fn key_of(req: &Request<'_>, clocked: Clocked, lang: LangOf) -> Option<Key
         Some(q) => format!("{}?{}", uri.path(), q),
         None => uri.path().to_string(),
     };
-    Some(Key {
-        version: snapshot.version,
-        epoch: snapshot.tree.epoch(now),
-        travelled,
-        clock: clock_part,
-        lang,
-        target,
-    })
+    Some(Key { version: snapshot.version, epoch: snapshot.tree.epoch(now), travelled, clock: clock_part, lang, target })
 }
 
 /// The language a request is answered in, when the handled URI does not say it (pages: the

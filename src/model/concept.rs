@@ -201,7 +201,13 @@ impl ConceptView {
 
 impl FullConceptView {
     /// The full view of `concept` of `event` in `lang` from the event tree, phases at `now`.
-    pub fn from_tree(tree: &Tree, concept: &concept::Model, event: &EventWithPhases, lang: Lang, now: DateTime<Utc>) -> Self {
+    pub fn from_tree(
+        tree: &Tree,
+        concept: &concept::Model,
+        event: &EventWithPhases,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Self {
         let concept_artists = tree
             .concept_artists
             .get(&concept.id)

@@ -11,15 +11,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
+use crate::db::entities::catalog_item;
 use crate::db::entities::{
     artist, catalog_item_category, catalog_item_category_group, concept, concept_artist, concept_keyword,
     hub_notification, hub_tag, keyword, lottery_run, world, world_artist, world_keyword,
 };
 use crate::error::Result;
-use crate::db::entities::catalog_item;
 use crate::model::catalog::OwnerType;
 use crate::model::event::EventWithPhases;
 use crate::model::lottery::PublicRun;
+
+/// A public hub notification's event, publication, start and end.
+type HubTimes = (i32, DateTime<Utc>, DateTime<Utc>, Option<DateTime<Utc>>);
 
 /// The public event tree at one data version.
 #[derive(Debug, Default)]
@@ -135,7 +138,7 @@ impl Tree {
             .iter()
             .flat_map(|e| e.phases.iter().map(|p| p.phase_timestamp).chain([e.event.created_at]))
             .collect();
-        let hub_times: Vec<(i32, DateTime<Utc>, DateTime<Utc>, Option<DateTime<Utc>>)> = hub_notification::Entity::find()
+        let hub_times: Vec<HubTimes> = hub_notification::Entity::find()
             .select_only()
             .column(hub_notification::Column::EventId)
             .column(hub_notification::Column::PublishAt)

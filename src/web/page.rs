@@ -17,8 +17,8 @@ use crate::clock::Clock;
 use crate::db::entities::user;
 use crate::http::Site;
 use crate::http::snapshot::Snapshot;
-use crate::model::tree::Tree;
 use crate::http::vite::COMMON_ENTRY;
+use crate::model::tree::Tree;
 use crate::types::Lang;
 use crate::web::locale::{self, localized_path};
 

@@ -13,7 +13,10 @@ async fn version(app: &TestApp) -> i64 {
 }
 
 async fn exec(app: &TestApp, sql: &str) {
-    app.db.execute_raw(Statement::from_string(app.db.get_database_backend(), sql)).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    app.db
+        .execute_raw(Statement::from_string(app.db.get_database_backend(), sql))
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
 
 #[rocket::async_test]
@@ -34,10 +37,13 @@ async fn every_table_is_covered_or_excluded_with_a_reason() {
     assert!(neither.is_empty(), "tables neither covered nor excluded with a reason: {neither:?}");
     for (name, why) in EXCLUDED {
         assert!(!why.trim().is_empty(), "{name} has a reason");
-        let elsewhere = ["Jobs", "Workers"].contains(name) && app.db.get_database_backend() == DatabaseBackend::Postgres;
+        let elsewhere =
+            ["Jobs", "Workers"].contains(name) && app.db.get_database_backend() == DatabaseBackend::Postgres;
         assert!(tables.iter().any(|t| t == name) || elsewhere, "{name} is excluded but no such table exists");
     }
-    for public in ["events", "event_phases", "worlds", "concepts", "catalog_items", "hub_notifications", "circles", "users"] {
+    for public in
+        ["events", "event_phases", "worlds", "concepts", "catalog_items", "hub_notifications", "circles", "users"]
+    {
         assert!(covered.iter().any(|t| t == public), "{public} raises the version");
     }
 }
@@ -83,7 +89,8 @@ async fn a_committed_write_to_any_covered_table_raises_the_version() {
             .try_get_by_index(0)
             .unwrap();
         let before = version(&app).await;
-        exec(&app, &format!("UPDATE \"{table}\" SET \"{first_column}\" = \"{first_column}\" WHERE {row} \"{table}\")")).await;
+        exec(&app, &format!("UPDATE \"{table}\" SET \"{first_column}\" = \"{first_column}\" WHERE {row} \"{table}\")"))
+            .await;
         assert!(version(&app).await > before, "a write to {table} raised the version");
         written += 1;
     }

@@ -1,18 +1,44 @@
 //! The query budget: every public page and public API list runs a fixed number of SQL
 //! statements, however many worlds, concepts or items it shows — no N+1 — and no more than
-//! [`BUDGET`].
+//! [`BUDGET`], except the routes in [`OVER`], each with its own budget and the reason.
 //!
-//! The budget is today's worst route (the concept catalogue page: the event tree, the concept's
-//! exhibitors and companies, their items); issue 10 aims at 4, which needs the event tree
-//! (events, phases, concepts, worlds, keywords, artists — the first ~10 statements of most
-//! pages) kept in memory per data version. Lower the number as routes get cheaper.
+//! Counted as production runs: the render cache off (every request renders), the data version
+//! polled rather than read per request, the event tree (`vmarket::model::tree`) loaded by the
+//! first request of the data version (a fixed ~25 statements per version, whatever the size).
 
 use serde_json::Value;
 
 use crate::support::TestApp;
 
 /// Statements one anonymous request may run.
-const BUDGET: usize = 26;
+const BUDGET: usize = 4;
+
+/// Routes (by path prefix, the Japanese and English page alike) that need more, and why. Each
+/// loads the rows of its own list and several kinds of related rows, one batched statement per
+/// kind (`showing_more_rows_runs_no_more_statements` checks the lists).
+const OVER: &[(&str, usize, &str)] = &[
+    (
+        "/2026Summer/catalog/1201",
+        17,
+        "a world's catalogue: its exhibitors (circles, slots, item counts), its companies (highlights, worlds, \
+         links, items) and its first items, each a list of its own",
+    ),
+    ("/2026Summer/exhibitor/", 10, "an exhibitor with its circle, world, slots, areas, item count and items"),
+    ("/2026Summer/company/", 7, "a company with highlights, worlds, links and items"),
+    (
+        "/2026Summer/catalog/search?viewType=circle",
+        9,
+        "exhibitor and company search: the rows and their counts, then circles, slots, areas and item counts",
+    ),
+    ("/api/v1/2026Summer/exhibitors", 8, "exhibitors: the rows and their counts, circles, slots, areas, item counts"),
+    ("/api/v1/2026Summer/companies", 9, "companies: the rows and their counts, highlights, worlds, links, items"),
+];
+
+/// The budget of `path` (with or without the `/en` prefix).
+fn budget_of(path: &str) -> usize {
+    let bare = path.strip_prefix("/en").filter(|p| p.starts_with('/')).unwrap_or(path);
+    OVER.iter().find(|(prefix, ..)| bare.starts_with(prefix)).map_or(BUDGET, |(_, n, _)| *n)
+}
 
 /// Public pages, as a visitor opens them (the Japanese path; the English one is checked too).
 const PAGES: &[&str] = &[
@@ -94,11 +120,16 @@ async fn public_pages_and_lists_stay_within_the_query_budget() {
         let statements = app.sql.take();
         assert_eq!(status, 200, "{path} answers 200");
         eprintln!("budget {:>3} {path}", statements.len());
-        if statements.len() > BUDGET {
-            over.push(format!("{path}: {} statements\n    {}", statements.len(), statements.join("\n    ")));
+        if statements.len() > budget_of(&path) {
+            over.push(format!(
+                "{path}: {} statements, budget {}\n    {}",
+                statements.len(),
+                budget_of(&path),
+                statements.join("\n    ")
+            ));
         }
     }
-    assert!(over.is_empty(), "over the budget of {BUDGET} statements:\n{}", over.join("\n"));
+    assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
 }
 
 /// Lists that take `limit`: one row or fifty, the same statements (batched loads, not one
