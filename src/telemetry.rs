@@ -68,6 +68,9 @@ impl rocket::fairing::Fairing for RequestLog {
     }
 
     async fn on_response<'r>(&self, req: &'r rocket::Request<'_>, res: &mut rocket::Response<'r>) {
+        if !tracing::enabled!(target: "vmarket::request", tracing::Level::INFO) {
+            return;
+        }
         let uri = req.uri();
         let shown = loggable_uri(uri.path().as_str(), uri.query().map(|q| q.as_str()));
         tracing::info!(target: "vmarket::request", "{} {} {}", req.method(), shown, res.status().code);

@@ -16,6 +16,8 @@ use crate::config::Config;
 pub struct SecurityHeaders {
     form_action: String,
     hsts: bool,
+    /// The site's policy, built once.
+    site_policy: String,
 }
 
 impl SecurityHeaders {
@@ -29,12 +31,14 @@ impl SecurityHeaders {
                 form_action.push(origin);
             }
         }
-        Self { form_action: form_action.join(" "), hsts: config.secure_cookies() }
+        let form_action = form_action.join(" ");
+        let site_policy = policy(&form_action, "'self'");
+        Self { form_action, hsts: config.secure_cookies(), site_policy }
     }
 
     /// The site's policy.
     pub fn csp(&self) -> String {
-        policy(&self.form_action, "'self'")
+        self.site_policy.clone()
     }
 
     /// The site's policy, also allowing `<style>` elements that carry `nonce` (the console's
