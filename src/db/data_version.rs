@@ -60,6 +60,23 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Covered tables whose inserts alone never change public output, each with the reason: their
+/// updates and deletes raise the version, their inserts do not.
+pub const SILENT_INSERTS: &[(&str, &str)] = &[(
+    "users",
+    "a new user (every first sign-in inserts one) is on no public page until a public row names them, and \
+     that row's own write raises the version",
+)];
+
+/// The row events of `table` that raise the version.
+fn events_of(table: &str) -> &'static [(&'static str, &'static str)] {
+    if SILENT_INSERTS.iter().any(|(t, _)| *t == table) {
+        &[("au", "UPDATE"), ("ad", "DELETE")]
+    } else {
+        &[("ai", "INSERT"), ("au", "UPDATE"), ("ad", "DELETE")]
+    }
+}
+
 /// The name of the trigger (PostgreSQL) or trigger prefix (SQLite) on `table`.
 fn trigger_name(table: &str) -> String {
     format!("{table}_data_version")
@@ -150,7 +167,7 @@ pub async fn install(db: &impl ConnectionTrait) -> Result<(), DbErr> {
     match backend {
         DatabaseBackend::Sqlite => {
             for table in missing {
-                for (suffix, event) in [("ai", "INSERT"), ("au", "UPDATE"), ("ad", "DELETE")] {
+                for (suffix, event) in events_of(table) {
                     db.execute_unprepared(&format!(
                         "CREATE TRIGGER IF NOT EXISTS \"{name}_{suffix}\" AFTER {event} ON \"{table}\" \
                          BEGIN {bump}; END",
@@ -173,10 +190,12 @@ pub async fn install(db: &impl ConnectionTrait) -> Result<(), DbErr> {
             ))
             .await?;
             for table in missing {
+                let events: Vec<&str> = events_of(table).iter().map(|(_, e)| *e).collect();
                 db.execute_unprepared(&format!(
-                    "CREATE CONSTRAINT TRIGGER \"{name}\" AFTER INSERT OR UPDATE OR DELETE ON \"{table}\" \
+                    "CREATE CONSTRAINT TRIGGER \"{name}\" AFTER {events} ON \"{table}\" \
                      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION vmarket_bump_data_version()",
-                    name = trigger_name(table)
+                    name = trigger_name(table),
+                    events = events.join(" OR ")
                 ))
                 .await?;
             }

@@ -112,6 +112,20 @@ async fn a_committed_write_to_any_covered_table_raises_the_version() {
         assert_eq!(after, before + 1, "one raise per transaction, taken at commit");
     }
 
+    // A first sign-in's new user does not raise it (no public row names them yet); a change to a
+    // user does.
+    let before = version(&app).await;
+    exec(
+        &app,
+        "INSERT INTO users (sub, vmarket_id, name_ja, name_en, icon_version, score, role, attribute, \
+         min_token_generation, lang, created_at, updated_at) SELECT 'new-sub', 'new_user', name_ja, name_en, \
+         icon_version, score, role, attribute, 0, lang, created_at, updated_at FROM users WHERE id = (SELECT MIN(id) FROM users)",
+    )
+    .await;
+    assert_eq!(version(&app).await, before, "a new user alone changes no public page");
+    exec(&app, "UPDATE users SET name_ja = 'あたらしい' WHERE vmarket_id = 'new_user'").await;
+    assert!(version(&app).await > before, "a changed user raises it");
+
     // Excluded tables do not raise it.
     let before = version(&app).await;
     exec(&app, "UPDATE mails SET status = status").await;
