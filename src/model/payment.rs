@@ -8,7 +8,7 @@
 //! - [`open_order`]: one pending attempt per application and provider (a partial unique index),
 //!   so a second tab or a double click reuses the attempt and the provider's payment object.
 //! - [`settle`]: one transaction inserts the `payment_histories` row, marks the order `captured`
-//!   and the application `paid`. Exactly one settled payment per application is held by the
+//!   and the application `paid`, and queues the payer's receipt mail. Exactly one settled payment per application is held by the
 //!   unique key on `payment_histories.application_id`, not by a check before the insert: a second
 //!   settle of the same order is a no-op returning the first payment, and a settle of another
 //!   order of an application already paid is reported as [`Settlement::Duplicate`] (money taken
@@ -29,11 +29,13 @@ use utoipa::ToSchema;
 pub use crate::db::entities::order::{OrderState, PaymentType};
 use crate::db::entities::{
     circle, event, event_entry, event_entry_application, event_entry_plan, order, payment_history,
-    payment_webhook_event, world,
+    payment_webhook_event, user, world,
 };
 use crate::error::{Error, Result};
+use crate::mail::{MailKind, Mailer, Outgoing, Queued};
 use crate::model::entry_status::{LotteryStatus, effective_status};
 use crate::model::event::{EventWithPhases, Window};
+use crate::model::lottery::yen;
 use crate::model::pagination::PageRequest;
 use crate::types::{Bilingual, Lang};
 
@@ -284,17 +286,30 @@ impl Settlement {
     }
 }
 
+/// What [`settle`] did, and the receipt mail it queued in its transaction (only the call that
+/// settled queues one: push it, `jobs::SendMail::push`, now that it committed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// How the settle ended.
+    pub outcome: Settlement,
+    /// The payer's receipt mail, when this call settled the payment and the payer has an address.
+    pub receipt: Option<Queued>,
+}
+
 /// The provider took the money of attempt `order_id` (its payment object `reference`): one
 /// transaction inserts the settled payment, marks the order `captured` and the application
 /// `paid` — unless the payment window had closed at `now` (`is_late`: stored and flagged, the
-/// application untouched). Idempotent (see [`Settlement`]); the unique keys of
-/// `payment_histories` are what make it so under concurrency.
+/// application untouched) — and queues the payer's receipt mail (in their language), so every
+/// path that settles (capture, webhook, reconcile, a provider's return) sends exactly one receipt
+/// per payment, and none when nothing was settled. Idempotent (see [`Settlement`]); the unique
+/// keys of `payment_histories` are what make it so under concurrency.
 pub async fn settle(
     db: &(impl ConnectionTrait + TransactionTrait),
+    mailer: &Mailer,
     order_id: i32,
     reference: &str,
     now: DateTime<Utc>,
-) -> Result<Settlement> {
+) -> Result<Settled> {
     let found = order::Entity::find_by_id(order_id).one(db).await?.ok_or_else(Error::not_found)?;
     let application = event_entry_application::Entity::find_by_id(found.application_id)
         .one(db)
@@ -304,6 +319,7 @@ pub async fn settle(
     let ev = event::Entity::find_by_id(entry.event_id).one(db).await?.ok_or_else(Error::not_found)?;
     let ev = EventWithPhases::load(db, ev).await?;
     let is_late = application.lottery_status != LotteryStatus::Paid && !Payable::window_open(&ev, &application, now);
+    let unsettled = |outcome| Ok(Settled { outcome, receipt: None });
 
     let txn = begin(db).await?;
     let inserted = payment_history::ActiveModel {
@@ -331,7 +347,7 @@ pub async fn settle(
                 .await?
                 .ok_or_else(|| Error::Internal("settled payment vanished".into()))?;
             if existing.order_id == found.id {
-                return Ok(Settlement::AlreadySettled(existing));
+                return unsettled(Settlement::AlreadySettled(existing));
             }
             order::Model::close(db, found.id, OrderState::Failed, "duplicate_payment", now).await?;
             tracing::error!(
@@ -339,7 +355,7 @@ pub async fn settle(
                 application_id = found.application_id,
                 "payment taken twice for one application: order flagged duplicate_payment for a refund"
             );
-            return Ok(Settlement::Duplicate(existing));
+            return unsettled(Settlement::Duplicate(existing));
         }
         Err(e) => return Err(e.into()),
     };
@@ -366,8 +382,52 @@ pub async fn settle(
     } else {
         tracing::warn!(order_id = found.id, "payment confirmed after its window closed: flagged is_late for staff");
     }
+    let receipt = queue_receipt(&txn, mailer, &payment, &application, &entry, &ev, now).await?;
     txn.commit().await?;
-    Ok(Settlement::Settled(payment))
+    Ok(Settled { outcome: Settlement::Settled(payment), receipt })
+}
+
+/// Queues inside `txn` the receipt of `payment` to its payer, in their language: event, circle,
+/// plan and world, amount, provider, transaction, when it was paid (Japan time) and a link to
+/// the printable receipt; a late payment says that staff will refund or accept it. A payer
+/// without a (valid) address gets none; the payment stands.
+async fn queue_receipt(
+    txn: &impl ConnectionTrait,
+    mailer: &Mailer,
+    payment: &payment_history::Model,
+    application: &event_entry_application::Model,
+    entry: &event_entry::Model,
+    ev: &EventWithPhases,
+    now: DateTime<Utc>,
+) -> Result<Option<Queued>> {
+    let Some(payer) = user::Entity::find_by_id(payment.user_id).one(txn).await? else { return Ok(None) };
+    let Some(email) = payer.email.as_deref().filter(|e| !e.trim().is_empty()) else { return Ok(None) };
+    let lang = Lang::parse(&payer.lang).unwrap_or_default();
+    let c = circle::Entity::find_by_id(entry.circle_id).one(txn).await?;
+    let plan = event_entry_plan::Entity::find_by_id(application.plan_id).one(txn).await?;
+    let w = match &plan {
+        Some(plan) => world::Entity::find_by_id(plan.world_id).one(txn).await?,
+        None => None,
+    };
+    let context = serde_json::json!({
+        "recipient_name": payer.name(lang),
+        "event_name": lang.pick(&ev.event.name_ja, &ev.event.name_en),
+        "circle_name": c.as_ref().map(|c| c.name(lang)).unwrap_or_default(),
+        "plan_name": plan.as_ref().map(|p| lang.pick(&p.name_ja, &p.name_en)).unwrap_or_default(),
+        "world_name": w.as_ref().map(|w| lang.pick(&w.name_ja, &w.name_en)),
+        "amount": yen(payment.amount),
+        "provider": payment.payment_type.as_str(),
+        "transaction": payment.transaction_uuid,
+        "paid_at": payment.paid_at.to_rfc3339(),
+        "is_late": payment.is_late,
+        "path": format!("{}/mypage/payment_history/{}", lang.prefix(), payment.transaction_uuid),
+    });
+    let outgoing = Outgoing { to: email.to_string(), lang, kind: MailKind::PaymentReceipt, context };
+    match mailer.queue(txn, &outgoing, now).await {
+        Ok(queued) => Ok(Some(queued)),
+        Err(Error::Validation(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Records that the provider event `event_id` was processed; `false` when it had been already.

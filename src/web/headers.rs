@@ -42,6 +42,27 @@ impl SecurityHeaders {
     pub fn csp_with_style_nonce(&self, nonce: &str) -> String {
         policy(&self.form_action, &format!("'self' 'nonce-{nonce}'"))
     }
+
+    /// The site's policy for the card payment page, which runs Stripe.js: scripts and frames
+    /// also from Stripe.js's origin `js`, calls also to it and to the Stripe API's origin `api`.
+    /// Stripe's own Stripe.js (`https://js.stripe.com`) shows 3-D Secure in frames from
+    /// `https://hooks.stripe.com`, which is then allowed as a frame too. Only that page sends it.
+    pub fn csp_with_stripe(&self, js: &str, api: Option<&str>) -> String {
+        let mut connect = vec!["'self'", js];
+        connect.extend(api.filter(|a| *a != js));
+        let mut frames = vec![js];
+        if js == "https://js.stripe.com" {
+            frames.push("https://hooks.stripe.com");
+        }
+        format!(
+            "default-src 'self'; script-src 'self' {js}; style-src 'self'; img-src 'self' data: https:; \
+             font-src 'self' data:; connect-src {}; frame-src {}; object-src 'none'; base-uri 'self'; \
+             frame-ancestors 'none'; form-action {}",
+            connect.join(" "),
+            frames.join(" "),
+            self.form_action
+        )
+    }
 }
 
 fn policy(form_action: &str, style_src: &str) -> String {

@@ -2,9 +2,9 @@
 //! what it writes is pinned by a fingerprint of the whole seeded database.
 
 use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, QueryFilter};
 use sea_orm::{ConnectionTrait, DatabaseBackend, DatabaseConnection, EntityTrait, PaginatorTrait, Statement};
 use sha2::{Digest, Sha256};
-use sea_orm::{ColumnTrait, QueryFilter};
 use vmarket::db::entities::{
     artist, circle, event, event_entry, event_entry_application, exhibitor_notification, keyword, order,
     payment_history, user, world,
@@ -89,7 +89,8 @@ async fn demo_application(
 #[rocket::async_test]
 async fn the_demo_has_wins_to_pay_right_after_seeding() {
     let app = TestApp::new().await;
-    for (owner, circle, fee) in [("kaede_kohaku", "ともしび工房", 9000), ("tsukishiro_noa", "夜更かし天文部", 4500)] {
+    for (owner, circle, fee) in [("kaede_kohaku", "ともしび工房", 9000), ("tsukishiro_noa", "夜更かし天文部", 4500)]
+    {
         let (user, apps) = demo_application(&app, owner, circle, "2027Spring").await;
         let won = apps.iter().find(|a| a.lottery_status == LotteryStatus::FirstWin).expect("a first_win");
         for now in [default_now(), default_now() + chrono::Duration::days(3)] {
@@ -110,7 +111,10 @@ async fn the_demo_has_wins_to_pay_right_after_seeding() {
         .expect("its payment");
     assert_eq!((payment.user_id, payment.amount, payment.is_late), (user.id, 8000, false));
     let attempt = order::Entity::find_by_id(payment.order_id).one(&app.db).await.unwrap().expect("its order");
-    assert_eq!((attempt.state, attempt.transaction_uuid.as_str()), (OrderState::Captured, payment.transaction_uuid.as_str()));
+    assert_eq!(
+        (attempt.state, attempt.transaction_uuid.as_str()),
+        (OrderState::Captured, payment.transaction_uuid.as_str())
+    );
     let paid_everywhere = event_entry_application::Entity::find()
         .filter(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::Paid))
         .count(&app.db)
