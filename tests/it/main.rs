@@ -33,6 +33,7 @@ mod ogp;
 mod pages;
 mod params;
 mod payment_pages;
+mod payment_receipts;
 mod payments;
 mod payments_stripe;
 mod phases;
