@@ -37,6 +37,7 @@ use crate::model::entry_status::{LotteryStatus, effective_status};
 use crate::model::event::{EventWithPhases, Window};
 use crate::model::lottery::yen;
 use crate::model::pagination::PageRequest;
+use crate::model::phase::PhaseType;
 use crate::types::{Bilingual, Lang};
 
 /// What an application's owner is about to pay for, checked at `now`.
@@ -121,6 +122,147 @@ impl Payable {
         let status = effective_status(application.lottery_status, event, now);
         window_of(status).is_some_and(|w| event.open_windows(now).iter().any(|(open, _)| *open == w))
     }
+}
+
+/// Where a payer's application stands, as the payment pages show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PayState {
+    /// A win to pay now, until `deadline` (the window's end).
+    Open {
+        /// When the payment window closes.
+        deadline: DateTime<Utc>,
+    },
+    /// A win whose payment window opens at `opens`.
+    NotYet {
+        /// When the payment window opens.
+        opens: DateTime<Utc>,
+    },
+    /// Paid (or money received after the deadline, `late`, which staff accept or refund).
+    Paid {
+        /// The viewer's receipt (the payment's transaction UUID), when they made the payment.
+        transaction_uuid: Option<String>,
+        /// Confirmed after the window closed: not settled on the application.
+        late: bool,
+    },
+    /// Nothing to pay: a free win, not (or no longer) a win, or the window closed unpaid.
+    Closed,
+}
+
+/// What a payer is asked to pay and where it stands (the payment pages' summary): event, circle,
+/// plan and world, the amount, the status at `now` and [`PayState`].
+#[derive(Debug, Clone)]
+pub struct Checkout {
+    /// The application.
+    pub application: event_entry_application::Model,
+    /// Its circle.
+    pub circle: circle::Model,
+    /// Its event with phases.
+    pub event: EventWithPhases,
+    /// Its plan.
+    pub plan: event_entry_plan::Model,
+    /// The plan's world.
+    pub world: Option<world::Model>,
+    /// JPY: the fee at the draw (the plan's fee for an application not drawn).
+    pub amount: i32,
+    /// The status at `now` (time applied).
+    pub status: LotteryStatus,
+    /// Payable, not yet, paid or closed.
+    pub state: PayState,
+}
+
+impl Checkout {
+    /// Application `application_id` as its owner `user_id` sees it at `now`: 404 for anyone else
+    /// (the same rule as [`Payable::load`], whose checks decide [`PayState::Open`]).
+    pub async fn load(
+        db: &impl ConnectionTrait,
+        application_id: i32,
+        user_id: i32,
+        now: DateTime<Utc>,
+    ) -> Result<Self> {
+        let (application, circle, event) = owned_application(db, application_id, user_id).await?;
+        let plan =
+            event_entry_plan::Entity::find_by_id(application.plan_id).one(db).await?.ok_or_else(Error::not_found)?;
+        let world = world::Entity::find_by_id(plan.world_id).one(db).await?;
+        let status = effective_status(application.lottery_status, &event, now);
+        let amount = application.fee_at_draw.unwrap_or(plan.fee);
+        let paid = payment_history::Entity::find()
+            .filter(payment_history::Column::ApplicationId.eq(application.id))
+            .one(db)
+            .await?;
+        let state = if let Some(paid) = paid {
+            let own = paid.user_id == user_id;
+            PayState::Paid { transaction_uuid: own.then_some(paid.transaction_uuid), late: paid.is_late }
+        } else if application.lottery_status == LotteryStatus::Paid {
+            PayState::Paid { transaction_uuid: None, late: false }
+        } else {
+            match (window_of(status), amount > 0) {
+                (Some(w), true) => match event.open_windows(now).into_iter().find(|(open, _)| *open == w) {
+                    Some((_, deadline)) => PayState::Open { deadline },
+                    None => {
+                        let start = match w {
+                            Window::SecondPayment => PhaseType::SecondPaymentStart,
+                            _ => PhaseType::FirstPaymentStart,
+                        };
+                        match event.at(start).filter(|opens| *opens > now) {
+                            Some(opens) => PayState::NotYet { opens },
+                            None => PayState::Closed,
+                        }
+                    }
+                },
+                _ => PayState::Closed,
+            }
+        };
+        Ok(Self { application, circle, event, plan, world, amount, status, state })
+    }
+}
+
+/// Every application `user_id` can pay at `now` (the circles they own, a win with a fee inside
+/// its payment window), soonest deadline first: the dashboard's "to pay" list.
+pub async fn due_for(db: &impl ConnectionTrait, user_id: i32, now: DateTime<Utc>) -> Result<Vec<Checkout>> {
+    let owned = circle::Entity::find()
+        .select_only()
+        .column(circle::Column::Id)
+        .filter(circle::Column::OwnerUserId.eq(user_id))
+        .into_tuple::<i32>()
+        .all(db)
+        .await?;
+    if owned.is_empty() {
+        return Ok(Vec::new());
+    }
+    let entries = event_entry::Entity::find()
+        .select_only()
+        .column(event_entry::Column::Id)
+        .filter(event_entry::Column::CircleId.is_in(owned))
+        .into_tuple::<i32>()
+        .all(db)
+        .await?;
+    let wins = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::EntryId.is_in(entries))
+        .filter(
+            event_entry_application::Column::LotteryStatus.is_in([LotteryStatus::FirstWin, LotteryStatus::SecondWin]),
+        )
+        .filter(event_entry_application::Column::FeeAtDraw.gt(0))
+        .order_by_asc(event_entry_application::Column::Id)
+        .all(db)
+        .await?;
+    let mut due = Vec::new();
+    for w in wins {
+        let c = Checkout::load(db, w.id, user_id, now).await?;
+        if matches!(c.state, PayState::Open { .. }) {
+            due.push(c);
+        }
+    }
+    due.sort_by_key(|c| match c.state {
+        PayState::Open { deadline } => deadline,
+        _ => now,
+    });
+    Ok(due)
+}
+
+/// Whether an application with `status` (time applied) can be paid in `event` at `now`: a
+/// `first_win` / `second_win` inside its payment window (the fee is checked by [`Payable`]).
+pub fn in_payment_window(status: LotteryStatus, event: &EventWithPhases, now: DateTime<Utc>) -> bool {
+    window_of(status).is_some_and(|w| event.open_windows(now).iter().any(|(open, _)| *open == w))
 }
 
 /// Starts a transaction that holds the database's write lock from its first statement on SQLite
@@ -571,6 +713,26 @@ impl payment_history::Model {
             .one(db)
             .await?
             .ok_or_else(Error::not_found)
+    }
+
+    /// `user_id`'s settled payments of the applications `application_ids`: application id →
+    /// transaction UUID (the receipt's address).
+    pub async fn receipts_of(
+        db: &impl ConnectionTrait,
+        user_id: i32,
+        application_ids: Vec<i32>,
+    ) -> Result<std::collections::HashMap<i32, String>> {
+        if application_ids.is_empty() {
+            return Ok(std::collections::HashMap::new());
+        }
+        Ok(payment_history::Entity::find()
+            .filter(payment_history::Column::UserId.eq(user_id))
+            .filter(payment_history::Column::ApplicationId.is_in(application_ids))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|p| (p.application_id, p.transaction_uuid))
+            .collect())
     }
 
     /// The settled payment of order `order_id`, if any.

@@ -32,6 +32,7 @@ mod my_events;
 mod ogp;
 mod pages;
 mod params;
+mod payment_flow_pages;
 mod payment_pages;
 mod payment_receipts;
 mod payments;
