@@ -115,11 +115,11 @@ fn check_receipt(app: &TestApp, mail: &Delivered, to: &str, lang: Lang, paid: &p
     let expected: Vec<String> = match lang {
         Lang::Ja => vec![
             format!("テスト展 {fair}"),
-            "広場ブース (灯りの広場)".into(),
-            "金額: 8,000円".into(),
-            "お支払い方法: クレジットカード（Stripe）".into(),
-            format!("お支払い日時: {paid_at}（日本時間）"),
-            format!("取引番号: {}", paid.transaction_uuid),
+            "広場ブース（灯りの広場）".into(),
+            "金額：8,000円".into(),
+            "お支払い方法：クレジットカード（Stripe）".into(),
+            format!("お支払い日時：{paid_at}（日本時間）"),
+            format!("取引番号：{}", paid.transaction_uuid),
         ],
         Lang::En => vec![
             format!("Test Fair {fair}"),
