@@ -5,8 +5,9 @@
 //!   a `first_win` inside the first payment window or a `second_win` inside the second (by the
 //!   application clock: 409 `payment_closed`), never twice (409 `already_paid`); the amount is
 //!   the fee snapshotted at the draw.
-//! - [`open_order`]: one pending attempt per application and provider (a partial unique index),
-//!   so a second tab or a double click reuses the attempt and the provider's payment object.
+//! - [`open_order`]: one pending attempt per application and provider (a partial unique index,
+//!   and the application's row held while it looks), so a second tab or a double click reuses
+//!   the attempt and the provider's payment object, and none opens once the application is paid.
 //! - [`settle`]: one transaction inserts the `payment_histories` row, marks the order `captured`
 //!   and the application `paid`, and queues the payer's receipt mail. Exactly one settled payment per application is held by the
 //!   unique key on `payment_histories.application_id`, not by a check before the insert: a second
@@ -281,23 +282,38 @@ fn is_unique_violation(e: &sea_orm::DbErr) -> bool {
 
 /// The pending attempt of `payable` through `provider`, or a new one (a fresh UUID v4, the fee at
 /// the draw, `pending`) for `user_id`. Two concurrent calls end with the same attempt.
+///
+/// It holds the application's row (SQLite: an immediate transaction; PostgreSQL: `FOR UPDATE`)
+/// and looks at its status again inside: `payable` was read before, and a settle of another
+/// attempt (a reconcile, a webhook, another tab) may have marked it `paid` since, in which case
+/// no new attempt is opened (409 `already_paid`) — rather than one nobody may ever capture.
 pub async fn open_order(
-    db: &impl ConnectionTrait,
+    db: &(impl ConnectionTrait + TransactionTrait),
     payable: &Payable,
     user_id: i32,
     provider: PaymentType,
     now: DateTime<Utc>,
 ) -> Result<order::Model> {
+    let txn = begin(db).await?;
+    let application = event_entry_application::Entity::find_by_id(payable.application.id)
+        .lock_exclusive()
+        .one(&txn)
+        .await?
+        .ok_or_else(Error::not_found)?;
+    if application.lottery_status == LotteryStatus::Paid {
+        return Err(Error::Conflict { code: "already_paid" });
+    }
     let pending = || {
         order::Entity::find()
             .filter(order::Column::ApplicationId.eq(payable.application.id))
             .filter(order::Column::Provider.eq(provider))
             .filter(order::Column::State.eq(OrderState::Pending))
     };
-    if let Some(found) = pending().one(db).await? {
+    if let Some(found) = pending().one(&txn).await? {
+        txn.commit().await?;
         return Ok(found);
     }
-    let inserted = order::ActiveModel {
+    let created = order::ActiveModel {
         application_id: Set(payable.application.id),
         user_id: Set(user_id),
         provider: Set(provider),
@@ -313,13 +329,10 @@ pub async fn open_order(
         settled_at: Set(None),
         ..Default::default()
     }
-    .insert(db)
-    .await;
-    match inserted {
-        Ok(created) => Ok(created),
-        Err(e) if is_unique_violation(&e) => pending().one(db).await?.ok_or_else(Error::not_found),
-        Err(e) => Err(e.into()),
-    }
+    .insert(&txn)
+    .await?;
+    txn.commit().await?;
+    Ok(created)
 }
 
 impl order::Model {

@@ -357,22 +357,30 @@ pub async fn reconcile(
         Finished::Settled(_) => Ok(Reconciled::Done("settled")),
         Finished::Closed => Ok(Reconciled::Done("closed")),
         Finished::Open("payment_processing") => Ok(Reconciled::Retry),
-        Finished::Open(_) => {
-            if still_payable(db, &found, now).await? {
-                Ok(Reconciled::Waiting)
-            } else {
+        Finished::Open(_) => match unpayable(db, &found, now).await? {
+            None => Ok(Reconciled::Waiting),
+            // Another attempt paid the application: this one is over, nothing was taken.
+            Some("already_paid") => {
+                order::Model::close(db, found.id, OrderState::Failed, "superseded", now).await?;
+                Ok(Reconciled::Done("superseded"))
+            }
+            Some(_) => {
                 order::Model::close(db, found.id, OrderState::Expired, "window_closed", now).await?;
                 Ok(Reconciled::Done("expired"))
             }
-        }
+        },
     }
 }
 
-/// Whether the attempt's application can still be paid at `now`.
-async fn still_payable(db: &DatabaseConnection, found: &order::Model, now: DateTime<Utc>) -> Result<bool> {
+/// Why the attempt's application can no longer be paid at `now` (`already_paid`,
+/// `payment_closed`, `not_found`), or `None` while it can.
+async fn unpayable(db: &DatabaseConnection, found: &order::Model, now: DateTime<Utc>) -> Result<Option<&'static str>> {
     match Payable::load(db, found.application_id, found.user_id, now).await {
-        Ok(_) => Ok(true),
-        Err(Error::Conflict { .. }) | Err(Error::NotFound { .. }) => Ok(false),
+        Ok(_) => Ok(None),
+        Err(e @ (Error::Conflict { .. } | Error::NotFound { .. })) => {
+            tracing::info!(order_id = found.id, reason = e.code(), "pending attempt no longer payable: closed");
+            Ok(Some(e.code()))
+        }
         Err(e) => Err(e),
     }
 }

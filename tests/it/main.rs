@@ -36,6 +36,7 @@ mod payment_flow_pages;
 mod payment_pages;
 mod payment_receipts;
 mod payments;
+mod payments_durability;
 mod payments_stripe;
 mod phases;
 mod process;

@@ -132,3 +132,22 @@ async fn only_the_owner_pays_only_a_win_only_inside_its_window() {
     let other = order::Entity::find_by_id(other.id).one(&app.db).await.unwrap().unwrap();
     assert_eq!((other.state, other.failure.as_deref()), (OrderState::Failed, Some("duplicate_payment")));
 }
+
+/// A payer's page read the application before another attempt settled it (the reconcile after a
+/// restart, a webhook, another tab): opening an attempt then finds it paid and opens none,
+/// instead of an attempt (and a provider payment) that can never be captured.
+#[rocket::async_test]
+async fn no_attempt_opens_once_the_application_is_paid() {
+    let app = TestApp::builder().live().build().await;
+    let owner = app.with_user("pay_stale").await;
+    let won = app.won_application(&owner, "PayStale").await;
+    let now = app.clock.now();
+    let stale = Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap();
+    let first = payment::open_order(&app.db, &stale, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let mailer = Mailer::new(&app.config).unwrap();
+    payment::settle(&app.db, &mailer, first.id, "pi_first", now).await.unwrap();
+    let again = payment::open_order(&app.db, &stale, owner.user.id, PaymentType::Stripe, now).await;
+    assert_eq!(again.map(|o| o.id).map_err(|e| e.code()), Err("already_paid"));
+    let orders = order::Entity::find().filter(order::Column::ApplicationId.eq(won.application_id)).all(&app.db).await;
+    assert_eq!(orders.unwrap().len(), 1, "no second attempt");
+}
