@@ -379,3 +379,26 @@ impl Default for Config {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Config;
+
+    #[test]
+    fn stripe_needs_both_keys_and_an_http_url_for_stripe_js() {
+        let with = |secret: &str, publishable: &str, js: &str| Config {
+            stripe_secret_key: secret.into(),
+            stripe_publishable_key: publishable.into(),
+            stripe_js_url: js.into(),
+            ..Config::default()
+        };
+        assert!(Config::default().check_stripe().is_ok(), "no Stripe at all");
+        assert!(with("sk_test_1", "pk_test_1", "https://js.stripe.com/v3/").check_stripe().is_ok());
+        assert!(with("sk_test_1", "pk_test_1", "http://127.0.0.1:8420/js.stripe.com/v3/").check_stripe().is_ok());
+        assert!(with("sk_test_1", "", "https://js.stripe.com/v3/").check_stripe().is_err(), "secret alone");
+        assert!(with("", "pk_test_1", "https://js.stripe.com/v3/").check_stripe().is_err(), "publishable alone");
+        for js in ["", "js.stripe.com/v3/", "javascript:alert(1)", "file:///tmp/stripe.js", "https://"] {
+            assert!(with("sk_test_1", "pk_test_1", js).check_stripe().is_err(), "{js:?}");
+        }
+    }
+}

@@ -91,3 +91,24 @@ impl Fairing for SecurityHeaders {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SecurityHeaders;
+    use crate::config::Config;
+
+    #[test]
+    fn only_the_card_page_policy_widens_and_only_to_stripe_s_origins() {
+        let headers = SecurityHeaders::new(&Config::default());
+        assert!(headers.csp().contains("script-src 'self';") && !headers.csp().contains("frame-src"));
+        let local = headers.csp_with_stripe("http://127.0.0.1:8420", Some("http://127.0.0.1:8420"));
+        assert!(local.contains("script-src 'self' http://127.0.0.1:8420;"), "{local}");
+        assert!(local.contains("connect-src 'self' http://127.0.0.1:8420;"), "{local}");
+        assert!(local.contains("frame-src http://127.0.0.1:8420;"), "{local}");
+        let real = headers.csp_with_stripe("https://js.stripe.com", Some("https://api.stripe.com"));
+        assert!(real.contains("script-src 'self' https://js.stripe.com;"), "{real}");
+        assert!(real.contains("connect-src 'self' https://js.stripe.com https://api.stripe.com;"), "{real}");
+        assert!(real.contains("frame-src https://js.stripe.com https://hooks.stripe.com;"), "{real}");
+        assert!(real.contains("object-src 'none'") && real.contains("frame-ancestors 'none'"), "{real}");
+    }
+}
