@@ -167,7 +167,8 @@ const SETUPS = {
 
 /**
  * @typedef {{ as: 'guest' | 'user' | 'staff', route: string, lang: 'ja' | 'en', width: number,
- *   order: number, status: number, console: boolean, target: (page: import('playwright-core').Page) => Promise<string> }} Job
+ *   order: number, status: number, console: boolean, exclude: string[],
+ *   target: (page: import('playwright-core').Page) => Promise<string> }} Job
  * @typedef {{ id: string, impact: string, help: string, helpUrl: string, wcag: boolean, nodes: { target: string[], html: string }[] }} Violation
  * @typedef {{ job: Job, path: string, violations: Violation[], screenshot: string, focus: string[] }} Audit
  */
@@ -205,6 +206,7 @@ function jobs() {
           order,
           status: entry.status ?? 200,
           console: Boolean(entry.console),
+          exclude: entry.exclude ?? [],
           target: (page) => target(page, lang),
         });
       }
@@ -265,9 +267,11 @@ async function axeAndScreenshot(page, job, landed, t) {
   // @ts-expect-error axe is the global the injected script defines.
   if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: AXE_SOURCE });
   /** @type {Violation[]} */
-  const violations = await page.evaluate(async ([tags, advisory]) => {
+  const violations = await page.evaluate(async ([tags, advisory, exclude]) => {
+    // Parts drawn by a third party's script (`exclude`, e.g. Stripe's card fields) are not ours.
+    const context = exclude.length > 0 ? { exclude: exclude.map((/** @type {string} */ s) => [s]) } : document;
     // @ts-expect-error axe is the global the injected script defines.
-    const result = await window.axe.run(document, {
+    const result = await window.axe.run(context, {
       runOnly: { type: 'tag', values: [...tags, ...advisory] },
       resultTypes: ['violations'],
       // No re-fetching of stylesheets (only css-orientation-lock reads them; the site locks nothing).
@@ -281,11 +285,11 @@ async function axeAndScreenshot(page, job, landed, t) {
       wcag: v.tags.some((/** @type {string} */ t) => tags.includes(t)),
       nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target.map(String), html: n.html.slice(0, 200) })),
     }));
-  }, [TAGS, ADVISORY]);
+  }, [TAGS, ADVISORY, job.exclude]);
   // Focus visible (WCAG 2.4.7) on every control of the site's own pages, which axe does not
   // check: each one is focused in turn and must show a ring (an outline of 2px or more, or a
   // box shadow). Once per page; the console keeps MUI's own focus styles.
-  const focus = job.width === WIDTHS[0] && !job.console ? await focusWithoutRing(page) : [];
+  const focus = job.width === WIDTHS[0] && !job.console ? await focusWithoutRing(page, job.exclude) : [];
   TIMINGS.axe += Date.now() - t;
   t = Date.now();
   const file = `${String(job.order).padStart(3, '0')}-${slug(path.replace(/^\/en(?=\/|$)/, '') || '/')}.${job.lang}.${job.width}.jpg`;
@@ -296,12 +300,14 @@ async function axeAndScreenshot(page, job, landed, t) {
 }
 
 /**
- * The controls of the page that show no focus ring when focused (as their opening tags).
+ * The controls of the page that show no focus ring when focused (as their opening tags), but
+ * those inside `exclude` (a third party's own fields).
  * @param {import('playwright-core').Page} page
+ * @param {string[]} exclude
  * @returns {Promise<string[]>}
  */
-function focusWithoutRing(page) {
-  return page.evaluate(() => {
+function focusWithoutRing(page, exclude) {
+  return page.evaluate((excluded) => {
     const controls = document.querySelectorAll(
       'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select:not([disabled]), ' +
         'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])',
@@ -310,6 +316,7 @@ function focusWithoutRing(page) {
     const missing = [];
     for (const el of Array.from(controls)) {
       if (!(el instanceof HTMLElement) || el.getClientRects().length === 0) continue;
+      if (excluded.some((/** @type {string} */ s) => el.closest(s))) continue;
       el.focus({ preventScroll: true });
       if (document.activeElement !== el) continue;
       const style = getComputedStyle(el);
@@ -319,7 +326,7 @@ function focusWithoutRing(page) {
     if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     window.scrollTo(0, 0);
     return missing;
-  });
+  }, exclude);
 }
 
 /** @type {Promise<unknown>} */

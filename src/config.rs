@@ -140,6 +140,15 @@ pub struct Config {
     /// Stripe secret key (`sk_…`); empty = Stripe is not offered. No default outside tests.
     #[serde(default)]
     pub stripe_secret_key: String,
+    /// Stripe publishable key (`pk_…`), for Stripe.js in the payer's browser; empty = Stripe is
+    /// not offered (a card cannot be taken without it).
+    #[serde(default)]
+    pub stripe_publishable_key: String,
+    /// Where the payment page loads Stripe.js from (a fake such as localstripe's
+    /// `http://host:port/js.stripe.com/v3/` in tests and the demo). The page's
+    /// Content-Security-Policy allows this URL's origin, on that page only.
+    #[serde(default = "default_stripe_js_url")]
+    pub stripe_js_url: String,
     /// Webhook endpoint secrets (`whsec_…`): every one listed verifies, so a rotation lists the
     /// new and the old secret until the old one is retired.
     #[serde(default)]
@@ -268,6 +277,9 @@ fn default_circle_user_search_per_minute() -> u32 {
 fn default_stripe_api_base() -> String {
     "https://api.stripe.com".into()
 }
+fn default_stripe_js_url() -> String {
+    "https://js.stripe.com/v3/".into()
+}
 fn default_payment_timeout_ms() -> u64 {
     10_000
 }
@@ -288,6 +300,7 @@ impl Config {
     pub fn from_figment(figment: &Figment) -> Result<Self, Box<rocket::figment::Error>> {
         let config: Self = figment.extract().map_err(Box::new)?;
         crate::mail::MailSettings::from_config(&config).map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
+        config.check_stripe().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         Ok(config)
     }
 
@@ -312,6 +325,28 @@ impl Config {
         } else {
             self.sso_domain.trim_end_matches('/').to_string()
         }
+    }
+
+    /// `stripe_js_url` as an absolute http(s) URL.
+    pub fn stripe_js_url(&self) -> Result<url::Url, String> {
+        match url::Url::parse(self.stripe_js_url.trim()) {
+            Ok(u) if matches!(u.scheme(), "https" | "http") && u.host().is_some() => Ok(u),
+            _ => Err(format!("stripe_js_url must be an absolute http(s) URL, not {:?}", self.stripe_js_url)),
+        }
+    }
+
+    /// Refuses a Stripe configuration that cannot work in a browser: a secret key without a
+    /// publishable key (or the reverse), or a Stripe.js URL that is not an absolute http(s) URL.
+    pub fn check_stripe(&self) -> Result<(), String> {
+        let secret = !self.stripe_secret_key.trim().is_empty();
+        let publishable = !self.stripe_publishable_key.trim().is_empty();
+        if secret != publishable {
+            return Err("stripe_secret_key and stripe_publishable_key go together: set both or neither".into());
+        }
+        if secret {
+            self.stripe_js_url()?;
+        }
+        Ok(())
     }
 
     /// Whether inquiries can become Jira issues (base URL and API token set).
@@ -357,11 +392,36 @@ impl Default for Config {
             circle_user_search_per_minute: default_circle_user_search_per_minute(),
             stripe_api_base: default_stripe_api_base(),
             stripe_secret_key: String::new(),
+            stripe_publishable_key: String::new(),
+            stripe_js_url: default_stripe_js_url(),
             stripe_webhook_secrets: Vec::new(),
             payment_timeout_ms: default_payment_timeout_ms(),
             render_cache: default_render_cache(),
             render_cache_mib: default_render_cache_mib(),
             data_version_poll_ms: default_data_version_poll_ms(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Config;
+
+    #[test]
+    fn stripe_needs_both_keys_and_an_http_url_for_stripe_js() {
+        let with = |secret: &str, publishable: &str, js: &str| Config {
+            stripe_secret_key: secret.into(),
+            stripe_publishable_key: publishable.into(),
+            stripe_js_url: js.into(),
+            ..Config::default()
+        };
+        assert!(Config::default().check_stripe().is_ok(), "no Stripe at all");
+        assert!(with("sk_test_1", "pk_test_1", "https://js.stripe.com/v3/").check_stripe().is_ok());
+        assert!(with("sk_test_1", "pk_test_1", "http://127.0.0.1:8420/js.stripe.com/v3/").check_stripe().is_ok());
+        assert!(with("sk_test_1", "", "https://js.stripe.com/v3/").check_stripe().is_err(), "secret alone");
+        assert!(with("", "pk_test_1", "https://js.stripe.com/v3/").check_stripe().is_err(), "publishable alone");
+        for js in ["", "js.stripe.com/v3/", "javascript:alert(1)", "file:///tmp/stripe.js", "https://"] {
+            assert!(with("sk_test_1", "pk_test_1", js).check_stripe().is_err(), "{js:?}");
         }
     }
 }

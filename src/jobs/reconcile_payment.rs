@@ -34,7 +34,8 @@ impl Job for ReconcilePayment {
     async fn run(self, ctx: &JobContext) -> Result<String, sea_orm::DbErr> {
         let providers = Providers::from_config(&ctx.config);
         let now = ctx.clock.now();
-        let outcome = payments::reconcile(&ctx.db, &providers, self.order_id, now)
+        let outbox = payments::Outbox { mailer: &ctx.mailer, queue: &ctx.queue };
+        let outcome = payments::reconcile(&ctx.db, outbox, &providers, self.order_id, now)
             .await
             .map_err(|e| sea_orm::DbErr::Custom(format!("reconcile order {}: {e}", self.order_id)))?;
         match outcome {

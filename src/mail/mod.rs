@@ -76,11 +76,14 @@ pub enum MailKind {
     LotteryWon,
     /// To an entry's circle owner: a published draw gave the entry no slot (and what comes next).
     LotteryLost,
+    /// To a payer: their payment was settled (the receipt: event, plan, amount, provider,
+    /// transaction, when, and a link to the printable receipt).
+    PaymentReceipt,
 }
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 9] = [
+    pub const ALL: [MailKind; 10] = [
         MailKind::Test,
         MailKind::CircleInvited,
         MailKind::CircleApproved,
@@ -90,6 +93,7 @@ impl MailKind {
         MailKind::CircleLeft,
         MailKind::LotteryWon,
         MailKind::LotteryLost,
+        MailKind::PaymentReceipt,
     ];
 
     /// The template name, stored in `mails.kind`; never rename one.
@@ -104,6 +108,7 @@ impl MailKind {
             Self::CircleLeft => "circle_left",
             Self::LotteryWon => "lottery_won",
             Self::LotteryLost => "lottery_lost",
+            Self::PaymentReceipt => "payment_receipt",
         }
     }
 }

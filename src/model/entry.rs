@@ -388,6 +388,9 @@ pub struct ApplicationView {
     pub lottery_status: LotteryStatus,
     /// AMP options.
     pub options: OptionsView,
+    /// The requesting user can pay it now: they own the circle, it won (`first_win` /
+    /// `second_win`) with a fee, and its payment window is open (`/payment?application_id=`).
+    pub can_pay: bool,
 }
 
 /// The circle of an entry.
@@ -482,25 +485,30 @@ impl EntryView {
             .filter_map(|entry| {
                 let c = circles.get(&entry.circle_id)?;
                 let ev = events.get(&entry.event_id)?;
+                let standing = if c.owner_user_id == Some(viewer) { Standing::Owner } else { Standing::Member };
                 let applications: Vec<ApplicationView> = apps
                     .iter()
                     .filter(|a| a.entry_id == entry.id)
                     .filter_map(|a| {
+                        let lottery_status = effective_status(a.lottery_status, ev, now);
+                        let can_pay = standing == Standing::Owner
+                            && a.fee_at_draw.is_some_and(|fee| fee > 0)
+                            && crate::model::payment::in_payment_window(lottery_status, ev, now);
                         Some(ApplicationView {
                             id: a.id,
                             choice: a.choice,
                             plan: plans.get(&a.plan_id)?.clone(),
-                            lottery_status: effective_status(a.lottery_status, ev, now),
+                            lottery_status,
                             options: OptionsView {
                                 use_amp: a.use_amp,
                                 amp_id: a.amp_id.clone(),
                                 free_submission: a.free_submission,
                             },
+                            can_pay,
                         })
                     })
                     .collect();
                 let statuses: Vec<LotteryStatus> = applications.iter().map(|a| a.lottery_status).collect();
-                let standing = if c.owner_user_id == Some(viewer) { Standing::Owner } else { Standing::Member };
                 let owner_may = standing == Standing::Owner && !c.is_suspended;
                 Some(Self {
                     id: entry.id,

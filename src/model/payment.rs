@@ -5,10 +5,11 @@
 //!   a `first_win` inside the first payment window or a `second_win` inside the second (by the
 //!   application clock: 409 `payment_closed`), never twice (409 `already_paid`); the amount is
 //!   the fee snapshotted at the draw.
-//! - [`open_order`]: one pending attempt per application and provider (a partial unique index),
-//!   so a second tab or a double click reuses the attempt and the provider's payment object.
+//! - [`open_order`]: one pending attempt per application and provider (a partial unique index,
+//!   and the application's row held while it looks), so a second tab or a double click reuses
+//!   the attempt and the provider's payment object, and none opens once the application is paid.
 //! - [`settle`]: one transaction inserts the `payment_histories` row, marks the order `captured`
-//!   and the application `paid`. Exactly one settled payment per application is held by the
+//!   and the application `paid`, and queues the payer's receipt mail. Exactly one settled payment per application is held by the
 //!   unique key on `payment_histories.application_id`, not by a check before the insert: a second
 //!   settle of the same order is a no-op returning the first payment, and a settle of another
 //!   order of an application already paid is reported as [`Settlement::Duplicate`] (money taken
@@ -29,12 +30,15 @@ use utoipa::ToSchema;
 pub use crate::db::entities::order::{OrderState, PaymentType};
 use crate::db::entities::{
     circle, event, event_entry, event_entry_application, event_entry_plan, order, payment_history,
-    payment_webhook_event, world,
+    payment_webhook_event, user, world,
 };
 use crate::error::{Error, Result};
+use crate::mail::{MailKind, Mailer, Outgoing, Queued};
 use crate::model::entry_status::{LotteryStatus, effective_status};
 use crate::model::event::{EventWithPhases, Window};
+use crate::model::lottery::yen;
 use crate::model::pagination::PageRequest;
+use crate::model::phase::PhaseType;
 use crate::types::{Bilingual, Lang};
 
 /// What an application's owner is about to pay for, checked at `now`.
@@ -121,6 +125,147 @@ impl Payable {
     }
 }
 
+/// Where a payer's application stands, as the payment pages show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PayState {
+    /// A win to pay now, until `deadline` (the window's end).
+    Open {
+        /// When the payment window closes.
+        deadline: DateTime<Utc>,
+    },
+    /// A win whose payment window opens at `opens`.
+    NotYet {
+        /// When the payment window opens.
+        opens: DateTime<Utc>,
+    },
+    /// Paid (or money received after the deadline, `late`, which staff accept or refund).
+    Paid {
+        /// The viewer's receipt (the payment's transaction UUID), when they made the payment.
+        transaction_uuid: Option<String>,
+        /// Confirmed after the window closed: not settled on the application.
+        late: bool,
+    },
+    /// Nothing to pay: a free win, not (or no longer) a win, or the window closed unpaid.
+    Closed,
+}
+
+/// What a payer is asked to pay and where it stands (the payment pages' summary): event, circle,
+/// plan and world, the amount, the status at `now` and [`PayState`].
+#[derive(Debug, Clone)]
+pub struct Checkout {
+    /// The application.
+    pub application: event_entry_application::Model,
+    /// Its circle.
+    pub circle: circle::Model,
+    /// Its event with phases.
+    pub event: EventWithPhases,
+    /// Its plan.
+    pub plan: event_entry_plan::Model,
+    /// The plan's world.
+    pub world: Option<world::Model>,
+    /// JPY: the fee at the draw (the plan's fee for an application not drawn).
+    pub amount: i32,
+    /// The status at `now` (time applied).
+    pub status: LotteryStatus,
+    /// Payable, not yet, paid or closed.
+    pub state: PayState,
+}
+
+impl Checkout {
+    /// Application `application_id` as its owner `user_id` sees it at `now`: 404 for anyone else
+    /// (the same rule as [`Payable::load`], whose checks decide [`PayState::Open`]).
+    pub async fn load(
+        db: &impl ConnectionTrait,
+        application_id: i32,
+        user_id: i32,
+        now: DateTime<Utc>,
+    ) -> Result<Self> {
+        let (application, circle, event) = owned_application(db, application_id, user_id).await?;
+        let plan =
+            event_entry_plan::Entity::find_by_id(application.plan_id).one(db).await?.ok_or_else(Error::not_found)?;
+        let world = world::Entity::find_by_id(plan.world_id).one(db).await?;
+        let status = effective_status(application.lottery_status, &event, now);
+        let amount = application.fee_at_draw.unwrap_or(plan.fee);
+        let paid = payment_history::Entity::find()
+            .filter(payment_history::Column::ApplicationId.eq(application.id))
+            .one(db)
+            .await?;
+        let state = if let Some(paid) = paid {
+            let own = paid.user_id == user_id;
+            PayState::Paid { transaction_uuid: own.then_some(paid.transaction_uuid), late: paid.is_late }
+        } else if application.lottery_status == LotteryStatus::Paid {
+            PayState::Paid { transaction_uuid: None, late: false }
+        } else {
+            match (window_of(status), amount > 0) {
+                (Some(w), true) => match event.open_windows(now).into_iter().find(|(open, _)| *open == w) {
+                    Some((_, deadline)) => PayState::Open { deadline },
+                    None => {
+                        let start = match w {
+                            Window::SecondPayment => PhaseType::SecondPaymentStart,
+                            _ => PhaseType::FirstPaymentStart,
+                        };
+                        match event.at(start).filter(|opens| *opens > now) {
+                            Some(opens) => PayState::NotYet { opens },
+                            None => PayState::Closed,
+                        }
+                    }
+                },
+                _ => PayState::Closed,
+            }
+        };
+        Ok(Self { application, circle, event, plan, world, amount, status, state })
+    }
+}
+
+/// Every application `user_id` can pay at `now` (the circles they own, a win with a fee inside
+/// its payment window), soonest deadline first: the dashboard's "to pay" list.
+pub async fn due_for(db: &impl ConnectionTrait, user_id: i32, now: DateTime<Utc>) -> Result<Vec<Checkout>> {
+    let owned = circle::Entity::find()
+        .select_only()
+        .column(circle::Column::Id)
+        .filter(circle::Column::OwnerUserId.eq(user_id))
+        .into_tuple::<i32>()
+        .all(db)
+        .await?;
+    if owned.is_empty() {
+        return Ok(Vec::new());
+    }
+    let entries = event_entry::Entity::find()
+        .select_only()
+        .column(event_entry::Column::Id)
+        .filter(event_entry::Column::CircleId.is_in(owned))
+        .into_tuple::<i32>()
+        .all(db)
+        .await?;
+    let wins = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::EntryId.is_in(entries))
+        .filter(
+            event_entry_application::Column::LotteryStatus.is_in([LotteryStatus::FirstWin, LotteryStatus::SecondWin]),
+        )
+        .filter(event_entry_application::Column::FeeAtDraw.gt(0))
+        .order_by_asc(event_entry_application::Column::Id)
+        .all(db)
+        .await?;
+    let mut due = Vec::new();
+    for w in wins {
+        let c = Checkout::load(db, w.id, user_id, now).await?;
+        if matches!(c.state, PayState::Open { .. }) {
+            due.push(c);
+        }
+    }
+    due.sort_by_key(|c| match c.state {
+        PayState::Open { deadline } => deadline,
+        _ => now,
+    });
+    Ok(due)
+}
+
+/// Whether an application with `status` (time applied) can be paid in `event` at `now`: a
+/// `first_win` / `second_win` inside its payment window (the fee is checked by [`Payable`]).
+pub fn in_payment_window(status: LotteryStatus, event: &EventWithPhases, now: DateTime<Utc>) -> bool {
+    window_of(status).is_some_and(|w| event.open_windows(now).iter().any(|(open, _)| *open == w))
+}
+
 /// Starts a transaction that holds the database's write lock from its first statement on SQLite
 /// (an immediate transaction: no read-to-write upgrade that could fail under concurrency).
 async fn begin<C: TransactionTrait>(db: &C) -> Result<C::Transaction> {
@@ -137,23 +282,38 @@ fn is_unique_violation(e: &sea_orm::DbErr) -> bool {
 
 /// The pending attempt of `payable` through `provider`, or a new one (a fresh UUID v4, the fee at
 /// the draw, `pending`) for `user_id`. Two concurrent calls end with the same attempt.
+///
+/// It holds the application's row (SQLite: an immediate transaction; PostgreSQL: `FOR UPDATE`)
+/// and looks at its status again inside: `payable` was read before, and a settle of another
+/// attempt (a reconcile, a webhook, another tab) may have marked it `paid` since, in which case
+/// no new attempt is opened (409 `already_paid`) — rather than one nobody may ever capture.
 pub async fn open_order(
-    db: &impl ConnectionTrait,
+    db: &(impl ConnectionTrait + TransactionTrait),
     payable: &Payable,
     user_id: i32,
     provider: PaymentType,
     now: DateTime<Utc>,
 ) -> Result<order::Model> {
+    let txn = begin(db).await?;
+    let application = event_entry_application::Entity::find_by_id(payable.application.id)
+        .lock_exclusive()
+        .one(&txn)
+        .await?
+        .ok_or_else(Error::not_found)?;
+    if application.lottery_status == LotteryStatus::Paid {
+        return Err(Error::Conflict { code: "already_paid" });
+    }
     let pending = || {
         order::Entity::find()
             .filter(order::Column::ApplicationId.eq(payable.application.id))
             .filter(order::Column::Provider.eq(provider))
             .filter(order::Column::State.eq(OrderState::Pending))
     };
-    if let Some(found) = pending().one(db).await? {
+    if let Some(found) = pending().one(&txn).await? {
+        txn.commit().await?;
         return Ok(found);
     }
-    let inserted = order::ActiveModel {
+    let created = order::ActiveModel {
         application_id: Set(payable.application.id),
         user_id: Set(user_id),
         provider: Set(provider),
@@ -169,13 +329,10 @@ pub async fn open_order(
         settled_at: Set(None),
         ..Default::default()
     }
-    .insert(db)
-    .await;
-    match inserted {
-        Ok(created) => Ok(created),
-        Err(e) if is_unique_violation(&e) => pending().one(db).await?.ok_or_else(Error::not_found),
-        Err(e) => Err(e.into()),
-    }
+    .insert(&txn)
+    .await?;
+    txn.commit().await?;
+    Ok(created)
 }
 
 impl order::Model {
@@ -284,17 +441,30 @@ impl Settlement {
     }
 }
 
+/// What [`settle`] did, and the receipt mail it queued in its transaction (only the call that
+/// settled queues one: push it, `jobs::SendMail::push`, now that it committed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// How the settle ended.
+    pub outcome: Settlement,
+    /// The payer's receipt mail, when this call settled the payment and the payer has an address.
+    pub receipt: Option<Queued>,
+}
+
 /// The provider took the money of attempt `order_id` (its payment object `reference`): one
 /// transaction inserts the settled payment, marks the order `captured` and the application
 /// `paid` — unless the payment window had closed at `now` (`is_late`: stored and flagged, the
-/// application untouched). Idempotent (see [`Settlement`]); the unique keys of
-/// `payment_histories` are what make it so under concurrency.
+/// application untouched) — and queues the payer's receipt mail (in their language), so every
+/// path that settles (capture, webhook, reconcile, a provider's return) sends exactly one receipt
+/// per payment, and none when nothing was settled. Idempotent (see [`Settlement`]); the unique
+/// keys of `payment_histories` are what make it so under concurrency.
 pub async fn settle(
     db: &(impl ConnectionTrait + TransactionTrait),
+    mailer: &Mailer,
     order_id: i32,
     reference: &str,
     now: DateTime<Utc>,
-) -> Result<Settlement> {
+) -> Result<Settled> {
     let found = order::Entity::find_by_id(order_id).one(db).await?.ok_or_else(Error::not_found)?;
     let application = event_entry_application::Entity::find_by_id(found.application_id)
         .one(db)
@@ -304,6 +474,7 @@ pub async fn settle(
     let ev = event::Entity::find_by_id(entry.event_id).one(db).await?.ok_or_else(Error::not_found)?;
     let ev = EventWithPhases::load(db, ev).await?;
     let is_late = application.lottery_status != LotteryStatus::Paid && !Payable::window_open(&ev, &application, now);
+    let unsettled = |outcome| Ok(Settled { outcome, receipt: None });
 
     let txn = begin(db).await?;
     let inserted = payment_history::ActiveModel {
@@ -331,7 +502,7 @@ pub async fn settle(
                 .await?
                 .ok_or_else(|| Error::Internal("settled payment vanished".into()))?;
             if existing.order_id == found.id {
-                return Ok(Settlement::AlreadySettled(existing));
+                return unsettled(Settlement::AlreadySettled(existing));
             }
             order::Model::close(db, found.id, OrderState::Failed, "duplicate_payment", now).await?;
             tracing::error!(
@@ -339,7 +510,7 @@ pub async fn settle(
                 application_id = found.application_id,
                 "payment taken twice for one application: order flagged duplicate_payment for a refund"
             );
-            return Ok(Settlement::Duplicate(existing));
+            return unsettled(Settlement::Duplicate(existing));
         }
         Err(e) => return Err(e.into()),
     };
@@ -366,8 +537,52 @@ pub async fn settle(
     } else {
         tracing::warn!(order_id = found.id, "payment confirmed after its window closed: flagged is_late for staff");
     }
+    let receipt = queue_receipt(&txn, mailer, &payment, &application, &entry, &ev, now).await?;
     txn.commit().await?;
-    Ok(Settlement::Settled(payment))
+    Ok(Settled { outcome: Settlement::Settled(payment), receipt })
+}
+
+/// Queues inside `txn` the receipt of `payment` to its payer, in their language: event, circle,
+/// plan and world, amount, provider, transaction, when it was paid (Japan time) and a link to
+/// the printable receipt; a late payment says that staff will refund or accept it. A payer
+/// without a (valid) address gets none; the payment stands.
+async fn queue_receipt(
+    txn: &impl ConnectionTrait,
+    mailer: &Mailer,
+    payment: &payment_history::Model,
+    application: &event_entry_application::Model,
+    entry: &event_entry::Model,
+    ev: &EventWithPhases,
+    now: DateTime<Utc>,
+) -> Result<Option<Queued>> {
+    let Some(payer) = user::Entity::find_by_id(payment.user_id).one(txn).await? else { return Ok(None) };
+    let Some(email) = payer.email.as_deref().filter(|e| !e.trim().is_empty()) else { return Ok(None) };
+    let lang = Lang::parse(&payer.lang).unwrap_or_default();
+    let c = circle::Entity::find_by_id(entry.circle_id).one(txn).await?;
+    let plan = event_entry_plan::Entity::find_by_id(application.plan_id).one(txn).await?;
+    let w = match &plan {
+        Some(plan) => world::Entity::find_by_id(plan.world_id).one(txn).await?,
+        None => None,
+    };
+    let context = serde_json::json!({
+        "recipient_name": payer.name(lang),
+        "event_name": lang.pick(&ev.event.name_ja, &ev.event.name_en),
+        "circle_name": c.as_ref().map(|c| c.name(lang)).unwrap_or_default(),
+        "plan_name": plan.as_ref().map(|p| lang.pick(&p.name_ja, &p.name_en)).unwrap_or_default(),
+        "world_name": w.as_ref().map(|w| lang.pick(&w.name_ja, &w.name_en)),
+        "amount": yen(payment.amount),
+        "provider": payment.payment_type.as_str(),
+        "transaction": payment.transaction_uuid,
+        "paid_at": payment.paid_at.to_rfc3339(),
+        "is_late": payment.is_late,
+        "path": format!("{}/mypage/payment_history/{}", lang.prefix(), payment.transaction_uuid),
+    });
+    let outgoing = Outgoing { to: email.to_string(), lang, kind: MailKind::PaymentReceipt, context };
+    match mailer.queue(txn, &outgoing, now).await {
+        Ok(queued) => Ok(Some(queued)),
+        Err(Error::Validation(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Records that the provider event `event_id` was processed; `false` when it had been already.
@@ -511,6 +726,26 @@ impl payment_history::Model {
             .one(db)
             .await?
             .ok_or_else(Error::not_found)
+    }
+
+    /// `user_id`'s settled payments of the applications `application_ids`: application id →
+    /// transaction UUID (the receipt's address).
+    pub async fn receipts_of(
+        db: &impl ConnectionTrait,
+        user_id: i32,
+        application_ids: Vec<i32>,
+    ) -> Result<std::collections::HashMap<i32, String>> {
+        if application_ids.is_empty() {
+            return Ok(std::collections::HashMap::new());
+        }
+        Ok(payment_history::Entity::find()
+            .filter(payment_history::Column::UserId.eq(user_id))
+            .filter(payment_history::Column::ApplicationId.is_in(application_ids))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|p| (p.application_id, p.transaction_uuid))
+            .collect())
     }
 
     /// The settled payment of order `order_id`, if any.

@@ -24,7 +24,8 @@ use utoipa::ToSchema;
 use crate::config::Config;
 use crate::db::entities::{order, payment_history};
 use crate::error::{Error, Result};
-use crate::jobs::{Queue, ReconcilePayment};
+use crate::jobs::{Queue, ReconcilePayment, SendMail};
+use crate::mail::Mailer;
 use crate::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
 use stripe::{Intent, Stripe};
 
@@ -65,6 +66,34 @@ impl Providers {
 
     fn stripe(&self) -> Result<&Stripe> {
         self.stripe.as_ref().ok_or_else(unavailable)
+    }
+}
+
+/// What settling needs besides the database: the mailer, which renders the payer's receipt
+/// inside the settle transaction, and the queue that delivers it after the commit (and runs the
+/// reconciles). The web process has both as managed state; jobs have them in their context.
+#[derive(Clone, Copy, Debug)]
+pub struct Outbox<'a> {
+    /// Renders and stores the receipt mail.
+    pub mailer: &'a Mailer,
+    /// Background jobs: the receipt's delivery, reconciles.
+    pub queue: &'a Queue,
+}
+
+impl Outbox<'_> {
+    /// Settles attempt `order_id` (see [`payment::settle`]) and sends the receipt it queued.
+    pub async fn settle(
+        &self,
+        db: &(impl ConnectionTrait + TransactionTrait),
+        order_id: i32,
+        reference: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Settlement> {
+        let done = payment::settle(db, self.mailer, order_id, reference, now).await?;
+        if let Some(receipt) = done.receipt {
+            SendMail::push(self.queue, receipt).await;
+        }
+        Ok(done.outcome)
     }
 }
 
@@ -183,7 +212,7 @@ async fn reconcile_later(queue: &Queue, order_id: i32, attempt: i32) {
 /// attempt stays pending and is reconciled).
 pub async fn capture(
     db: &DatabaseConnection,
-    queue: &Queue,
+    outbox: Outbox<'_>,
     providers: &Providers,
     user_id: i32,
     input: CaptureInput,
@@ -223,20 +252,20 @@ pub async fn capture(
                 return Err(Error::Refused { code: "payment_declined" });
             }
             Err(_) => {
-                reconcile_later(queue, found.id, found.reconcile_attempts + 1).await;
+                reconcile_later(outbox.queue, found.id, found.reconcile_attempts + 1).await;
                 return Err(Error::BadGateway { code: "payment_pending" });
             }
         },
         Err(ProviderError::Unknown) => {
-            reconcile_later(queue, found.id, found.reconcile_attempts + 1).await;
+            reconcile_later(outbox.queue, found.id, found.reconcile_attempts + 1).await;
             return Err(Error::BadGateway { code: "payment_pending" });
         }
     };
-    match finish(db, &found, &intent, now).await? {
+    match finish(db, outbox, &found, &intent, now).await? {
         Finished::Settled(paid) => Ok(paid),
         Finished::Open(code) => {
             if code == "payment_processing" {
-                reconcile_later(queue, found.id, found.reconcile_attempts + 1).await;
+                reconcile_later(outbox.queue, found.id, found.reconcile_attempts + 1).await;
             }
             Err(Error::Conflict { code })
         }
@@ -256,9 +285,10 @@ pub enum Finished {
 }
 
 /// Applies what the provider says about `found` (`intent`): settles a succeeded payment whose
-/// amount and currency match the attempt, closes a cancelled one.
+/// amount and currency match the attempt (sending the receipt), closes a cancelled one.
 pub async fn finish(
     db: &(impl ConnectionTrait + TransactionTrait),
+    outbox: Outbox<'_>,
     found: &order::Model,
     intent: &Intent,
     now: DateTime<Utc>,
@@ -273,7 +303,7 @@ pub async fn finish(
                 order::Model::close(db, found.id, OrderState::Failed, "amount_mismatch", now).await?;
                 return Ok(Finished::Closed);
             }
-            match payment::settle(db, found.id, &intent.id, now).await? {
+            match outbox.settle(db, found.id, &intent.id, now).await? {
                 Settlement::Settled(p) | Settlement::AlreadySettled(p) => Ok(Finished::Settled(p)),
                 Settlement::Duplicate(_) => Ok(Finished::Closed),
             }
@@ -302,6 +332,7 @@ pub enum Reconciled {
 /// Asks the provider about pending attempt `order_id` and settles, fails or expires it.
 pub async fn reconcile(
     db: &DatabaseConnection,
+    outbox: Outbox<'_>,
     providers: &Providers,
     order_id: i32,
     now: DateTime<Utc>,
@@ -322,26 +353,34 @@ pub async fn reconcile(
         Ok(intent) => intent,
         Err(_) => return Ok(Reconciled::Retry),
     };
-    match finish(db, &found, &intent, now).await? {
+    match finish(db, outbox, &found, &intent, now).await? {
         Finished::Settled(_) => Ok(Reconciled::Done("settled")),
         Finished::Closed => Ok(Reconciled::Done("closed")),
         Finished::Open("payment_processing") => Ok(Reconciled::Retry),
-        Finished::Open(_) => {
-            if still_payable(db, &found, now).await? {
-                Ok(Reconciled::Waiting)
-            } else {
+        Finished::Open(_) => match unpayable(db, &found, now).await? {
+            None => Ok(Reconciled::Waiting),
+            // Another attempt paid the application: this one is over, nothing was taken.
+            Some("already_paid") => {
+                order::Model::close(db, found.id, OrderState::Failed, "superseded", now).await?;
+                Ok(Reconciled::Done("superseded"))
+            }
+            Some(_) => {
                 order::Model::close(db, found.id, OrderState::Expired, "window_closed", now).await?;
                 Ok(Reconciled::Done("expired"))
             }
-        }
+        },
     }
 }
 
-/// Whether the attempt's application can still be paid at `now`.
-async fn still_payable(db: &DatabaseConnection, found: &order::Model, now: DateTime<Utc>) -> Result<bool> {
+/// Why the attempt's application can no longer be paid at `now` (`already_paid`,
+/// `payment_closed`, `not_found`), or `None` while it can.
+async fn unpayable(db: &DatabaseConnection, found: &order::Model, now: DateTime<Utc>) -> Result<Option<&'static str>> {
     match Payable::load(db, found.application_id, found.user_id, now).await {
-        Ok(_) => Ok(true),
-        Err(Error::Conflict { .. }) | Err(Error::NotFound { .. }) => Ok(false),
+        Ok(_) => Ok(None),
+        Err(e @ (Error::Conflict { .. } | Error::NotFound { .. })) => {
+            tracing::info!(order_id = found.id, reason = e.code(), "pending attempt no longer payable: closed");
+            Ok(Some(e.code()))
+        }
         Err(e) => Err(e),
     }
 }
@@ -376,6 +415,7 @@ struct StripeEventData {
 /// for a bad or stale signature, 400 `bad_request` for a body that is not an event.
 pub async fn stripe_webhook(
     db: &DatabaseConnection,
+    outbox: Outbox<'_>,
     config: &Config,
     payload: &[u8],
     signature: Option<&str>,
@@ -394,7 +434,7 @@ pub async fn stripe_webhook(
     if payment::event_seen(db, PaymentType::Stripe, &event.id).await? {
         return Ok(WebhookOutcome::Duplicate);
     }
-    let outcome = apply_stripe_event(db, &event, now).await?;
+    let outcome = apply_stripe_event(db, outbox, &event, now).await?;
     if !payment::record_event(db, PaymentType::Stripe, &event.id, &event.kind, now).await? {
         return Ok(WebhookOutcome::Duplicate);
     }
@@ -403,6 +443,7 @@ pub async fn stripe_webhook(
 
 async fn apply_stripe_event(
     db: &DatabaseConnection,
+    outbox: Outbox<'_>,
     event: &StripeEvent,
     now: DateTime<Utc>,
 ) -> Result<WebhookOutcome> {
@@ -417,7 +458,7 @@ async fn apply_stripe_event(
     };
     match event.kind.as_str() {
         "payment_intent.succeeded" | "payment_intent.canceled" => {
-            finish(db, &found, &intent, now).await?;
+            finish(db, outbox, &found, &intent, now).await?;
             Ok(WebhookOutcome::Processed)
         }
         _ => Ok(WebhookOutcome::Ignored),

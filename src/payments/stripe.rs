@@ -28,12 +28,15 @@ use crate::config::Config;
 /// How far a webhook's timestamp may be from now (Stripe's default).
 pub const TOLERANCE_SECS: i64 = 300;
 
-/// A Stripe client for the configured account.
+/// A Stripe client for the configured account, with what the payer's browser needs (the
+/// publishable key and where Stripe.js comes from).
 #[derive(Clone)]
 pub struct Stripe {
     http: reqwest::Client,
     base: String,
     secret_key: String,
+    publishable_key: String,
+    js_url: url::Url,
 }
 
 impl std::fmt::Debug for Stripe {
@@ -73,11 +76,14 @@ struct StripeError {
 }
 
 impl Stripe {
-    /// The client, when a secret key is configured (no key: Stripe is not offered).
+    /// The client, when both keys are configured (without them Stripe is not offered: the secret
+    /// key opens payments, the publishable key lets Stripe.js take the card) and Stripe.js has an
+    /// http(s) URL (see [`Config::check_stripe`]).
     pub fn from_config(config: &Config) -> Option<Self> {
-        if config.stripe_secret_key.trim().is_empty() {
+        if config.stripe_secret_key.trim().is_empty() || config.stripe_publishable_key.trim().is_empty() {
             return None;
         }
+        let js_url = config.stripe_js_url().ok()?;
         let http = reqwest::Client::builder()
             .timeout(Duration::from_millis(config.payment_timeout_ms.max(100)))
             .user_agent(concat!("vmarket/", env!("CARGO_PKG_VERSION")))
@@ -87,7 +93,26 @@ impl Stripe {
             http,
             base: config.stripe_api_base.trim_end_matches('/').to_string(),
             secret_key: config.stripe_secret_key.clone(),
+            publishable_key: config.stripe_publishable_key.trim().to_string(),
+            js_url,
         })
+    }
+
+    /// The publishable key (`pk_…`), for Stripe.js in the payer's browser.
+    pub fn publishable_key(&self) -> &str {
+        &self.publishable_key
+    }
+
+    /// Where the payment page loads Stripe.js from.
+    pub fn js_url(&self) -> &url::Url {
+        &self.js_url
+    }
+
+    /// The origins the payment page must allow: Stripe.js's (scripts, frames and calls) and the
+    /// API's (calls Stripe.js makes from the page).
+    pub fn browser_origins(&self) -> BrowserOrigins {
+        let api = url::Url::parse(&self.base).ok().map(|u| u.origin().ascii_serialization());
+        BrowserOrigins { js: self.js_url.origin().ascii_serialization(), api: api.filter(|o| o != "null") }
     }
 
     async fn send(&self, req: reqwest::RequestBuilder) -> Result<Intent, ProviderError> {
@@ -156,6 +181,15 @@ impl Stripe {
     pub async fn retrieve(&self, id: &str) -> Result<Intent, ProviderError> {
         self.send(self.http.get(format!("{}/v1/payment_intents/{id}", self.base))).await
     }
+}
+
+/// The origins the card form's page must allow in its Content-Security-Policy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrowserOrigins {
+    /// Stripe.js's origin (`https://js.stripe.com`; localstripe's own in tests and the demo).
+    pub js: String,
+    /// The Stripe API's origin, which Stripe.js calls from the page (`https://api.stripe.com`).
+    pub api: Option<String>,
 }
 
 /// Why a webhook was refused.

@@ -1,9 +1,11 @@
 //! Demo entries (`data/entries.json`): plans of the current event (2026Winter) and entries of the
-//! demo circles to it in the statuses the entry pages show (paid, won for free, unpaid, lost,
-//! declined, incorrect for the suspended circle); plans of the upcoming event open for entry
-//! (2027Summer) with a few applied wishes, so that its plans show every rate label (normal,
-//! nearly full, over capacity). What is already there (by plan name, by event and circle) is
-//! left alone.
+//! demo circles to it in the statuses the entry pages show (paid — with its settled payment, so
+//! the demo holds no paid application without one —, won for free, unpaid, lost, declined,
+//! incorrect for the suspended circle); plans of the upcoming event open for entry (2027Summer)
+//! with a few applied wishes, so that its plans show every rate label (normal, nearly full, over
+//! capacity); and wins of the demo exhibitor's and the demo friend's circles in 2027Spring, whose
+//! first payment window is open when the demo is seeded, so a fresh `make run` has fees to pay.
+//! What is already there (by plan name, by event and circle) is left alone.
 
 use std::collections::HashMap;
 
@@ -13,7 +15,10 @@ use serde::Deserialize;
 
 use super::data::{self, Reader, Source};
 use crate::db::entities::event_entry_plan::ExhibitionCategory;
-use crate::db::entities::{circle, event, event_entry, event_entry_application, event_entry_plan, user};
+use crate::db::entities::order::{OrderState, PaymentType};
+use crate::db::entities::{
+    circle, event, event_entry, event_entry_application, event_entry_plan, order, payment_history, user,
+};
 use crate::error::Result;
 use crate::model::entry_status::{LotteryRound, LotteryStatus};
 
@@ -51,9 +56,28 @@ struct EntrySeed {
     is_multiple_win: bool,
     /// Plan keys with their status, first wish first.
     applications: Vec<(String, LotteryStatus)>,
+    /// The settled payment of each `paid` application (and of nothing else).
+    #[serde(default)]
+    payments: Vec<PaymentSeed>,
 }
 
-/// Reads `entries.json`: every plan an entry names exists, 1–3 wishes each.
+/// A settled payment of a demo application: its attempt (`orders`, captured) and its
+/// `payment_histories` row, paid by the circle's owner.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PaymentSeed {
+    /// The plan key of the `paid` application.
+    plan: String,
+    /// The attempt's UUID v4 (the receipt's address), hyphenated, lower case.
+    transaction: String,
+    provider: PaymentType,
+    /// The provider's id of the payment.
+    reference: String,
+    paid_at: DateTime<Utc>,
+}
+
+/// Reads `entries.json`: every plan an entry names exists, 1–3 wishes each; every `paid`
+/// application has exactly one payment (a UUID v4), and every payment is of a `paid` one.
 pub fn load() -> Result<Entries> {
     let mut file = Reader::open(FILE)?;
     let entries = Entries { plans: file.list("plans")?, entries: file.list("entries")? };
@@ -61,6 +85,17 @@ pub fn load() -> Result<Entries> {
     for (i, e) in entries.entries.iter().enumerate() {
         let known = e.applications.iter().all(|(key, _)| entries.plans.iter().any(|p| &p.key == key));
         data::known(known && (1..=3).contains(&e.applications.len()), FILE.name, "entries", i, "1-3 known plans")?;
+        let paid: Vec<&str> =
+            e.applications.iter().filter(|(_, s)| *s == LotteryStatus::Paid).map(|(k, _)| k.as_str()).collect();
+        let mut settled: Vec<&str> = e.payments.iter().map(|p| p.plan.as_str()).collect();
+        settled.sort_unstable();
+        let mut expected = paid.clone();
+        expected.sort_unstable();
+        let v4 = e.payments.iter().all(|p| {
+            uuid::Uuid::parse_str(&p.transaction)
+                .is_ok_and(|u| u.get_version_num() == 4 && u.hyphenated().to_string() == p.transaction)
+        });
+        data::known(settled == expected && v4, FILE.name, "entries", i, "one payment (UUID v4) per paid application")?;
     }
     Ok(entries)
 }
@@ -139,7 +174,7 @@ pub async fn seed_entries(db: &impl ConnectionTrait, seed: &Entries, now: DateTi
                 SecondWin | SecondWinUnpaid => Some(LotteryRound::Second),
                 _ => None,
             };
-            event_entry_application::ActiveModel {
+            let application = event_entry_application::ActiveModel {
                 entry_id: Set(entry.id),
                 plan_id: Set(plan_id),
                 choice: Set(i32::try_from(rank).unwrap_or(0) + 1),
@@ -155,7 +190,56 @@ pub async fn seed_entries(db: &impl ConnectionTrait, seed: &Entries, now: DateTi
             }
             .insert(db)
             .await?;
+            if let Some(p) = e.payments.iter().find(|p| &p.plan == key) {
+                seed_payment(db, &application, c.owner_user_id, fee, p).await?;
+            }
         }
     }
+    Ok(())
+}
+
+/// The captured attempt and the settled payment of `application`, paid by `payer`.
+async fn seed_payment(
+    db: &impl ConnectionTrait,
+    application: &event_entry_application::Model,
+    payer: Option<i32>,
+    amount: i32,
+    p: &PaymentSeed,
+) -> Result<()> {
+    let Some(payer) = payer else { return Ok(()) };
+    let transaction = p.transaction.clone();
+    let attempt = order::ActiveModel {
+        application_id: Set(application.id),
+        user_id: Set(payer),
+        provider: Set(p.provider),
+        transaction_uuid: Set(transaction.clone()),
+        provider_order_id: Set(Some(p.reference.clone())),
+        amount: Set(amount),
+        currency: Set("JPY".into()),
+        state: Set(OrderState::Captured),
+        failure: Set(None),
+        reconcile_attempts: Set(0),
+        created_at: Set(p.paid_at),
+        updated_at: Set(p.paid_at),
+        settled_at: Set(Some(p.paid_at)),
+        ..Default::default()
+    }
+    .insert(db)
+    .await?;
+    payment_history::ActiveModel {
+        user_id: Set(payer),
+        application_id: Set(application.id),
+        order_id: Set(attempt.id),
+        transaction_uuid: Set(transaction),
+        payment_type: Set(p.provider),
+        order_reference: Set(p.reference.clone()),
+        amount: Set(amount),
+        is_late: Set(false),
+        paid_at: Set(p.paid_at),
+        created_at: Set(p.paid_at),
+        ..Default::default()
+    }
+    .insert(db)
+    .await?;
     Ok(())
 }

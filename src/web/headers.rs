@@ -46,6 +46,27 @@ impl SecurityHeaders {
     pub fn csp_with_style_nonce(&self, nonce: &str) -> String {
         policy(&self.form_action, &format!("'self' 'nonce-{nonce}'"))
     }
+
+    /// The site's policy for the card payment page, which runs Stripe.js: scripts and frames
+    /// also from Stripe.js's origin `js`, calls also to it and to the Stripe API's origin `api`.
+    /// Stripe's own Stripe.js (`https://js.stripe.com`) shows 3-D Secure in frames from
+    /// `https://hooks.stripe.com`, which is then allowed as a frame too. Only that page sends it.
+    pub fn csp_with_stripe(&self, js: &str, api: Option<&str>) -> String {
+        let mut connect = vec!["'self'", js];
+        connect.extend(api.filter(|a| *a != js));
+        let mut frames = vec![js];
+        if js == "https://js.stripe.com" {
+            frames.push("https://hooks.stripe.com");
+        }
+        format!(
+            "default-src 'self'; script-src 'self' {js}; style-src 'self'; img-src 'self' data: https:; \
+             font-src 'self' data:; connect-src {}; frame-src {}; object-src 'none'; base-uri 'self'; \
+             frame-ancestors 'none'; form-action {}",
+            connect.join(" "),
+            frames.join(" "),
+            self.form_action
+        )
+    }
 }
 
 fn policy(form_action: &str, style_src: &str) -> String {
@@ -72,5 +93,26 @@ impl Fairing for SecurityHeaders {
         if self.hsts {
             res.set_header(Header::new("Strict-Transport-Security", "max-age=31536000; includeSubDomains"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SecurityHeaders;
+    use crate::config::Config;
+
+    #[test]
+    fn only_the_card_page_policy_widens_and_only_to_stripe_s_origins() {
+        let headers = SecurityHeaders::new(&Config::default());
+        assert!(headers.csp().contains("script-src 'self';") && !headers.csp().contains("frame-src"));
+        let local = headers.csp_with_stripe("http://127.0.0.1:8420", Some("http://127.0.0.1:8420"));
+        assert!(local.contains("script-src 'self' http://127.0.0.1:8420;"), "{local}");
+        assert!(local.contains("connect-src 'self' http://127.0.0.1:8420;"), "{local}");
+        assert!(local.contains("frame-src http://127.0.0.1:8420;"), "{local}");
+        let real = headers.csp_with_stripe("https://js.stripe.com", Some("https://api.stripe.com"));
+        assert!(real.contains("script-src 'self' https://js.stripe.com;"), "{real}");
+        assert!(real.contains("connect-src 'self' https://js.stripe.com https://api.stripe.com;"), "{real}");
+        assert!(real.contains("frame-src https://js.stripe.com https://hooks.stripe.com;"), "{real}");
+        assert!(real.contains("object-src 'none'") && real.contains("frame-ancestors 'none'"), "{real}");
     }
 }

@@ -61,6 +61,10 @@ fn listed() -> (BTreeSet<String>, BTreeSet<String>) {
             if let Some(paths) = page["paths"].as_array() {
                 assert!(!paths.is_empty(), "{route}: at least one example path");
             }
+            if page.get("exclude").is_some() {
+                let why = page["why"].as_str().unwrap_or_default();
+                assert!(!why.trim().is_empty(), "{route}: say `why` parts of it are left out of the audit");
+            }
             route
         })
         .collect();

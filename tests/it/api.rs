@@ -20,11 +20,12 @@ async fn events_list_is_paginated_newest_first() {
     let app = TestApp::new().await;
     let (_, body) = app.get_json("/api/v1/events?limit=3").await;
     let permalinks: Vec<_> = body["data"].as_array().unwrap().iter().map(|e| e["permalink"].clone()).collect();
-    assert_eq!(permalinks, ["2027Summer", "2026Winter", "2026Summer"]);
+    assert_eq!(permalinks, ["2027Summer", "2027Spring", "2026Winter"]);
     insta::assert_json_snapshot!("events_pagination_page1", body["pagination"]);
     let (_, body) = app.get_json("/api/v1/events?limit=3&page=2").await;
-    assert_eq!(body["data"][0]["permalink"], "2025Winter");
-    assert_eq!(body["data"][1]["permalink"], "2025Summer");
+    assert_eq!(body["data"][0]["permalink"], "2026Summer");
+    assert_eq!(body["data"][1]["permalink"], "2025Winter");
+    assert_eq!(body["data"][2]["permalink"], "2025Summer");
     assert_eq!(body["pagination"]["from"], 4);
     assert_eq!(body["pagination"]["next"], serde_json::Value::Null);
 }
@@ -34,18 +35,23 @@ async fn active_events_are_the_ones_not_closed() {
     let app = TestApp::new().await;
     let (_, body) = app.get_json("/api/v1/active_events").await;
     let names: Vec<_> = body["active_events"].as_array().unwrap().iter().map(|e| e["permalink"].clone()).collect();
-    assert_eq!(names, ["2026Winter", "2027Summer"], "2027Summer takes entries; both are ahead");
+    assert_eq!(names, ["2026Winter", "2027Spring", "2027Summer"], "2027Spring's winners pay, 2027Summer takes entries");
     app.clock.set(at("2026-12-28T00:00:00Z"));
     let (_, body) = app.get_json("/api/v1/active_events").await;
     let names: Vec<_> = body["active_events"].as_array().unwrap().iter().map(|e| e["permalink"].clone()).collect();
-    assert_eq!(names, ["2027Summer"], "2026Winter closed on 12/27");
+    assert_eq!(names, ["2027Spring", "2027Summer"], "2026Winter closed on 12/27");
+    // 2027Spring closes 90 days after the seed (2026-11-21): 2027-02-19.
+    app.clock.set(at("2027-02-20T00:00:00Z"));
+    let (_, body) = app.get_json("/api/v1/active_events").await;
+    let names: Vec<_> = body["active_events"].as_array().unwrap().iter().map(|e| e["permalink"].clone()).collect();
+    assert_eq!(names, ["2027Summer"]);
     // 2027Summer closes 130 days after the seed (2026-11-21): 2027-03-31.
     app.clock.set(at("2027-04-01T00:00:00Z"));
     let (_, body) = app.get_json("/api/v1/active_events").await;
     assert_eq!(body, serde_json::json!({"active_events": []}));
     app.clock.set(at("2025-06-01T00:00:00Z"));
     let (_, body) = app.get_json("/api/v1/active_events").await;
-    assert_eq!(body["active_events"].as_array().unwrap().len(), 5);
+    assert_eq!(body["active_events"].as_array().unwrap().len(), 6);
 }
 
 #[rocket::async_test]

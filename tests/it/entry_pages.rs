@@ -336,7 +336,8 @@ async fn the_demo_exhibitor_can_apply_to_the_open_demo_event() {
     let (path, status, html) = app.follow(location.expect("a redirect")).await;
     assert_eq!((path.as_str(), status), ("/mypage/events", 200));
     let doc = Doc::parse(&html);
-    assert_eq!(doc.attrs("[data-testid=entry-event]", "data-permalink"), ["2027Summer", "2026Winter"]);
+    // 2027Summer takes entries; ともしび工房 applied to 2027Spring (won, to pay) and 2026Winter.
+    assert_eq!(doc.attrs("[data-testid=entry-event]", "data-permalink"), ["2027Summer", "2027Spring", "2026Winter"]);
     assert_eq!(doc.text("[data-permalink='2027Summer'] [data-testid=entry-open]"), "エントリー受付中");
     let apply = doc.attrs("[data-permalink='2027Summer'] [data-testid=apply]", "href");
     assert_eq!(apply.len(), 1, "ともしび工房 can apply; the suspended こもれび喫茶部 cannot");

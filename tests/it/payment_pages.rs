@@ -21,7 +21,8 @@ async fn the_payer_sees_the_payment_and_its_receipt_in_both_languages_and_nobody
     let now = app.clock.now();
     let payable = Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap();
     let opened = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
-    payment::settle(&app.db, opened.id, "pi_receipt", now).await.unwrap();
+    let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
+    payment::settle(&app.db, &mailer, opened.id, "pi_receipt", now).await.unwrap();
     let uuid = opened.transaction_uuid;
 
     let (status, ja) = owner.page("/mypage/payment_history").await;

@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter};
-use vmarket::db::entities::{event_entry_application, order, payment_history};
+use vmarket::db::entities::{event_entry_application, mail, order, payment_history};
+use vmarket::mail::Mailer;
 use vmarket::model::entry_status::LotteryStatus;
 use vmarket::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
 use vmarket::model::phase::PhaseType;
@@ -19,16 +20,19 @@ async fn settle_concurrently(app: &TestApp, application_id: i32, user_id: i32, t
     let payable = Payable::load(&app.db, application_id, user_id, now).await.expect("payable");
     let opened = payment::open_order(&app.db, &payable, user_id, PaymentType::Stripe, now).await.unwrap();
     let db = Arc::new(app.db.clone());
+    let mailer = Arc::new(Mailer::new(&app.config).expect("mailer"));
     let tasks: Vec<_> = (0..tasks)
         .map(|_| {
-            let db = db.clone();
-            rocket::tokio::spawn(async move { payment::settle(db.as_ref(), opened.id, "pi_concurrent", now).await })
+            let (db, mailer) = (db.clone(), mailer.clone());
+            rocket::tokio::spawn(
+                async move { payment::settle(db.as_ref(), &mailer, opened.id, "pi_concurrent", now).await },
+            )
         })
         .collect();
     let mut results = Vec::new();
     for task in tasks {
         match task.await.unwrap() {
-            Ok(s) => results.push(s),
+            Ok(s) => results.push(s.outcome),
             Err(e) => panic!("a settle failed: {e:?}"),
         }
     }
@@ -62,6 +66,8 @@ async fn a_hundred_concurrent_settles_make_exactly_one_payment() {
     assert_eq!(orders.len(), 1);
     assert_eq!(orders[0].state, OrderState::Captured);
     assert_eq!(orders[0].amount, 8000, "the fee at the draw");
+    let receipts = mail::Entity::find().filter(mail::Column::Kind.eq("payment_receipt")).count(&app.db).await.unwrap();
+    assert_eq!(receipts, 1, "one receipt, queued by the one settle that settled");
 }
 
 /// The control: the same run on a schema without the unique keys of `payment_histories` (what a
@@ -112,14 +118,38 @@ async fn only_the_owner_pays_only_a_win_only_inside_its_window() {
     assert_eq!(a.id, b.id);
     assert!(uuid::Uuid::parse_str(&a.transaction_uuid).is_ok_and(|u| u.get_version_num() == 4));
     let other = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Paypal, now).await.unwrap();
-    assert!(matches!(payment::settle(&app.db, a.id, "pi_1", now).await.unwrap(), Settlement::Settled(_)));
+    let mailer = Mailer::new(&app.config).unwrap();
+    let first = payment::settle(&app.db, &mailer, a.id, "pi_1", now).await.unwrap();
+    assert!(matches!(first.outcome, Settlement::Settled(_)) && first.receipt.is_some(), "{first:?}");
     assert_eq!(
         Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap_err().code(),
         "already_paid"
     );
     // Money taken a second time through another provider is flagged, not settled twice.
-    let dup = payment::settle(&app.db, other.id, "PAYPAL-2", now).await.unwrap();
-    assert!(matches!(dup, Settlement::Duplicate(ref p) if p.order_id == a.id), "{dup:?}");
+    let dup = payment::settle(&app.db, &mailer, other.id, "PAYPAL-2", now).await.unwrap();
+    assert!(matches!(dup.outcome, Settlement::Duplicate(ref p) if p.order_id == a.id), "{dup:?}");
+    assert_eq!(dup.receipt, None, "no receipt for money to refund");
+    let again = payment::settle(&app.db, &mailer, a.id, "pi_1", now).await.unwrap();
+    assert!(matches!(again.outcome, Settlement::AlreadySettled(_)) && again.receipt.is_none(), "{again:?}");
     let other = order::Entity::find_by_id(other.id).one(&app.db).await.unwrap().unwrap();
     assert_eq!((other.state, other.failure.as_deref()), (OrderState::Failed, Some("duplicate_payment")));
+}
+
+/// A payer's page read the application before another attempt settled it (the reconcile after a
+/// restart, a webhook, another tab): opening an attempt then finds it paid and opens none,
+/// instead of an attempt (and a provider payment) that can never be captured.
+#[rocket::async_test]
+async fn no_attempt_opens_once_the_application_is_paid() {
+    let app = TestApp::builder().live().build().await;
+    let owner = app.with_user("pay_stale").await;
+    let won = app.won_application(&owner, "PayStale").await;
+    let now = app.clock.now();
+    let stale = Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap();
+    let first = payment::open_order(&app.db, &stale, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let mailer = Mailer::new(&app.config).unwrap();
+    payment::settle(&app.db, &mailer, first.id, "pi_first", now).await.unwrap();
+    let again = payment::open_order(&app.db, &stale, owner.user.id, PaymentType::Stripe, now).await;
+    assert_eq!(again.map(|o| o.id).map_err(|e| e.code()), Err("already_paid"));
+    let orders = order::Entity::find().filter(order::Column::ApplicationId.eq(won.application_id)).all(&app.db).await;
+    assert_eq!(orders.unwrap().len(), 1, "no second attempt");
 }

@@ -17,7 +17,7 @@ use vmarket::payments::stripe::sign;
 use vmarket::payments::{self, Providers, Reconciled};
 
 use crate::support::TestApp;
-use crate::support::localstripe::{Gate, GateMode, LocalStripe, SECRET_KEY};
+use crate::support::localstripe::{Gate, GateMode, LocalStripe, PUBLISHABLE_KEY, SECRET_KEY};
 
 const WEBHOOK_SECRET: &str = "whsec_current";
 const OLD_SECRET: &str = "whsec_previous";
@@ -28,8 +28,10 @@ async fn app_with_stripe(base: &str, timeout_ms: u64) -> TestApp {
     TestApp::builder()
         .live()
         .config(move |c| {
+            c.stripe_js_url = format!("{base}/js.stripe.com/v3/");
             c.stripe_api_base = base;
             c.stripe_secret_key = SECRET_KEY.into();
+            c.stripe_publishable_key = PUBLISHABLE_KEY.into();
             c.stripe_webhook_secrets = vec![WEBHOOK_SECRET.into(), OLD_SECRET.into()];
             c.payment_timeout_ms = timeout_ms;
         })
@@ -188,7 +190,10 @@ async fn provider_down_or_silent_on_capture_never_settles_blindly_and_is_reconci
     let id =
         order::Entity::find().filter(order::Column::TransactionUuid.eq(uuid)).one(&app.db).await.unwrap().unwrap().id;
     gate.set(GateMode::Down);
-    assert_eq!(payments::reconcile(&app.db, &providers, id, app.clock.now()).await.unwrap(), Reconciled::Retry);
+    let (mailer, queue) =
+        (vmarket::mail::Mailer::new(&app.config).unwrap(), vmarket::jobs::Queue::for_db(&app.db).unwrap());
+    let outbox = payments::Outbox { mailer: &mailer, queue: &queue };
+    assert_eq!(payments::reconcile(&app.db, outbox, &providers, id, app.clock.now()).await.unwrap(), Reconciled::Retry);
     gate.set(GateMode::Up);
     let ctx = JobContext::new(app.db.clone(), app.config.clone(), app.clock.clone()).unwrap();
     let workers = vmarket::jobs::start(ctx).await.unwrap();

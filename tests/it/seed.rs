@@ -2,9 +2,15 @@
 //! what it writes is pinned by a fingerprint of the whole seeded database.
 
 use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, QueryFilter};
 use sea_orm::{ConnectionTrait, DatabaseBackend, DatabaseConnection, EntityTrait, PaginatorTrait, Statement};
 use sha2::{Digest, Sha256};
-use vmarket::db::entities::{artist, event, exhibitor_notification, keyword, world};
+use vmarket::db::entities::{
+    artist, circle, event, event_entry, event_entry_application, exhibitor_notification, keyword, order,
+    payment_history, user, world,
+};
+use vmarket::model::entry_status::LotteryStatus;
+use vmarket::model::payment::{OrderState, Payable};
 use vmarket::model::phase::PhaseType;
 
 use crate::support::{TestApp, default_now};
@@ -22,7 +28,7 @@ async fn the_demo_seed_is_idempotent() {
         )
     };
     let before = counts().await;
-    assert_eq!(before.0, 5);
+    assert_eq!(before.0, 6);
     assert!(before.1 >= 48, "12+ worlds per event, got {}", before.1);
     assert_eq!(before.4, 23, "exhibitor news");
     // Run again three days later: nothing is added, and 2027Summer's phases, placed from the
@@ -30,7 +36,7 @@ async fn the_demo_seed_is_idempotent() {
     let later = default_now() + chrono::Duration::days(3);
     let report = vmarket::seed::demo(&app.db, later).await.expect("second seed");
     assert!(report.created.is_empty());
-    assert_eq!(report.skipped, ["2025Summer", "2025Winter", "2026Summer", "2026Winter", "2027Summer"]);
+    assert_eq!(report.skipped, ["2025Summer", "2025Winter", "2026Summer", "2026Winter", "2027Summer", "2027Spring"]);
     assert_eq!(counts().await, before);
     let summer = event::Entity::find_by_id(1).one(&app.db).await.unwrap().expect("event 1");
     assert_eq!(summer.permalink, "2025Summer");
@@ -43,6 +49,78 @@ async fn the_demo_seed_is_idempotent() {
     assert_eq!(at(PhaseType::EntryStart), Some(default_now() - chrono::Duration::days(1)), "from the first run");
     assert_eq!(at(PhaseType::EntryEnd), Some(default_now() + chrono::Duration::days(14)));
     assert_eq!(at(PhaseType::EventClose), Some(default_now() + chrono::Duration::days(130)));
+    let spring = event::Entity::find_by_id(15).one(&app.db).await.unwrap().expect("event 15");
+    let phases = spring.phases(&app.db).await.unwrap();
+    let at = |kind: PhaseType| phases.iter().find(|p| p.phase_type == kind).map(|p| p.phase_timestamp);
+    assert_eq!(spring.permalink, "2027Spring");
+    assert_eq!(at(PhaseType::FirstPaymentStart), Some(default_now() - chrono::Duration::days(3)), "from the first run");
+    assert_eq!(at(PhaseType::FirstPaymentEnd), Some(default_now() + chrono::Duration::days(14)));
+}
+
+/// The owner `owner` and the applications of their circle `circle_ja` in `permalink`.
+async fn demo_application(
+    app: &TestApp,
+    owner: &str,
+    circle_ja: &str,
+    permalink: &str,
+) -> (user::Model, Vec<event_entry_application::Model>) {
+    let owner = user::Entity::find().filter(user::Column::VmarketId.eq(owner)).one(&app.db).await.unwrap().unwrap();
+    let c = circle::Entity::find()
+        .filter(circle::Column::OwnerUserId.eq(owner.id))
+        .filter(circle::Column::NameJa.eq(circle_ja))
+        .one(&app.db)
+        .await
+        .unwrap()
+        .unwrap();
+    let ev = event::Entity::find().filter(event::Column::Permalink.eq(permalink)).one(&app.db).await.unwrap().unwrap();
+    let entry = event_entry::Model::of_circle(&app.db, ev.id, c.id).await.unwrap().expect("the entry");
+    let apps = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::EntryId.eq(entry.id))
+        .all(&app.db)
+        .await
+        .unwrap();
+    (owner, apps)
+}
+
+/// Right after the seed (`make run`), the demo exhibitor and the demo friend each have a win in
+/// 2027Spring to pay, inside its open first payment window, for the fee at the draw; the demo's
+/// paid application (2026Winter) has its settled payment, so nothing paid lacks one. Three days
+/// later (a second `make run`) the window is still open; once it closes, nothing is payable.
+#[rocket::async_test]
+async fn the_demo_has_wins_to_pay_right_after_seeding() {
+    let app = TestApp::new().await;
+    for (owner, circle, fee) in [("kaede_kohaku", "ともしび工房", 9000), ("tsukishiro_noa", "夜更かし天文部", 4500)]
+    {
+        let (user, apps) = demo_application(&app, owner, circle, "2027Spring").await;
+        let won = apps.iter().find(|a| a.lottery_status == LotteryStatus::FirstWin).expect("a first_win");
+        for now in [default_now(), default_now() + chrono::Duration::days(3)] {
+            let payable = Payable::load(&app.db, won.id, user.id, now).await.expect("payable after the seed");
+            assert_eq!(payable.amount, fee);
+            assert_eq!(payable.deadline, default_now() + chrono::Duration::days(14));
+        }
+        let closed = Payable::load(&app.db, won.id, user.id, default_now() + chrono::Duration::days(15)).await;
+        assert!(matches!(closed, Err(vmarket::error::Error::Conflict { code: "payment_closed" })), "{closed:?}");
+    }
+    let (user, apps) = demo_application(&app, "kaede_kohaku", "ともしび工房", "2026Winter").await;
+    let paid = apps.iter().find(|a| a.lottery_status == LotteryStatus::Paid).expect("the paid application");
+    let payment = payment_history::Entity::find()
+        .filter(payment_history::Column::ApplicationId.eq(paid.id))
+        .one(&app.db)
+        .await
+        .unwrap()
+        .expect("its payment");
+    assert_eq!((payment.user_id, payment.amount, payment.is_late), (user.id, 8000, false));
+    let attempt = order::Entity::find_by_id(payment.order_id).one(&app.db).await.unwrap().expect("its order");
+    assert_eq!(
+        (attempt.state, attempt.transaction_uuid.as_str()),
+        (OrderState::Captured, payment.transaction_uuid.as_str())
+    );
+    let paid_everywhere = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::Paid))
+        .count(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(paid_everywhere, payment_history::Entity::find().count(&app.db).await.unwrap());
 }
 
 /// The demo site, row for row: the same fingerprint on SQLite and PostgreSQL, and after a

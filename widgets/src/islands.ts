@@ -19,6 +19,7 @@ export type IslandRegistry = Readonly<Record<string, IslandLoader>>;
 export const ISLANDS: IslandRegistry = {
   'phase-countdown': () => import('./islands/phase-countdown/PhaseCountdown'),
   'profile-form': () => import('./islands/profile-form/ProfileForm'),
+  'stripe-card': () => import('./islands/stripe-card/StripeCard'),
 };
 
 export interface MountOptions {

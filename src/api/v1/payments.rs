@@ -19,9 +19,10 @@ use crate::clock::Clock;
 use crate::db::entities::payment_history;
 use crate::error::{Error, Result};
 use crate::jobs::Queue;
+use crate::mail::Mailer;
 use crate::model::pagination::Pagination;
 use crate::model::payment::PaymentView;
-use crate::payments::{self, CaptureInput, PreOrder, PreOrderInput, Providers, WebhookOutcome};
+use crate::payments::{self, CaptureInput, Outbox, PreOrder, PreOrderInput, Providers, WebhookOutcome};
 use crate::types::Id;
 
 /// A JSON body, or 400 `bad_request` when it cannot be read.
@@ -108,10 +109,12 @@ pub async fn capture(
     current: CurrentUser,
     providers: &State<Providers>,
     queue: &State<Queue>,
+    mailer: &State<Mailer>,
     input: Body<'_, CaptureInput>,
 ) -> Result<Json<PaymentView>> {
     let input = body(input)?;
-    let paid = payments::capture(api.db, queue, providers, current.user.id, input, api.now).await?;
+    let outbox = Outbox { mailer, queue };
+    let paid = payments::capture(api.db, outbox, providers, current.user.id, input, api.now).await?;
     let view = PaymentView::load(api.db, vec![paid], api.lang).await?.pop().ok_or_else(Error::not_found)?;
     Ok(Json(view))
 }
@@ -147,6 +150,8 @@ pub struct WebhookAnswer {
 pub async fn stripe_webhook(
     api: Api<'_>,
     clock: &State<Clock>,
+    queue: &State<Queue>,
+    mailer: &State<Mailer>,
     signature: StripeSignature,
     payload: Data<'_>,
 ) -> Result<Json<WebhookAnswer>> {
@@ -158,6 +163,7 @@ pub async fn stripe_webhook(
     let config = &api.site.config;
     let outcome = payments::stripe_webhook(
         api.db,
+        Outbox { mailer, queue },
         config,
         &bytes.into_inner(),
         signature.0.as_deref(),

@@ -9,7 +9,7 @@ use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;
-use crate::db::entities::{event, event_entry};
+use crate::db::entities::{event, event_entry, payment_history};
 use crate::error::Result;
 use crate::model::circle::Standing;
 use crate::model::entry::EntryView;
@@ -45,6 +45,8 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
                 "use_amp": a.options.use_amp,
                 "amp_id": a.options.amp_id,
                 "free_submission": a.options.free_submission,
+                "pay_href": a.can_pay.then(|| format!("{}?application_id={}", p.href("/payment"), a.id)),
+                "pay_label": p.site.messages.tf(p.lang, "payments.entry.pay_label", &[("plan", a.plan.name.get())]),
             })
         })
         .collect();
@@ -67,6 +69,31 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
             .can_edit
             .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/withdraw")))),
     })
+}
+
+/// Adds to each application of `items` (from [`entry_json`]) the link to the viewer's receipt
+/// when they paid it.
+async fn with_receipts(p: &Page<'_>, user_id: i32, items: &mut [Value]) -> Result<()> {
+    let ids: Vec<i32> = items
+        .iter()
+        .flat_map(|e| e["applications"].as_array().cloned().unwrap_or_default())
+        .filter_map(|a| a["id"].as_i64().and_then(|id| i32::try_from(id).ok()))
+        .collect();
+    let receipts = payment_history::Model::receipts_of(p.db, user_id, ids).await?;
+    for entry in items.iter_mut() {
+        let Some(applications) = entry["applications"].as_array_mut() else { continue };
+        for a in applications {
+            let Some(uuid) = a["id"].as_i64().and_then(|id| receipts.get(&(id as i32))) else { continue };
+            let label = p.site.messages.tf(
+                p.lang,
+                "payments.entry.receipt_label",
+                &[("plan", a["plan"]["name"].as_str().unwrap_or_default())],
+            );
+            a["receipt_href"] = json!(p.href(&format!("/mypage/payment_history/{uuid}")));
+            a["receipt_label"] = json!(label);
+        }
+    }
+    Ok(())
 }
 
 /// The message of `?done=` / `?error=`, if known.
@@ -113,7 +140,8 @@ pub async fn event_entries(
     let req = PageRequest { page: 1, limit: PER_EVENT };
     let (rows, _) = event_entry::Model::visible_page(p.db, current.user.id, Some(found.id), req).await?;
     let views = EntryView::load(p.db, rows, current.user.id, p.lang, p.now).await?;
-    let items: Vec<Value> = views.iter().map(|v| entry_json(&p, v)).collect();
+    let mut items: Vec<Value> = views.iter().map(|v| entry_json(&p, v)).collect();
+    with_receipts(&p, current.user.id, &mut items).await?;
     let event_name = p.lang.pick(&found.name_ja, &found.name_en).to_string();
     let ctx = json!({
         "nav": nav(&p),

@@ -14,6 +14,7 @@ pub mod hub;
 pub mod my_events;
 pub mod mypage;
 pub mod news;
+pub mod payment;
 pub mod payment_history;
 pub mod redirects;
 pub mod support;
@@ -41,6 +42,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(mypage::routes());
     routes.extend(news::routes());
     routes.extend(payment_history::routes());
+    routes.extend(payment::routes());
     routes.extend(my_events::routes());
     routes.extend(circles::routes());
     routes.extend(circle_members::routes());

@@ -40,6 +40,9 @@ pub(crate) fn nav(page: &Page<'_>) -> Vec<serde_json::Value> {
             // Applying to an event (`/mypage/event/{permalink}/apply/…`) belongs to the events.
             let applying = page.path.starts_with("/mypage/event/") && page.path.contains("/apply/");
             let below = below || (*path == "/mypage/events" && applying);
+            // Paying (`/payment`, `/payment/confirm`, `/payment/complete`) belongs to the payments.
+            let paying = page.path == "/payment" || page.path.starts_with("/payment/");
+            let below = below || (*path == "/mypage/payment_history" && paying);
             json!({ "href": page.href(path), "label": page.t(key), "current": page.path == *path || below })
         })
         .collect()
@@ -61,6 +64,11 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
         crate::db::entities::circle_invitation::Model::pending_count_for_user(page.db, current.user.id, page.now)
             .await?;
     let active = crate::model::entry_events::active_for(page.db, current.user.id, page.lang, page.now).await?;
+    let due: Vec<serde_json::Value> = crate::model::payment::due_for(page.db, current.user.id, page.now)
+        .await?
+        .iter()
+        .map(|c| due_json(&page, c))
+        .collect();
     let open_for_entry = active.iter().filter(|a| a.entry_open).count();
     Ok(page.render(
         "mypage/index",
@@ -75,6 +83,7 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
                 "invitations_href": page.href("/mypage/circles/invitations"),
                 "href": page.href("/mypage/circles"),
             },
+            "payments": { "due": due, "history_href": page.href("/mypage/payment_history") },
             "entries": {
                 "open": open_for_entry,
                 "events_href": page.href("/mypage/events"),
@@ -82,6 +91,32 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
             },
         }),
     ))
+}
+
+/// A win to pay, for the dashboard: what, how much, by when, and the link to pay it.
+fn due_json(page: &Page<'_>, c: &crate::model::payment::Checkout) -> serde_json::Value {
+    let lang = page.lang;
+    let deadline = match c.state {
+        crate::model::payment::PayState::Open { deadline } => crate::i18n::tera::format_jst(deadline, true),
+        _ => String::new(),
+    };
+    let text = page.site.messages.tf(
+        lang,
+        "payments.dashboard.item",
+        &[
+            ("event", lang.pick(&c.event.event.name_ja, &c.event.event.name_en)),
+            ("circle", c.circle.name(lang)),
+            ("plan", lang.pick(&c.plan.name_ja, &c.plan.name_en)),
+            ("amount", &crate::web::pages::entries::fee_text(page, c.amount)),
+            ("at", &deadline),
+        ],
+    );
+    let plan = lang.pick(&c.plan.name_ja, &c.plan.name_en);
+    json!({
+        "text": text,
+        "href": format!("{}?application_id={}", page.href("/payment"), c.application.id),
+        "label": page.site.messages.tf(lang, "payments.entry.pay_label", &[("plan", plan)]),
+    })
 }
 
 /// The profile editor.

@@ -29,9 +29,9 @@ async fn a_list_says_its_range_and_total_and_exposes_the_header() {
     let director = app.as_staff(Role::Director).await;
     let all = list(&app, &director, None, None, None).await;
     assert_eq!(all.status, 200);
-    assert_eq!(all.content_range.as_deref(), Some("events 0-4/5"));
+    assert_eq!(all.content_range.as_deref(), Some("events 0-5/6"));
     assert_eq!(all.expose.as_deref(), Some("Content-Range"));
-    assert_eq!(all.ids(), [1, 11, 12, 13, 14], "by id when no sort is given");
+    assert_eq!(all.ids(), [1, 11, 12, 13, 14, 15], "by id when no sort is given");
     let winter = &all.body[3];
     assert_eq!(winter["permalink"], "2026Winter");
     assert_eq!(winter["name_ja"], "バーチャルマーケット2026 Winter");
@@ -39,21 +39,21 @@ async fn a_list_says_its_range_and_total_and_exposes_the_header() {
     assert!(phases.iter().any(|p| p["phase_type"] == "event_open" && p["phase_timestamp"] == "2026-12-12T03:00:00Z"));
 
     let sorted = list(&app, &director, Some(r#"["version","DESC"]"#), Some("[0,1]"), None).await;
-    assert_eq!(permalinks(&sorted), ["2027Summer", "2026Winter"]);
-    assert_eq!(sorted.content_range.as_deref(), Some("events 0-1/5"));
+    assert_eq!(permalinks(&sorted), ["2027Summer", "2027Spring"]);
+    assert_eq!(sorted.content_range.as_deref(), Some("events 0-1/6"));
 
     let middle = list(&app, &director, Some(r#"["version","desc"]"#), Some("[1,2]"), None).await;
-    assert_eq!(permalinks(&middle), ["2026Winter", "2026Summer"]);
-    assert_eq!(middle.content_range.as_deref(), Some("events 1-2/5"));
+    assert_eq!(permalinks(&middle), ["2027Spring", "2026Winter"]);
+    assert_eq!(middle.content_range.as_deref(), Some("events 1-2/6"));
 
     let at_the_end = list(&app, &director, Some(r#"["version","ASC"]"#), Some("[3,9]"), None).await;
-    assert_eq!(permalinks(&at_the_end), ["2026Winter", "2027Summer"]);
-    assert_eq!(at_the_end.content_range.as_deref(), Some("events 3-4/5"));
+    assert_eq!(permalinks(&at_the_end), ["2026Winter", "2027Spring", "2027Summer"]);
+    assert_eq!(at_the_end.content_range.as_deref(), Some("events 3-5/6"));
 
-    let past_the_end = list(&app, &director, None, Some("[5,9]"), None).await;
+    let past_the_end = list(&app, &director, None, Some("[6,9]"), None).await;
     assert_eq!(past_the_end.status, 200);
     assert_eq!(past_the_end.body, json!([]));
-    assert_eq!(past_the_end.content_range.as_deref(), Some("events */5"));
+    assert_eq!(past_the_end.content_range.as_deref(), Some("events */6"));
 
     let nothing = list(&app, &director, None, Some("[0,24]"), Some(r#"{"permalink":"1999Spring"}"#)).await;
     assert_eq!((nothing.status, nothing.body.clone()), (200, json!([])));
@@ -225,7 +225,7 @@ async fn bad_inputs_are_reported_beside_their_fields() {
     assert_eq!((answer.status, answer.body["code"].as_str()), (400, Some("bad_request")), "no body is not JSON");
 
     let events = call(&app, &director, Method::Get, "/admin/api/events", None).await;
-    assert_eq!(events.content_range.as_deref(), Some("events 0-4/5"), "nothing was stored");
+    assert_eq!(events.content_range.as_deref(), Some("events 0-5/6"), "nothing was stored");
 }
 
 #[rocket::async_test]

@@ -16,6 +16,8 @@ use super::smtp_sink::{free_port, python_with};
 
 /// The secret key tests configure (localstripe accepts any `sk_…`).
 pub const SECRET_KEY: &str = "sk_test_vmarket";
+/// The publishable key tests configure, for Stripe.js (localstripe accepts any `pk_…`).
+pub const PUBLISHABLE_KEY: &str = "pk_test_vmarket";
 
 /// The interpreter to run localstripe with; `None` means "skip this test" (outside CI only).
 pub fn python() -> Option<PathBuf> {
@@ -38,6 +40,15 @@ impl Drop for LocalStripe {
 }
 
 impl LocalStripe {
+    /// Points `config`'s Stripe at this server: its API, both keys, and its fake Stripe.js
+    /// (`/js.stripe.com/v3/`, which talks to the same server from the browser).
+    pub fn configure(&self, config: &mut vmarket::config::Config) {
+        config.stripe_api_base = self.base.clone();
+        config.stripe_secret_key = SECRET_KEY.into();
+        config.stripe_publishable_key = PUBLISHABLE_KEY.into();
+        config.stripe_js_url = format!("{}/js.stripe.com/v3/", self.base);
+    }
+
     /// Starts localstripe on a free port, or `None` when it is not installed (see [`python`]).
     pub fn start() -> Option<Self> {
         let python = python()?;

@@ -85,6 +85,51 @@ const PROFILE_FORM_JA: Messages = {
 };
 
 
+/** `payment_form.*`: the stripe-card island (same text as the locale files). */
+const PAYMENT_FORM_EN: Messages = {
+  card: 'Card details',
+  card_hint: 'Enter the card number, expiry date and security code. Your card details go straight to the payment service (Stripe) and are never stored on this site.',
+  loading: 'Loading the card form…',
+  pay: 'Pay {amount}',
+  paying: 'Processing your payment…',
+  unavailable: 'The card form could not be loaded. Please reload the page.',
+  reload: 'Reload',
+  declined: 'Your card was declined. Please try another card.',
+  card_error: 'Please check your card details: {message}',
+  auth_failed: 'The card authentication was not completed. Please try again.',
+  already_paid: 'This application has already been paid.',
+  closed: 'The payment deadline has passed, so this application can no longer be paid.',
+  provider_unavailable: 'Could not reach the payment service. Please try again later. You have not been charged.',
+  order_closed: 'This payment was cancelled. Please pay again.',
+  csrf_failed: 'This page has expired. Reload it and try again.',
+  auth_error: 'Your session has expired. Please sign in again.',
+  sign_in: 'Sign in',
+  failed: 'The payment could not be completed. Please try again later.',
+  see_payment: 'See the payment status',
+};
+
+const PAYMENT_FORM_JA: Messages = {
+  card: 'カード情報',
+  card_hint: 'カード番号、有効期限、セキュリティコードを入力してください。カード情報は決済サービス（Stripe）に直接送られ、このサイトには保存されません。',
+  loading: 'カード入力欄を読み込んでいます…',
+  pay: '{amount}を支払う',
+  paying: 'お支払いを処理しています…',
+  unavailable: 'カード入力欄を読み込めませんでした。ページを再読み込みしてください。',
+  reload: '再読み込みする',
+  declined: 'カードが利用できませんでした。別のカードでお試しください。',
+  card_error: 'カード情報を確認してください：{message}',
+  auth_failed: 'カードの本人認証が完了しませんでした。もう一度お試しください。',
+  already_paid: 'このお申し込みはすでにお支払い済みです。',
+  closed: 'お支払い期限を過ぎたため、お支払いできません。',
+  provider_unavailable: '決済サービスに接続できませんでした。時間をおいてもう一度お試しください。請求は発生していません。',
+  order_closed: 'このお支払いは取り消されました。もう一度お支払いください。',
+  csrf_failed: 'このページの有効期限が切れました。ページを再読み込みしてから、もう一度お試しください。',
+  auth_error: 'ログインの有効期限が切れました。もう一度ログインしてください。',
+  sign_in: 'ログイン',
+  failed: 'お支払いを完了できませんでした。時間をおいてもう一度お試しください。',
+  see_payment: 'お支払いの状況を見る',
+};
+
 export const EN: Messages = {
   build: { new_version: 'A new version is available.', reload: 'Reload' },
   countdown: {
@@ -96,6 +141,7 @@ export const EN: Messages = {
     none: 'No upcoming phases.',
   },
   profile_form: PROFILE_FORM_EN,
+  payment_form: PAYMENT_FORM_EN,
 };
 
 export const JA: Messages = {
@@ -109,4 +155,5 @@ export const JA: Messages = {
     none: '今後の予定はありません。',
   },
   profile_form: PROFILE_FORM_JA,
+  payment_form: PAYMENT_FORM_JA,
 };
