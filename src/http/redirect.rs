@@ -85,9 +85,7 @@ pub fn provider_url(raw: &str, origins: &[Url]) -> Option<Url> {
     let url = Url::parse(raw.trim()).ok()?;
     external(&url)?;
     let same = |allowed: &Url| {
-        matches!(allowed.scheme(), "http" | "https")
-            && allowed.host_str().is_some()
-            && allowed.origin() == url.origin()
+        matches!(allowed.scheme(), "http" | "https") && allowed.host_str().is_some() && allowed.origin() == url.origin()
     };
     origins.iter().any(same).then_some(url)
 }

@@ -139,7 +139,11 @@ impl Providers {
     /// `/checkout?transaction=<uuid>` in `lang` on this site (absolute), where providers return.
     pub fn checkout_url(&self, lang: Lang, transaction_uuid: &str, cancel: bool) -> String {
         let cancel = if cancel { "&cancel=1" } else { "" };
-        format!("{}{}/checkout?transaction={transaction_uuid}{cancel}", self.site_url.trim_end_matches('/'), lang.prefix())
+        format!(
+            "{}{}/checkout?transaction={transaction_uuid}{cancel}",
+            self.site_url.trim_end_matches('/'),
+            lang.prefix()
+        )
     }
 
     /// Whether the providers are the local demo fakes (pages say so).
@@ -162,7 +166,7 @@ fn description(payable: &Payable, lang: Lang) -> String {
 
 /// One try at opening: done, or the attempt was closed and a fresh one is needed.
 enum Step {
-    Ready(order::Model, Next),
+    Ready(Box<(order::Model, Next)>),
     Again,
 }
 
@@ -194,8 +198,8 @@ pub async fn open(
             PaymentType::Paypal => open_paypal(db, providers, &payable, found, lang, now).await?,
             _ => open_gmo(db, providers, &payable, found, lang, now).await?,
         };
-        if let Step::Ready(found, next) = step {
-            return Ok((found, next));
+        if let Step::Ready(ready) = step {
+            return Ok(*ready);
         }
     }
     Err(Error::BadGateway { code: "provider_refused" })
@@ -208,7 +212,9 @@ fn vetted(providers: &Providers, raw: Option<&str>) -> Result<Next> {
     match raw.and_then(|raw| redirect::provider_url(raw, &origins)) {
         Some(url) => Ok(Next::Provider(url)),
         None => {
-            tracing::error!("a payment provider sent a payer link outside the configured provider origins: not followed");
+            tracing::error!(
+                "a payment provider sent a payer link outside the configured provider origins: not followed"
+            );
             Err(Error::BadGateway { code: "provider_refused" })
         }
     }
@@ -245,18 +251,18 @@ async fn open_paypal(
             Next::Provider(url) => order::Model::set_provider_url(db, stored.id, url.as_str(), now).await?,
             Next::Checkout => stored,
         };
-        return Ok(Step::Ready(stored, next));
+        return Ok(Step::Ready(Box::new((stored, next))));
     };
     let remote = pp.order(&id).await.map_err(provider_error)?;
     match remote.status.as_str() {
-        "APPROVED" | "COMPLETED" => Ok(Step::Ready(found, Next::Checkout)),
+        "APPROVED" | "COMPLETED" => Ok(Step::Ready(Box::new((found, Next::Checkout)))),
         "VOIDED" => {
             order::Model::close(db, found.id, OrderState::Failed, "voided", now).await?;
             Ok(Step::Again)
         }
         _ => {
             let next = vetted(providers, remote.approve_url().or(found.provider_url.as_deref()))?;
-            Ok(Step::Ready(found, next))
+            Ok(Step::Ready(Box::new((found, next))))
         }
     }
 }
@@ -278,7 +284,7 @@ async fn open_gmo(
     };
     if let Some(url) = found.provider_url.clone() {
         let next = vetted(providers, Some(&url))?;
-        return Ok(Step::Ready(found, next));
+        return Ok(Step::Ready(Box::new((found, next))));
     }
     let ret = providers.checkout_url(lang, &found.transaction_uuid, false);
     let cancel = providers.checkout_url(lang, &found.transaction_uuid, true);
@@ -290,13 +296,13 @@ async fn open_gmo(
                 Some(kept) if kept != url => vetted(providers, Some(kept))?,
                 _ => next,
             };
-            Ok(Step::Ready(stored, next))
+            Ok(Step::Ready(Box::new((stored, next))))
         }
         Err(ProviderError::Refused { code }) if code == gmo::ORDER_ID_TAKEN => {
             // An earlier call got the URL and its answer was lost: nobody holds that page, so
             // nobody can pay it — unless the trade says otherwise.
             match g.search_trade(&order_id).await.map_err(provider_error)? {
-                Some(trade) if trade.is_paid() => Ok(Step::Ready(found, Next::Checkout)),
+                Some(trade) if trade.is_paid() => Ok(Step::Ready(Box::new((found, Next::Checkout)))),
                 _ => {
                     order::Model::close(db, found.id, OrderState::Failed, "link_lost", now).await?;
                     Ok(Step::Again)
@@ -522,11 +528,19 @@ async fn capture_order(
 }
 
 /// Applies what the provider said about pending attempt `found`.
-pub async fn apply(db: &DatabaseConnection, found: &order::Model, remote: Remote, now: DateTime<Utc>) -> Result<Outcome> {
+pub async fn apply(
+    db: &DatabaseConnection,
+    found: &order::Model,
+    remote: Remote,
+    now: DateTime<Utc>,
+) -> Result<Outcome> {
     match remote {
         Remote::Paid { amount, currency } => {
             if amount != i64::from(found.amount) || !currency.eq_ignore_ascii_case(&found.currency) {
-                tracing::error!(order_id = found.id, "provider amount differs from the attempt: not settled, for staff");
+                tracing::error!(
+                    order_id = found.id,
+                    "provider amount differs from the attempt: not settled, for staff"
+                );
                 order::Model::close(db, found.id, OrderState::Failed, "amount_mismatch", now).await?;
                 return Ok(Outcome::Closed);
             }
@@ -658,7 +672,9 @@ pub async fn paypal_webhook(
     let resource = &event["resource"];
     let order_id = match kind {
         "CHECKOUT.ORDER.APPROVED" | "CHECKOUT.ORDER.COMPLETED" => resource["id"].as_str(),
-        "PAYMENT.CAPTURE.COMPLETED" | "PAYMENT.CAPTURE.PENDING" | "PAYMENT.CAPTURE.DENIED"
+        "PAYMENT.CAPTURE.COMPLETED"
+        | "PAYMENT.CAPTURE.PENDING"
+        | "PAYMENT.CAPTURE.DENIED"
         | "PAYMENT.CAPTURE.DECLINED" => resource["supplementary_data"]["related_ids"]["order_id"].as_str(),
         _ => None,
     };
@@ -717,7 +733,10 @@ pub async fn gmo_notification(
             Outcome::Paid(_) => WebhookOutcome::Processed,
             other => {
                 if matches!(claimed, "CAPTURE" | "SALES") {
-                    tracing::warn!(order_id = found.id, "gmo notification claims a payment its trade does not show: ignored");
+                    tracing::warn!(
+                        order_id = found.id,
+                        "gmo notification claims a payment its trade does not show: ignored"
+                    );
                 }
                 tracing::debug!(order_id = found.id, outcome = ?other, "gmo notification looked at");
                 WebhookOutcome::Ignored
@@ -725,7 +744,8 @@ pub async fn gmo_notification(
         },
         _ => WebhookOutcome::Ignored,
     };
-    let kind = format!("notification:{}", claimed.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect::<String>());
+    let kind =
+        format!("notification:{}", claimed.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect::<String>());
     if !payment::record_event(db, PaymentType::SmbcGmo, &event_id, &kind, now).await? {
         return Ok(WebhookOutcome::Duplicate);
     }

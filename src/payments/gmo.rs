@@ -195,10 +195,10 @@ impl Gmo {
             })?;
         let status = res.status();
         let bytes = res.bytes().await.map_err(|_| ProviderError::Unknown)?;
-        if status.is_success() {
-            if let Ok(answer) = serde_json::from_slice::<LinkAnswer>(&bytes) {
-                return Ok(answer.link_url);
-            }
+        if status.is_success()
+            && let Ok(answer) = serde_json::from_slice::<LinkAnswer>(&bytes)
+        {
+            return Ok(answer.link_url);
         }
         if status.is_server_error() || status.as_u16() == 429 {
             return Err(ProviderError::Unknown);
@@ -216,16 +216,13 @@ impl Gmo {
             return Ok(None);
         }
         let form = [("ShopID", self.shop_id.as_str()), ("ShopPass", self.shop_pass.expose()), ("OrderID", order_id)];
-        let res = self
-            .http
-            .post(format!("{}/payment/SearchTrade.idPass", self.api_base))
-            .form(&form)
-            .send()
-            .await
-            .map_err(|e| {
-                tracing::warn!(error = %e.without_url(), "gmo trade search failed");
-                ProviderError::Unknown
-            })?;
+        let res =
+            self.http.post(format!("{}/payment/SearchTrade.idPass", self.api_base)).form(&form).send().await.map_err(
+                |e| {
+                    tracing::warn!(error = %e.without_url(), "gmo trade search failed");
+                    ProviderError::Unknown
+                },
+            )?;
         let status = res.status();
         let bytes = res.bytes().await.map_err(|_| ProviderError::Unknown)?;
         if !status.is_success() {

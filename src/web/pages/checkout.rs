@@ -69,9 +69,10 @@ fn refused(p: &Page<'_>, application_id: i32, error: Error) -> Result<Answer> {
         _ => return Err(error),
     };
     let message = match &error {
-        Error::Validation(found) => {
-            found.first().map(|i| i.message(&p.site.messages, p.lang)).unwrap_or_else(|| p.t("errors.validation_failed"))
-        }
+        Error::Validation(found) => found
+            .first()
+            .map(|i| i.message(&p.site.messages, p.lang))
+            .unwrap_or_else(|| p.t("errors.validation_failed")),
         other => p.t(&format!("errors.{}", other.code())),
     };
     let ctx = json!({
@@ -140,7 +141,8 @@ pub async fn back(
     declined: Option<&str>,
 ) -> Result<Template> {
     let transaction = transaction.ok_or_else(Error::not_found)?;
-    let (found, _) = checkout::returning(p.db, providers, Some(transaction), None).await?.ok_or_else(Error::not_found)?;
+    let (found, _) =
+        checkout::returning(p.db, providers, Some(transaction), None).await?.ok_or_else(Error::not_found)?;
     if !Providers::is_redirect(found.provider) {
         return Err(Error::not_found());
     }
@@ -156,10 +158,12 @@ pub async fn posted_back(
     transaction: Option<&str>,
     payload: Data<'_>,
 ) -> Result<Redirect> {
-    let bytes = payload.open(64.kibibytes()).into_bytes().await.map_err(|_| Error::BadRequest { code: "bad_request" })?;
+    let bytes =
+        payload.open(64.kibibytes()).into_bytes().await.map_err(|_| Error::BadRequest { code: "bad_request" })?;
     let pairs = crate::payments::gmo::parse_pairs(&bytes.into_inner());
     let result = crate::payments::gmo::field(&pairs, "result");
-    let (found, said) = checkout::returning(p.db, providers, transaction, result).await?.ok_or_else(Error::not_found)?;
+    let (found, said) =
+        checkout::returning(p.db, providers, transaction, result).await?.ok_or_else(Error::not_found)?;
     let declined = if said.as_deref() == Some("ERROR") { "&declined=1" } else { "" };
     Ok(redirect::to_site(&p.href(&format!("/checkout?transaction={}{declined}", found.transaction_uuid))))
 }
@@ -187,7 +191,8 @@ async fn render(
         ctx["complete_href"] = json!(p.href(&format!("/payment/complete?transaction={}", paid.transaction_uuid)));
     }
     if is_payer {
-        ctx["amount_label"] = json!(p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped(found.amount))]));
+        ctx["amount_label"] =
+            json!(p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped(found.amount))]));
         let paid_view = match outcome {
             Outcome::Paid(paid) => PaymentView::load(p.db, vec![paid.clone()], p.lang).await?.pop(),
             _ => None,

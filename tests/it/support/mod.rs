@@ -7,6 +7,7 @@ pub mod auth;
 pub mod circles;
 pub mod entries;
 pub mod fake_remote;
+pub mod fakes;
 pub mod html;
 pub mod http;
 pub mod images;
