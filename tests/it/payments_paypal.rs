@@ -175,6 +175,30 @@ async fn the_paypal_buttons_create_and_a_hundred_concurrent_captures_charge_once
     assert_eq!(status, 404);
 }
 
+/// The control of the test above: the same hundred captures over HTTP on a schema without the
+/// unique keys of `payment_histories` settle the application more than once, so that test can fail.
+#[rocket::async_test]
+async fn control_without_the_unique_keys_a_hundred_captures_pay_more_than_once() {
+    use sea_orm::ConnectionTrait;
+    let Some(paypal) = Fake::start(Kind::PayPal) else { return };
+    let app = app_with(Some(&paypal), None, 10_000).await;
+    for index in ["application_id", "order_id", "transaction_uuid"] {
+        app.db.execute_unprepared(&format!("DROP INDEX idx_payment_histories_{index}")).await.expect("dropped");
+    }
+    let mut owner = app.with_user("pp_control").await;
+    let won = app.won_application(&owner, "PayPalControl").await;
+    paypal.follow(&app).await;
+    owner.renew().await;
+    let (_, created) =
+        owner.post_json("/api/v1/user/payment/paypal/create_order_id", &json!({"application_id": won.application_id})).await;
+    let order_id = created["order_id"].as_str().unwrap().to_string();
+    paypal.post(&format!("/_fake/orders/{order_id}/approve"), json!({})).await;
+    let capture = json!({"order_id": order_id});
+    join_all((0..100).map(|_| owner.post_json("/api/v1/user/payment/paypal/capture", &capture))).await;
+    let count = app.settled_payments(won.application_id).await;
+    assert!(count > 1, "without the unique keys the captures are not guarded (got {count})");
+}
+
 #[rocket::async_test]
 async fn a_declined_card_is_approved_again_and_captured_under_a_new_key() {
     let Some(paypal) = Fake::start(Kind::PayPal) else { return };
