@@ -28,7 +28,7 @@ GMO's protocol as spoken here:
 
 Test controls under /_fake/ (not GMO's): config (notify_url, link_base to hand out payment pages on
 another origin, ignore_expiry, clock_offset in seconds so that dates follow a test's clock), faults (see fakehttp.py), paying or voiding a
-trade without a browser, sending a notification, and the recorded state.
+trade without a browser (`hidden`: SearchTrade does not show it until /reveal), sending a notification, and the recorded state.
 """
 
 import argparse
@@ -90,6 +90,7 @@ class Gmo(fakehttp.App):
         r("GET", "/_fake/trades/(?P<id>[A-Za-z0-9-]+)", self.raw_trade)
         r("POST", "/_fake/trades/(?P<id>[A-Za-z0-9-]+)/pay", self.pay_control)
         r("POST", "/_fake/trades/(?P<id>[A-Za-z0-9-]+)/void", self.void_control)
+        r("POST", "/_fake/trades/(?P<id>[A-Za-z0-9-]+)/reveal", self.reveal_control)
         r("POST", "/_fake/notify", self.notify_control)
         r("GET", "/_fake/notifications", self.notifications_control)
 
@@ -249,6 +250,8 @@ class Gmo(fakehttp.App):
             trade = self.trades.get(form.get("OrderID", ""))
             if not trade:
                 return pairs({"ErrCode": "E01", "ErrInfo": "E01110002"})
+            if trade.get("hidden"):  # a test's "GMO's search has not caught up yet"
+                trade = dict(trade, Status="UNPROCESSED", TranID="", Approve="")
             return pairs({
                 "OrderID": trade["OrderID"], "Status": trade["Status"], "ProcessDate": trade["ProcessDate"],
                 "JobCd": trade["JobCd"], "AccessID": trade["AccessID"], "AccessPass": trade["AccessPass"],
@@ -313,7 +316,17 @@ class Gmo(fakehttp.App):
         if not trade:
             return json_response(404, {})
         result = self.pay(trade, body.get("outcome", "paid"))
+        with self.lock:
+            trade["hidden"] = bool(body.get("hidden"))
         return json_response(200, {"result": result, "ret_url": trade["RetUrl"], "result_param": self.result_param(trade, result)})
+
+    def reveal_control(self, req):
+        with self.lock:
+            trade = self.trades.get(req.params["id"])
+            if not trade:
+                return json_response(404, {})
+            trade["hidden"] = False
+        return json_response(200, {"ok": True})
 
     def void_control(self, req):
         with self.lock:

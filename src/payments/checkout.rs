@@ -182,18 +182,19 @@ pub async fn open(
     now: DateTime<Utc>,
 ) -> Result<(order::Model, Next)> {
     let payable = Payable::load(db, application_id, user_id, now).await?;
+    match payment_type {
+        PaymentType::Paypal => {
+            providers.paypal()?;
+        }
+        PaymentType::SmbcGmo => {
+            providers.gmo()?;
+        }
+        PaymentType::Stripe => return Err(Error::invalid("payment_type", "payments.validation.not_redirect")),
+    }
+    // Twice at most: an attempt the provider can no longer pay (a voided order, a lost page) is
+    // closed, and the second round opens a fresh one.
     for _ in 0..2 {
-        let found = match payment_type {
-            PaymentType::Paypal => {
-                providers.paypal()?;
-                payment::open_order(db, &payable, user_id, payment_type, now).await?
-            }
-            PaymentType::SmbcGmo => {
-                providers.gmo()?;
-                payment::open_order(db, &payable, user_id, payment_type, now).await?
-            }
-            PaymentType::Stripe => return Err(Error::invalid("payment_type", "payments.validation.not_redirect")),
-        };
+        let found = payment::open_order(db, &payable, user_id, payment_type, now).await?;
         let step = match payment_type {
             PaymentType::Paypal => open_paypal(db, providers, &payable, found, lang, now).await?,
             _ => open_gmo(db, providers, &payable, found, lang, now).await?,
@@ -727,27 +728,35 @@ pub async fn gmo_notification(
         return Ok(WebhookOutcome::Duplicate);
     }
     let found = order::Model::by_provider_id(db, PaymentType::SmbcGmo, order_id).await?;
+    let claims_paid = matches!(claimed, "CAPTURE" | "SALES" | "AUTH");
     let outcome = match found {
         Some(found) if pay_type == "0" => match finish(db, queue, providers, &found, now).await? {
             Outcome::Unknown => return Err(Error::BadGateway { code: "provider_unavailable" }),
             Outcome::Paid(_) => WebhookOutcome::Processed,
             other => {
-                if matches!(claimed, "CAPTURE" | "SALES") {
-                    tracing::warn!(
-                        order_id = found.id,
-                        "gmo notification claims a payment its trade does not show: ignored"
-                    );
+                if claims_paid {
+                    // Forged, or GMO's search not caught up yet: GMO will not send it again
+                    // once answered, so the reconcile job asks a few more times.
+                    tracing::warn!(order_id = found.id, outcome = ?other, "gmo notification claims a payment its trade does not show");
+                    if found.state == OrderState::Pending {
+                        reconcile_later(queue, found.id, found.reconcile_attempts + 1).await;
+                    }
                 }
-                tracing::debug!(order_id = found.id, outcome = ?other, "gmo notification looked at");
                 WebhookOutcome::Ignored
             }
         },
         _ => WebhookOutcome::Ignored,
     };
-    let kind =
-        format!("notification:{}", claimed.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect::<String>());
-    if !payment::record_event(db, PaymentType::SmbcGmo, &event_id, &kind, now).await? {
-        return Ok(WebhookOutcome::Duplicate);
+    // Only a notification that settled something is remembered: anyone can post one, so one
+    // that changed nothing must not keep GMO's genuine notification out later.
+    if outcome == WebhookOutcome::Processed {
+        let kind = format!(
+            "notification:{}",
+            claimed.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect::<String>()
+        );
+        if !payment::record_event(db, PaymentType::SmbcGmo, &event_id, &kind, now).await? {
+            return Ok(WebhookOutcome::Duplicate);
+        }
     }
     Ok(outcome)
 }

@@ -216,6 +216,34 @@ async fn notifications_are_checked_with_search_trade_and_processed_once() {
     assert_eq!(app.attempt(&uuid).await.state, OrderState::Captured);
 }
 
+/// A forged notification remembered as processed would keep GMO's genuine one (the same order,
+/// status and transaction) out later, and a payer who closed the tab would never be settled.
+#[rocket::async_test]
+async fn a_notification_that_changed_nothing_does_not_shadow_the_genuine_one() {
+    let Some(gmo) = Fake::start(Kind::Gmo) else { return };
+    let app = app_with(None, Some(&gmo), 5_000).await;
+    gmo.config(json!({"notify_url": ""})).await;
+    let mut owner = app.with_user("gmo_shadow").await;
+    let won = app.won_application(&owner, "GmoShadow").await;
+    gmo.follow(&app).await;
+    owner.renew().await;
+    let (_, uuid) = open(&owner, won.application_id).await;
+    let order_id = gmo_order(&app, &uuid).await;
+    // Paid at GMO, but its search does not show it yet when the notification arrives.
+    let paid = gmo.post(&format!("/_fake/trades/{order_id}/pay"), json!({"hidden": true})).await;
+    assert_eq!(paid["result"], "PAYSUCCESS");
+    gmo.config(json!({"notify_url": format!("{}/api/v1/payment/gmo/notification", app.origin)})).await;
+    let sent = gmo.post("/_fake/notify", json!({"order_id": order_id})).await;
+    assert_eq!(sent["answer"].as_str(), Some("0"));
+    assert_eq!(app.settled_payments(won.application_id).await, 0, "not believed");
+    // The very same notification again once GMO shows the trade: processed, not a "replay".
+    gmo.post(&format!("/_fake/trades/{order_id}/reveal"), json!({})).await;
+    assert_eq!(notify(&app, sent["body"].as_str().unwrap()).await, (200, "0".to_string()));
+    assert_eq!(app.settled_payments(won.application_id).await, 1);
+    assert_eq!(notify(&app, sent["body"].as_str().unwrap()).await, (200, "0".to_string()));
+    assert_eq!(app.settled_payments(won.application_id).await, 1);
+}
+
 #[rocket::async_test]
 async fn gmo_down_at_the_link_and_a_link_whose_answer_was_lost() {
     let Some(gmo) = Fake::start(Kind::Gmo) else { return };

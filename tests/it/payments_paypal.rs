@@ -189,8 +189,9 @@ async fn control_without_the_unique_keys_a_hundred_captures_pay_more_than_once()
     let won = app.won_application(&owner, "PayPalControl").await;
     paypal.follow(&app).await;
     owner.renew().await;
-    let (_, created) =
-        owner.post_json("/api/v1/user/payment/paypal/create_order_id", &json!({"application_id": won.application_id})).await;
+    let (_, created) = owner
+        .post_json("/api/v1/user/payment/paypal/create_order_id", &json!({"application_id": won.application_id}))
+        .await;
     let order_id = created["order_id"].as_str().unwrap().to_string();
     paypal.post(&format!("/_fake/orders/{order_id}/approve"), json!({})).await;
     let capture = json!({"order_id": order_id});
