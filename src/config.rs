@@ -459,3 +459,20 @@ impl Default for Config {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_hides_the_provider_secrets() {
+        let config = Config {
+            paypal_client_secret: "pp-secret-123".into(),
+            gmo_shop_pass: "gmo-pass-456".into(),
+            ..Config::default()
+        };
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("pp-secret-123") && !printed.contains("gmo-pass-456"), "{printed}");
+        assert!(printed.contains("Secret(***)") && format!("{:?}", Secret::default()) == "Secret(empty)");
+    }
+}
