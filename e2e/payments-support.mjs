@@ -145,7 +145,9 @@ export async function wonApplications(server, pages) {
   await pages.en.getByTestId('circle-form').locator('#name_en').fill(name);
   await Promise.all([pages.en.waitForURL((u) => u.search.includes('done=created')), pages.en.getByTestId('submit').click()]);
 
-  const ev = await (await fetch(url('/api/v1/events/14'))).json();
+  const list = await (await fetch(url('/api/v1/events?limit=100'))).json();
+  const id = list.data.find((/** @type {any} */ e) => e.permalink === EVENT)?.id;
+  const ev = await (await fetch(url(`/api/v1/events/${id}`))).json();
   assert.equal(ev.permalink, EVENT);
   /** @param {string} kind */
   const phase = (kind) => Date.parse(ev.event_phases.find((/** @type {any} */ p) => p.phase_type === kind).phase_timestamp);
