@@ -191,6 +191,14 @@ export async function wonApplications(server, pages) {
 async function travel(server, staff, at) {
   await staff.goto(server.url('/mypage'));
   await api(staff, 'PUT', server.url('/api/v1/admin/time_travel'), { timestamp: at });
+  // The server copies the offset into its clock about once a second: wait until it has.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const now = Date.parse((await (await fetch(server.url('/api/example'))).json()).server_time);
+    if (Math.abs(now - Date.parse(at)) < 60_000) return;
+    assert.ok(Date.now() < deadline, `the server's clock did not move to ${at}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**
