@@ -3,12 +3,13 @@
 
 NEXTEST := $(shell cargo nextest --version >/dev/null 2>&1 && echo "cargo nextest run" || echo "cargo test")
 
-## Fresh clone → running site with demo data on http://127.0.0.1:8000 (SQLite).
+## Fresh clone → running site with demo data on http://127.0.0.1:8000 (SQLite), with the demo's
+## payment providers (local fakes of Stripe, PayPal and GMO: scripts/demo-providers).
 run:
 	@[ -d node_modules ] || npm ci --no-audit --no-fund
 	npm run build
 	cargo run --bin vmarket -- seed demo
-	cargo run --bin vmarket -- serve
+	scripts/demo-providers -- cargo run --bin vmarket -- serve
 
 ## Rewrites widgets/openapi.json (the front end's typed API client is generated from it).
 openapi:

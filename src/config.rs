@@ -168,6 +168,76 @@ pub struct Config {
     /// 0 reads it on every request instead (one statement each).
     #[serde(default = "default_data_version_poll_ms")]
     pub data_version_poll_ms: u64,
+    /// PayPal's REST API base URL (`https://api-m.sandbox.paypal.com` for the sandbox; a fake in
+    /// tests and the demo).
+    #[serde(default = "default_paypal_api_base")]
+    pub paypal_api_base: String,
+    /// The origin of PayPal's pages the payer approves on (`https://www.sandbox.paypal.com` for
+    /// the sandbox): the only place besides GMO's a payment redirect may send a browser.
+    #[serde(default = "default_paypal_web_base")]
+    pub paypal_web_base: String,
+    /// PayPal REST app client id; empty = PayPal is not offered. No default outside tests.
+    #[serde(default)]
+    pub paypal_client_id: String,
+    /// PayPal REST app secret (never printed); empty = PayPal is not offered.
+    #[serde(default)]
+    pub paypal_client_secret: Secret,
+    /// The id PayPal gave the webhook registered for `/api/v1/payment/paypal/webhook`; empty =
+    /// that endpoint answers 404.
+    #[serde(default)]
+    pub paypal_webhook_id: String,
+    /// GMO Payment Gateway's API base URL (`https://pt01.mul-pay.jp` test, `https://p01.mul-pay.jp`
+    /// production).
+    #[serde(default = "default_gmo_api_base")]
+    pub gmo_api_base: String,
+    /// The origin of GMO's link-type Plus payment pages (`https://stg.link.mul-pay.jp` test,
+    /// `https://link.mul-pay.jp` production).
+    #[serde(default = "default_gmo_link_base")]
+    pub gmo_link_base: String,
+    /// GMO shop id (`tshop…` / `shop…`); empty = GMO is not offered. No default outside tests.
+    #[serde(default)]
+    pub gmo_shop_id: String,
+    /// GMO shop password (never printed); empty = GMO is not offered.
+    #[serde(default)]
+    pub gmo_shop_pass: Secret,
+    /// The link-type Plus configuration id (`configid`) set up in GMO's console; empty = GMO's
+    /// default screen settings.
+    #[serde(default)]
+    pub gmo_config_id: String,
+    /// The providers are the local demo fakes of `make run` (`scripts/demo-providers`): every
+    /// page names them "demo". Refused in production.
+    #[serde(default)]
+    pub payment_demo_providers: bool,
+}
+
+/// A credential from the configuration: its `Debug` form never shows it. Read it with
+/// [`Secret::expose`] only to send it to the service it belongs to.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    /// The secret as configured: for the provider call only, never for output.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether none is configured.
+    pub fn is_empty(&self) -> bool {
+        self.0.trim().is_empty()
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(secret: &str) -> Self {
+        Self(secret.to_string())
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.is_empty() { "Secret(empty)" } else { "Secret(***)" })
+    }
 }
 
 /// The SMTP URL setting: a string that may carry credentials, so its `Debug` form hides the
@@ -292,6 +362,18 @@ fn default_render_cache_mib() -> u32 {
 fn default_data_version_poll_ms() -> u64 {
     500
 }
+fn default_paypal_api_base() -> String {
+    "https://api-m.paypal.com".into()
+}
+fn default_paypal_web_base() -> String {
+    "https://www.paypal.com".into()
+}
+fn default_gmo_api_base() -> String {
+    "https://p01.mul-pay.jp".into()
+}
+fn default_gmo_link_base() -> String {
+    "https://link.mul-pay.jp".into()
+}
 
 impl Config {
     /// Reads the configuration from a Rocket figment (profiles + `ROCKET_*` variables).
@@ -301,6 +383,7 @@ impl Config {
         let config: Self = figment.extract().map_err(Box::new)?;
         crate::mail::MailSettings::from_config(&config).map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_stripe().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
+        config.check_payments().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         Ok(config)
     }
 
@@ -345,6 +428,29 @@ impl Config {
         }
         if secret {
             self.stripe_js_url()?;
+        }
+        Ok(())
+    }
+
+    /// Refuses payment settings that cannot be meant: the demo's fake providers in production,
+    /// or a provider base URL that is not `https` outside development (keys sent in clear).
+    pub fn check_payments(&self) -> Result<(), String> {
+        if self.payment_demo_providers && self.environment == Environment::Production {
+            return Err("payment_demo_providers is for the local demo; production refuses it".into());
+        }
+        if self.environment != Environment::Development && !self.payment_demo_providers {
+            let bases = [
+                ("stripe_api_base", &self.stripe_api_base, !self.stripe_secret_key.is_empty()),
+                ("paypal_api_base", &self.paypal_api_base, !self.paypal_client_id.is_empty()),
+                ("paypal_web_base", &self.paypal_web_base, !self.paypal_client_id.is_empty()),
+                ("gmo_api_base", &self.gmo_api_base, !self.gmo_shop_id.is_empty()),
+                ("gmo_link_base", &self.gmo_link_base, !self.gmo_shop_id.is_empty()),
+            ];
+            for (key, base, used) in bases {
+                if used && !base.trim().starts_with("https://") {
+                    return Err(format!("{key} must be an https URL outside development"));
+                }
+            }
         }
         Ok(())
     }
@@ -399,13 +505,36 @@ impl Default for Config {
             render_cache: default_render_cache(),
             render_cache_mib: default_render_cache_mib(),
             data_version_poll_ms: default_data_version_poll_ms(),
+            paypal_api_base: default_paypal_api_base(),
+            paypal_web_base: default_paypal_web_base(),
+            paypal_client_id: String::new(),
+            paypal_client_secret: Secret::default(),
+            paypal_webhook_id: String::new(),
+            gmo_api_base: default_gmo_api_base(),
+            gmo_link_base: default_gmo_link_base(),
+            gmo_shop_id: String::new(),
+            gmo_shop_pass: Secret::default(),
+            gmo_config_id: String::new(),
+            payment_demo_providers: false,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Config;
+    use super::*;
+
+    #[test]
+    fn debug_output_hides_the_provider_secrets() {
+        let config = Config {
+            paypal_client_secret: "pp-secret-123".into(),
+            gmo_shop_pass: "gmo-pass-456".into(),
+            ..Config::default()
+        };
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("pp-secret-123") && !printed.contains("gmo-pass-456"), "{printed}");
+        assert!(printed.contains("Secret(***)") && format!("{:?}", Secret::default()) == "Secret(empty)");
+    }
 
     #[test]
     fn stripe_needs_both_keys_and_an_http_url_for_stripe_js() {

@@ -11,6 +11,11 @@
 //! - **An absolute URL** ([`Target::Url`]) must be `http` or `https` without credentials. Callers
 //!   pass only URLs they vetted (the configured account service, a registered callback, a rule
 //!   staff stored); anything else becomes `/` as well.
+//! - **A payment provider's page** ([`Target::Provider`], [`provider_url`]): an absolute URL as
+//!   above whose origin (scheme, host and port) is one of the configured provider origins
+//!   (`paypal_web_base`, `gmo_link_base`). A provider's answer is data from the network: a link it
+//!   hands us to anywhere else (a compromised or impersonated provider, a bug) is refused, so the
+//!   payment redirect can never become an open redirect.
 
 use rocket::http::uri::Reference;
 use rocket::response::Redirect;
@@ -25,6 +30,8 @@ pub enum Target<'a> {
     Site(&'a str),
     /// An absolute http(s) URL the caller vetted.
     Url(&'a Url),
+    /// A payment provider's page: only on one of these origins.
+    Provider(&'a Url, &'a [Url]),
 }
 
 /// The status of a redirect.
@@ -43,6 +50,9 @@ pub fn redirect(kind: Kind, target: Target<'_>) -> Redirect {
     let location = match target {
         Target::Site(raw) => site_path(raw),
         Target::Url(url) => external(url).unwrap_or_else(|| "/".to_string()),
+        Target::Provider(url, origins) => {
+            provider_url(url.as_str(), origins).map(|u| u.to_string()).unwrap_or_else(|| "/".to_string())
+        }
     };
     match kind {
         Kind::SeeOther => Redirect::to(location),
@@ -59,6 +69,25 @@ pub fn to_site(raw: &str) -> Redirect {
 /// 303 to a vetted absolute URL (see [`redirect`]).
 pub fn to_url(url: &Url) -> Redirect {
     redirect(Kind::SeeOther, Target::Url(url))
+}
+
+/// 303 to a payment provider's page on one of `origins` (see [`provider_url`]; anything else: `/`).
+pub fn to_provider(url: &Url, origins: &[Url]) -> Redirect {
+    redirect(Kind::SeeOther, Target::Provider(url, origins))
+}
+
+/// `raw` when it is an http(s) URL without credentials on one of `origins` (same scheme, host
+/// and port as one of them), else `None`.
+pub fn provider_url(raw: &str, origins: &[Url]) -> Option<Url> {
+    if raw.chars().any(|c| c.is_control() || c == '\\') {
+        return None;
+    }
+    let url = Url::parse(raw.trim()).ok()?;
+    external(&url)?;
+    let same = |allowed: &Url| {
+        matches!(allowed.scheme(), "http" | "https") && allowed.host_str().is_some() && allowed.origin() == url.origin()
+    };
+    origins.iter().any(same).then_some(url)
 }
 
 /// `raw` as a safe site path (see the module rules), or `/`.
@@ -153,6 +182,34 @@ mod tests {
         assert_eq!(site_path("/catalog/search?keyword=猫"), "/catalog/search?keyword=%E7%8C%AB");
         assert_eq!(site_path("/a\"<b>"), "/a%22%3Cb%3E");
         assert_eq!(site_path("/%2F%2Fevil.example"), "/%2F%2Fevil.example", "an encoded slash is a path");
+    }
+
+    #[test]
+    fn provider_pages_must_be_on_a_configured_origin() {
+        let origins =
+            [Url::parse("https://www.sandbox.paypal.com").unwrap(), Url::parse("http://127.0.0.1:8421/").unwrap()];
+        for good in [
+            "https://www.sandbox.paypal.com/checkoutnow?token=5O190127TN364715T",
+            "http://127.0.0.1:8421/v1/plus/tshop/checkout/abc",
+        ] {
+            assert_eq!(provider_url(good, &origins).map(|u| u.to_string()).as_deref(), Some(good), "{good}");
+        }
+        for bad in [
+            "https://evil.example/checkoutnow?token=1",
+            "https://www.sandbox.paypal.com.evil.example/",
+            "https://www.sandbox.paypal.com@evil.example/",
+            "https://user:pw@www.sandbox.paypal.com/",
+            "http://www.sandbox.paypal.com/checkoutnow",
+            "https://www.sandbox.paypal.com:8443/",
+            "http://127.0.0.1:8422/",
+            "//www.sandbox.paypal.com/",
+            "/checkout",
+            "javascript:alert(1)",
+            "https://www.sandbox.paypal.com\\@evil.example/",
+        ] {
+            assert_eq!(provider_url(bad, &origins), None, "{bad}");
+        }
+        assert_eq!(provider_url("https://www.sandbox.paypal.com/", &[]), None, "no provider configured");
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod link_preview;
 pub mod lottery;
 pub mod pagination;
 pub mod payment;
+pub mod payment_redirect;
 pub mod people;
 pub mod phase;
 pub mod redirect;

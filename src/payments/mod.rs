@@ -11,9 +11,13 @@
 //! - [`stripe_webhook`] verifies and applies Stripe's events once each (stored event ids), in any
 //!   order: a settle is idempotent, and a cancel or failure never undoes a settled payment.
 //!
-//! Providers implemented: Stripe (PaymentIntents). PayPal and GMO are not offered yet: a
-//! provider without keys is never shown, and these two have none.
+//! Providers implemented: Stripe (PaymentIntents, confirmed in the page), and the redirect
+//! providers PayPal (Orders v2) and GMO Payment Gateway (link type Plus), whose payer comes back to
+//! the public `/checkout` ([`checkout`]). A provider without keys is never shown.
 
+pub mod checkout;
+pub mod gmo;
+pub mod paypal;
 pub mod stripe;
 
 use chrono::{DateTime, Utc};
@@ -27,6 +31,7 @@ use crate::error::{Error, Result};
 use crate::jobs::{Queue, ReconcilePayment, SendMail};
 use crate::mail::Mailer;
 use crate::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
+use crate::types::Lang;
 use stripe::{Intent, Stripe};
 
 /// What a provider call ended with, when it did not succeed.
@@ -42,26 +47,53 @@ pub enum ProviderError {
     },
 }
 
-/// The configured providers (managed state; jobs build their own from the configuration).
+/// The configured providers (managed state, so PayPal's access token is shared by the whole
+/// process; jobs build their own from the configuration).
 #[derive(Clone, Debug, Default)]
 pub struct Providers {
     /// Stripe, when `stripe_secret_key` is set.
     pub stripe: Option<Stripe>,
+    /// PayPal, when `paypal_client_id` and `paypal_client_secret` are set.
+    pub paypal: Option<paypal::PayPal>,
+    /// GMO Payment Gateway, when `gmo_shop_id` and `gmo_shop_pass` are set.
+    pub gmo: Option<gmo::Gmo>,
+    /// This site's origin (`site_url`): where redirect providers send the payer back.
+    pub site_url: String,
+    /// The providers are the demo's local fakes (`payment_demo_providers`).
+    pub demo: bool,
 }
 
 impl Providers {
     /// The providers that have keys in `config`.
     pub fn from_config(config: &Config) -> Self {
-        Self { stripe: Stripe::from_config(config) }
+        Self {
+            stripe: Stripe::from_config(config),
+            paypal: paypal::PayPal::from_config(config),
+            gmo: gmo::Gmo::from_config(config),
+            site_url: config.site_url.clone(),
+            demo: config.payment_demo_providers,
+        }
     }
 
     /// The payment types offered to payers, in display order.
     pub fn available(&self) -> Vec<PaymentType> {
         let mut types = Vec::new();
+        if self.paypal.is_some() {
+            types.push(PaymentType::Paypal);
+        }
         if self.stripe.is_some() {
             types.push(PaymentType::Stripe);
         }
+        if self.gmo.is_some() {
+            types.push(PaymentType::SmbcGmo);
+        }
         types
+    }
+
+    /// Whether `payment_type` sends the payer to the provider's page (PayPal, GMO) rather than
+    /// confirming in ours (Stripe).
+    pub fn is_redirect(payment_type: PaymentType) -> bool {
+        matches!(payment_type, PaymentType::Paypal | PaymentType::SmbcGmo)
     }
 
     fn stripe(&self) -> Result<&Stripe> {
@@ -165,7 +197,9 @@ pub async fn pre_order(
     let payable = Payable::load(db, application_id, user_id, now).await?;
     let stripe = match payment_type {
         PaymentType::Stripe => providers.stripe()?,
-        PaymentType::Paypal | PaymentType::SmbcGmo => return Err(unavailable()),
+        PaymentType::Paypal | PaymentType::SmbcGmo => {
+            return checkout::pre_order(db, providers, user_id, application_id, payment_type, Lang::Ja, now).await;
+        }
     };
     let opened = payment::open_order(db, &payable, user_id, payment_type, now).await?;
     let intent = match &opened.provider_order_id {
@@ -232,6 +266,9 @@ pub async fn capture(
             Some(paid) => Ok(paid),
             None => Err(e),
         };
+    }
+    if Providers::is_redirect(found.provider) {
+        return checkout::capture(db, outbox, providers, user_id, found, now).await;
     }
     let stripe = providers.stripe()?;
     let intent_id = found.provider_order_id.clone().ok_or(Error::Conflict { code: "payment_not_completed" })?;
@@ -344,6 +381,9 @@ pub async fn reconcile(
         return Ok(Reconciled::Done("not_pending"));
     }
     let Some(intent_id) = found.provider_order_id.clone() else { return Ok(Reconciled::Done("never_opened")) };
+    if Providers::is_redirect(found.provider) {
+        return checkout::reconcile(db, outbox, providers, &found, now).await;
+    }
     let stripe = match (found.provider, &providers.stripe) {
         (PaymentType::Stripe, Some(stripe)) => stripe,
         _ => return Ok(Reconciled::Retry),

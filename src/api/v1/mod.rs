@@ -15,6 +15,7 @@ pub mod invitation_circles;
 pub mod invitation_members;
 pub mod lottery_results;
 pub mod member_circles;
+pub mod payment_providers;
 pub mod payments;
 pub mod time_travel;
 pub mod user;
@@ -73,6 +74,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(event_plans),
         resource!(lottery_results),
         resource!(payments),
+        resource!(payment_providers),
     ]
 }
 

@@ -69,6 +69,11 @@ pub struct Model {
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
     pub settled_at: Option<DateTimeUtc>,
+    /// Redirect providers: the provider's page the payer is sent to (PayPal's approval link,
+    /// GMO's payment URL), once issued.
+    pub provider_url: Option<String>,
+    /// Redirect providers: declines at capture so far (PayPal's capture key changes after one).
+    pub provider_attempt: i32,
 }
 
 /// No relations are navigated through SeaORM; queries filter by foreign key.

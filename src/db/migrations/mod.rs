@@ -21,6 +21,7 @@ mod m20261125_001000_entries;
 mod m20261125_001100_lottery_secret;
 mod m20261126_001300_payments;
 mod m20261127_001600_data_version;
+mod m20261127_001801_order_provider_link;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -45,6 +46,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_001100_lottery_secret::Migration),
             Box::new(m20261126_001300_payments::Migration),
             Box::new(m20261127_001600_data_version::Migration),
+            Box::new(m20261127_001801_order_provider_link::Migration),
         ]
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod catalog;
+pub mod checkout;
 pub mod circle_members;
 pub mod circles;
 pub mod contact;
@@ -43,6 +44,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(news::routes());
     routes.extend(payment_history::routes());
     routes.extend(payment::routes());
+    routes.extend(checkout::routes());
     routes.extend(my_events::routes());
     routes.extend(circles::routes());
     routes.extend(circle_members::routes());

@@ -33,6 +33,7 @@ use crate::payments::Providers;
 use crate::types::Id;
 use crate::web::headers::SecurityHeaders;
 use crate::web::page::Page;
+use crate::web::pages::checkout::provider_label;
 use crate::web::pages::entries::{fee_text, history_path};
 use crate::web::pages::mypage::nav;
 
@@ -118,7 +119,7 @@ fn choices(p: &Page<'_>, providers: &Providers) -> Vec<Value> {
         .map(|(i, t)| {
             json!({
                 "value": t.as_str(),
-                "label": p.t(&format!("payments.provider.{}", t.as_str())),
+                "label": provider_label(p, providers, t),
                 "note": p.t(&format!("payments.pay.via.{}", t.as_str())),
                 "checked": i == 0,
             })
@@ -180,7 +181,7 @@ pub async fn confirm(
         "nav": nav(&p),
         "summary": summary(&p, &c),
         "payment_type": payment_type.as_str(),
-        "provider_label": p.t(&format!("payments.provider.{}", payment_type.as_str())),
+        "provider_label": provider_label(&p, providers, payment_type),
         "stripe": stripe,
         "redirect_action": p.href("/payment/redirect"),
         "change_href": pay_href(&p, id),
@@ -191,7 +192,12 @@ pub async fn confirm(
 
 /// How attempt `transaction` ended.
 #[get("/payment/complete?<transaction>")]
-pub async fn complete(p: Page<'_>, current: CurrentUser, transaction: Option<&str>) -> Result<Template> {
+pub async fn complete(
+    p: Page<'_>,
+    current: CurrentUser,
+    providers: &State<Providers>,
+    transaction: Option<&str>,
+) -> Result<Template> {
     let transaction = transaction.ok_or(Error::NotFound { code: "invalid_parameter" })?;
     uuid::Uuid::parse_str(transaction).map_err(|_| Error::NotFound { code: "invalid_parameter" })?;
     let attempt = order::Model::of_user(p.db, transaction, current.user.id).await?;
@@ -213,7 +219,7 @@ pub async fn complete(p: Page<'_>, current: CurrentUser, transaction: Option<&st
         "summary": s,
         "outcome": outcome,
         "transaction": attempt.transaction_uuid,
-        "provider_label": p.t(&format!("payments.provider.{}", attempt.provider.as_str())),
+        "provider_label": provider_label(&p, providers, attempt.provider),
         "amount_label": fee_text(&p, attempt.amount),
         "paid_at": paid.as_ref().map(|pay| pay.paid_at.to_rfc3339()),
         "receipt_href": receipt_href,

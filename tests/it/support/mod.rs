@@ -7,6 +7,7 @@ pub mod auth;
 pub mod circles;
 pub mod entries;
 pub mod fake_remote;
+pub mod fakes;
 pub mod html;
 pub mod http;
 pub mod images;
@@ -175,7 +176,31 @@ pub struct TestApp {
     _pg: Option<PgDatabase>,
 }
 
+/// The mailer and the job queue a settle outside a request (a reconcile a test runs itself)
+/// sends its receipt through, as the web process and the workers have them.
+pub struct Senders {
+    /// Renders and stores mail.
+    pub mailer: vmarket::mail::Mailer,
+    /// The app's job queue.
+    pub queue: vmarket::jobs::Queue,
+}
+
+impl Senders {
+    /// What [`vmarket::payments`] settles with.
+    pub fn outbox(&self) -> vmarket::payments::Outbox<'_> {
+        vmarket::payments::Outbox { mailer: &self.mailer, queue: &self.queue }
+    }
+}
+
 impl TestApp {
+    /// The app's mailer and job queue (see [`Senders`]).
+    pub fn senders(&self) -> Senders {
+        Senders {
+            mailer: vmarket::mail::Mailer::new(&self.config).expect("mailer"),
+            queue: vmarket::jobs::Queue::for_db(&self.db).expect("queue"),
+        }
+    }
+
     /// A builder with the demo data at [`default_now`].
     pub fn builder() -> TestAppBuilder {
         TestAppBuilder { now: default_now(), seed: true, dist_dir: None, live: false, hooks: Vec::new() }

@@ -32,7 +32,8 @@ pub struct SmtpSink {
     child: Child,
 }
 
-fn repo_root() -> PathBuf {
+/// The repository's root directory.
+pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
