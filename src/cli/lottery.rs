@@ -126,15 +126,15 @@ pub async fn run(ctx: &JobContext, action: LotteryAction) -> Result<(), String> 
             let event = event_of(&args.event).await?;
             let job = PublishLottery { event_id: event.id, round: args.round.into() };
             match job.run_now(ctx).await.map_err(|e| e.to_string())? {
-                Publication::Applied { draw, incorrect, mails } => println!(
-                    "published {} {:?} round: {} winners of {} applications, {} incorrect, {} result mails queued; \
-                     seed {}",
+                Publication::Applied { draw, incorrect, result_mails, .. } => println!(
+                    "published {} {:?} round: {} winners of {} applications, {} incorrect; {} result mails handed to \
+                     the workers; seed {}",
                     event.permalink,
                     args.round,
                     draw.winners().count(),
                     draw.outcomes.len(),
                     incorrect.len(),
-                    mails.len(),
+                    result_mails,
                     runs::run_of(db, event.id, args.round.into())
                         .await
                         .ok()

@@ -162,12 +162,23 @@ impl Mailer {
     ///
     /// An address that is not a valid mail address is a validation error on `email`.
     pub async fn queue(&self, db: &impl ConnectionTrait, outgoing: &Outgoing, now: DateTime<Utc>) -> Result<Queued> {
+        let new = self.prepare(outgoing, None, now)?;
+        let row = mail::Model::insert(db, new, now).await?;
+        Ok(Queued { id: row.id })
+    }
+
+    /// Renders `outgoing` as it would be sent at `now`, ready to store, without storing it (for
+    /// callers that render many mails outside their transaction and store them together with
+    /// [`mail::Model::insert_unique`]). `dedup_key`: the key that makes the mail unique, if any.
+    ///
+    /// An address that is not a valid mail address is a validation error on `email`.
+    pub fn prepare(&self, outgoing: &Outgoing, dedup_key: Option<String>, now: DateTime<Utc>) -> Result<NewMail> {
         let to = outgoing.to.trim();
         if to.parse::<lettre::Address>().is_err() {
             return Err(Error::invalid("email", "validation.email"));
         }
         let rendered = self.render(outgoing, now)?;
-        let new = NewMail {
+        Ok(NewMail {
             recipient: to.to_string(),
             lang: outgoing.lang.code().to_string(),
             kind: outgoing.kind.name().to_string(),
@@ -175,9 +186,8 @@ impl Mailer {
             text_body: rendered.text,
             html_body: rendered.html,
             message_id: format!("<{}@{}>", uuid::Uuid::new_v4().simple(), self.message_id_domain),
-        };
-        let row = mail::Model::insert(db, new, now).await?;
-        Ok(Queued { id: row.id })
+            dedup_key,
+        })
     }
 }
 

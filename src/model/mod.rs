@@ -18,6 +18,8 @@ pub mod hub;
 pub mod inquiry;
 pub mod link_preview;
 pub mod lottery;
+pub mod lottery_mails;
+pub mod lottery_results;
 pub mod pagination;
 pub mod payment;
 pub mod people;

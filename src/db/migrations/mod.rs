@@ -20,6 +20,9 @@ mod m20261124_001000_staff_console;
 mod m20261125_001000_entries;
 mod m20261125_001100_lottery_secret;
 mod m20261126_001300_payments;
+mod m20261127_001400_lottery_result_mails;
+mod m20261127_001410_lottery_results;
+mod m20261127_001420_application_status_writes;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -43,6 +46,9 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_001000_entries::Migration),
             Box::new(m20261125_001100_lottery_secret::Migration),
             Box::new(m20261126_001300_payments::Migration),
+            Box::new(m20261127_001400_lottery_result_mails::Migration),
+            Box::new(m20261127_001410_lottery_results::Migration),
+            Box::new(m20261127_001420_application_status_writes::Migration),
         ]
     }
 }
