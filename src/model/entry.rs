@@ -23,6 +23,7 @@ use utoipa::ToSchema;
 use crate::db::entities::{circle, circle_member, event, event_entry, event_entry_application, event_entry_plan};
 use crate::error::{Error, Invalid, Result};
 use crate::model::circle::{Standing, lock};
+use crate::model::entry_decline::declinable;
 use crate::model::entry_plan::PlanView;
 use crate::model::entry_status::{LotteryStatus, LotteryType, effective_status, lottery_type};
 use crate::model::event::{EventWithPhases, Window};
@@ -388,6 +389,9 @@ pub struct ApplicationView {
     pub lottery_status: LotteryStatus,
     /// AMP options.
     pub options: OptionsView,
+    /// The owner may decline this win now (`PUT …/applications/{id}/decline`): a win to pay
+    /// inside its payment window, the circle not suspended.
+    pub can_decline: bool,
 }
 
 /// The circle of an entry.
@@ -482,6 +486,8 @@ impl EntryView {
             .filter_map(|entry| {
                 let c = circles.get(&entry.circle_id)?;
                 let ev = events.get(&entry.event_id)?;
+                let standing = if c.owner_user_id == Some(viewer) { Standing::Owner } else { Standing::Member };
+                let owner_may = standing == Standing::Owner && !c.is_suspended;
                 let applications: Vec<ApplicationView> = apps
                     .iter()
                     .filter(|a| a.entry_id == entry.id)
@@ -496,12 +502,11 @@ impl EntryView {
                                 amp_id: a.amp_id.clone(),
                                 free_submission: a.free_submission,
                             },
+                            can_decline: owner_may && declinable(a.lottery_status, ev, now),
                         })
                     })
                     .collect();
                 let statuses: Vec<LotteryStatus> = applications.iter().map(|a| a.lottery_status).collect();
-                let standing = if c.owner_user_id == Some(viewer) { Standing::Owner } else { Standing::Member };
-                let owner_may = standing == Standing::Owner && !c.is_suspended;
                 Some(Self {
                     id: entry.id,
                     event: EntryEventView {

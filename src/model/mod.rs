@@ -8,6 +8,7 @@ pub mod circle_invitation;
 pub mod company;
 pub mod concept;
 pub mod entry;
+pub mod entry_decline;
 pub mod entry_events;
 pub mod entry_plan;
 pub mod entry_status;

@@ -15,6 +15,8 @@ mod circles;
 mod circles_access;
 mod demo_accounts;
 mod entries;
+mod entry_amp_pages;
+mod entry_decline;
 mod entry_pages;
 mod errors;
 mod exhibitor_news;

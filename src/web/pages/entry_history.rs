@@ -1,7 +1,9 @@
 //! The entry history (spec §2: `/mypage/entry_history`, `/mypage/entry_history/{permalink}/apply`):
 //! the entries of every circle the user owns or belongs to, newest first, and for one event
 //! each entry with its wishes, each wish's lottery status in words and the entry's lottery type.
-//! The owner sees edit and withdraw links while the entry window is open; members read only.
+//! The owner sees edit and withdraw links while the entry window is open, a link to the AMP
+//! options until `submission_end`, and a decline link beside a win to pay inside its payment
+//! window; members read only.
 //! The event's other history tabs (hub, catalog, submissions) appear when those pages exist.
 
 use rocket::{Route, get, routes};
@@ -45,6 +47,9 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
                 "use_amp": a.options.use_amp,
                 "amp_id": a.options.amp_id,
                 "free_submission": a.options.free_submission,
+                "decline_href": a.can_decline.then(|| {
+                    format!("{}?application={}", p.href(&format!("/mypage/event/{permalink}/apply/decline")), a.id)
+                }),
             })
         })
         .collect();
@@ -66,16 +71,19 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
         "withdraw_href": view
             .can_edit
             .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/withdraw")))),
+        "amp_href": view
+            .can_update_amp
+            .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/amp")))),
     })
 }
 
 /// The message of `?done=` / `?error=`, if known.
 fn notices(p: &Page<'_>, done: Option<&str>, error: Option<&str>) -> Value {
+    const DONE: [&str; 3] = ["withdrawn", "declined", "amp_updated"];
+    const ERRORS: [&str; 4] = ["entry_closed", "circle_suspended", "decline_closed", "already_paid"];
     json!({
-        "done": done.filter(|d| *d == "withdrawn").map(|d| p.t(&format!("entries.done.{d}"))),
-        "error": error
-            .filter(|e| ["entry_closed", "circle_suspended"].contains(e))
-            .map(|e| p.t(&format!("errors.{e}"))),
+        "done": done.filter(|d| DONE.contains(d)).map(|d| p.t(&format!("entries.done.{d}"))),
+        "error": error.filter(|e| ERRORS.contains(e)).map(|e| p.t(&format!("errors.{e}"))),
     })
 }
 
