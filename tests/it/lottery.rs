@@ -208,3 +208,74 @@ async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     let checked = lottery::verify_published(&app.db, ev.id, LotteryRound::Second).await.unwrap();
     assert!(checked.mismatches.is_empty());
 }
+
+/// Runs `vmarket lottery …args` against `app`'s database, as staff do on the site's machine.
+fn cli(app: &TestApp, data: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_vmarket"));
+    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("ROCKET_")) {
+        cmd.env_remove(key);
+    }
+    let output = cmd
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("lottery")
+        .args(args)
+        .env("ROCKET_DATABASE_URL", &app.config.database_url)
+        .env("ROCKET_DATA_DIR", data)
+        .output()
+        .expect("the binary runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    (output.status.success(), text)
+}
+
+#[rocket::async_test]
+async fn the_command_line_draws_a_round_only_from_its_window_on_by_the_sites_clock() {
+    // The binary reads the system clock: the event's phases are placed around the real now.
+    let real_now = chrono::Utc::now();
+    let app = TestApp::builder().empty().live().at(real_now).build().await;
+    let ev = app.entry_event("CliFair").await;
+    entries(&app, ev.id, 3, &ev.plans[..1]).await;
+    let data = tempfile::tempdir().unwrap();
+    let round = |action: &'static str, round: &'static str| [action, "--event", "CliFair", "--round", round];
+
+    // Committing may come before the window; drawing may not.
+    let (ok, out) = cli(&app, data.path(), &round("commit", "first"));
+    assert!(ok, "{out}");
+    let opens = ev.at(PhaseType::FirstLotteryStart);
+    for action in ["preview", "publish"] {
+        let (ok, out) = cli(&app, data.path(), &round(action, "first"));
+        assert!(!ok, "{action} before the window: {out}");
+        let expected = format!(
+            "the first lottery window of CliFair opens at {} JST ({})",
+            vmarket::i18n::tera::format_jst(opens, true),
+            opens.format("%Y-%m-%dT%H:%M:%SZ")
+        );
+        assert!(out.contains(&expected) && out.contains("the site's clock says"), "{out}");
+    }
+    assert_eq!(
+        lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap().state,
+        LotteryRunState::Committed
+    );
+
+    // Staff travel into the window (the console stores the offset): the command follows the site.
+    let offset = opens - chrono::Utc::now() + Duration::hours(1);
+    vmarket::model::time_travel::store(&app.db, offset, 0, chrono::Utc::now()).await.unwrap();
+    let (ok, out) = cli(&app, data.path(), &round("preview", "first"));
+    assert!(ok && out.contains("2 winners of 3 applications"), "{out}");
+    let (ok, out) = cli(&app, data.path(), &round("publish", "first"));
+    assert!(ok && out.contains("published CliFair First round"), "{out}");
+
+    // The second round's window is still ahead on the travelled clock; an event without a second
+    // lottery has none at all.
+    let (ok, out) = cli(&app, data.path(), &round("preview", "second"));
+    assert!(!ok && out.contains("the second lottery window of CliFair opens at"), "{out}");
+    assert!(out.contains("time travel included"), "{out}");
+    let single = app.entry_event("OneDrawFair").await;
+    vmarket::db::entities::event_phase::Entity::delete_many()
+        .filter(vmarket::db::entities::event_phase::Column::EventId.eq(single.id))
+        .filter(vmarket::db::entities::event_phase::Column::PhaseType.eq(PhaseType::SecondLotteryStart))
+        .exec(&app.db)
+        .await
+        .unwrap();
+    let (ok, out) = cli(&app, data.path(), &["preview", "--event", "OneDrawFair", "--round", "second"]);
+    assert!(!ok && out.contains("OneDrawFair has no second lottery"), "{out}");
+}
