@@ -25,7 +25,7 @@ use crate::error::{Error, Invalid, Result};
 use crate::model::circle::{Standing, lock};
 use crate::model::entry_decline::declinable;
 use crate::model::entry_plan::PlanView;
-use crate::model::entry_status::{LotteryStatus, LotteryType, effective_status, lottery_type};
+use crate::model::entry_status::{LotteryRound, LotteryStatus, LotteryType, lottery_type, shown_status};
 use crate::model::event::{EventWithPhases, Window};
 use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
@@ -488,6 +488,8 @@ impl EntryView {
                 let ev = events.get(&entry.event_id)?;
                 let standing = if c.owner_user_id == Some(viewer) { Standing::Owner } else { Standing::Member };
                 let owner_may = standing == Standing::Owner && !c.is_suspended;
+                let won_first = !entry.is_multiple_win
+                    && apps.iter().any(|a| a.entry_id == entry.id && a.won_round == Some(LotteryRound::First));
                 let applications: Vec<ApplicationView> = apps
                     .iter()
                     .filter(|a| a.entry_id == entry.id)
@@ -496,7 +498,7 @@ impl EntryView {
                             id: a.id,
                             choice: a.choice,
                             plan: plans.get(&a.plan_id)?.clone(),
-                            lottery_status: effective_status(a.lottery_status, ev, now),
+                            lottery_status: shown_status(a.lottery_status, won_first, ev, now),
                             options: OptionsView {
                                 use_amp: a.use_amp,
                                 amp_id: a.amp_id.clone(),
