@@ -23,6 +23,11 @@
 //! process dies between the commit and the push, or if the push fails: workers re-enqueue every
 //! pending mail when they start.
 //!
+//! Many mails at once (the lottery's result mails): render each with [`Mailer::prepare`] outside
+//! any transaction, giving it a `dedup_key`, then store a batch in one statement with
+//! `mail::Model::insert_unique`, which skips every key already stored, so a batch sent twice
+//! (a retry, a resume, two workers) stores each mail once; push the returned ids.
+//!
 //! Mails go out as `multipart/alternative` (text + HTML). A mail that cannot be delivered stays
 //! `pending` and is retried with exponential backoff (`job_retry_base_secs`, doubling, at most
 //! 6 h) until `mail_max_attempts`, then it is `failed` and stays in the table for staff.
