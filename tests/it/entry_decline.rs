@@ -162,36 +162,64 @@ async fn a_paid_win_or_a_lapsed_one_cannot_be_declined() {
     assert_eq!(stored(&app, application).await, LotteryStatus::Paid);
 }
 
-#[rocket::async_test]
-async fn a_payment_and_a_decline_at_once_never_both_apply() {
-    let app = TestApp::builder().live().build().await;
-    let mut c = Cast::new(&app, "dr").await;
-    let (_, entry, application) = won(&app, &mut c, "RaceFair").await;
-    let now = app.clock.now();
-    let payable = Payable::load(&app.db, application, c.owner.user.id, now).await.unwrap();
-    let opened = payment::open_order(&app.db, &payable, c.owner.user.id, PaymentType::Stripe, now).await.unwrap();
-
-    let owner_id = c.owner.user.id;
-    let (settled, declined) = tokio::join!(
-        payment::settle(&app.db, opened.id, "pi_race", now),
-        event_entry::Model::decline(&app.db, entry, application, owner_id, now)
-    );
-    settled.expect("the money is always recorded");
+/// The invariant a payment and a decline keep together: an application is `paid` with its payment
+/// applied, or `decline` with any payment for it flagged `is_late` for staff — never declined
+/// with a payment that counts as settled.
+async fn one_of_them_applied(app: &TestApp, application: i32) -> Result<LotteryStatus, String> {
     let payment = payment_history::Entity::find()
         .filter(payment_history::Column::ApplicationId.eq(application))
         .one(&app.db)
         .await
-        .unwrap()
-        .expect("one payment");
-    match (stored(&app, application).await, declined) {
-        // The payment came first: paid, the decline refused.
-        (LotteryStatus::Paid, Err(e)) => {
-            assert_eq!(e.code(), "already_paid");
-            assert!(!payment.is_late);
+        .unwrap();
+    match (stored(app, application).await, payment) {
+        (LotteryStatus::Paid, Some(p)) if !p.is_late => Ok(LotteryStatus::Paid),
+        (LotteryStatus::Decline, None) => Ok(LotteryStatus::Decline),
+        (LotteryStatus::Decline, Some(p)) if p.is_late => Ok(LotteryStatus::Decline),
+        (status, payment) => Err(format!("{status:?} with {payment:?}")),
+    }
+}
+
+#[rocket::async_test]
+async fn a_payment_and_a_decline_at_once_never_both_apply() {
+    let app = TestApp::builder().live().build().await;
+    let mut c = Cast::new(&app, "dr").await;
+    let owner_id = c.owner.user.id;
+
+    // Control: what a decline racing a payment left before the settle checked its own update —
+    // declined, with the payment counted as settled. The check sees it.
+    let (_, _, control) = won(&app, &mut c, "RaceControl").await;
+    let now = app.clock.now();
+    let payable = Payable::load(&app.db, control, owner_id, now).await.unwrap();
+    let opened = payment::open_order(&app.db, &payable, owner_id, PaymentType::Stripe, now).await.unwrap();
+    payment::settle(&app.db, opened.id, "pi_control", now).await.unwrap();
+    event_entry_application::Entity::update_many()
+        .col_expr(
+            event_entry_application::Column::LotteryStatus,
+            sea_orm::sea_query::Expr::value(LotteryStatus::Decline),
+        )
+        .filter(event_entry_application::Column::Id.eq(control))
+        .exec(&app.db)
+        .await
+        .unwrap();
+    assert!(one_of_them_applied(&app, control).await.is_err(), "the check can fail");
+
+    // The real race, a few times: whichever comes first applies, the other gives way.
+    for round in 0..3 {
+        let (_, entry, application) = won(&app, &mut c, &format!("RaceFair{round}")).await;
+        let now = app.clock.now();
+        let payable = Payable::load(&app.db, application, owner_id, now).await.unwrap();
+        let opened = payment::open_order(&app.db, &payable, owner_id, PaymentType::Stripe, now).await.unwrap();
+        let reference = format!("pi_race_{round}");
+        let (settled, declined) = tokio::join!(
+            payment::settle(&app.db, opened.id, &reference, now),
+            event_entry::Model::decline(&app.db, entry, application, owner_id, now)
+        );
+        settled.expect("the money is always recorded");
+        match (one_of_them_applied(&app, application).await, declined) {
+            (Ok(LotteryStatus::Paid), Err(e)) => assert_eq!(e.code(), "already_paid"),
+            (Ok(LotteryStatus::Decline), Ok(_)) => {}
+            other => panic!("a payment and a decline both applied, or neither: {other:?}"),
         }
-        // The decline came first: declined, the money kept and flagged for staff.
-        (LotteryStatus::Decline, Ok(_)) => assert!(payment.is_late, "a payment for a declined win is flagged"),
-        other => panic!("a payment and a decline both applied, or neither: {other:?}"),
     }
 }
 
