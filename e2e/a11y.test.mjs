@@ -163,6 +163,24 @@ const SETUPS = {
       return follow(page, base, "a[href$='/edit']", 'ja');
     }).then((/** @type {string} */ path) => localized(path.replace(/^\/en(?=\/)/, ''), lang));
   },
+  /**
+   * The AMP options page of the signed-in user's own entry to 2026Winter (its circle's id
+   * depends on the seed; the page is there whether or not the submission period is still open).
+   * @param {import('playwright-core').Page} page
+   * @param {'ja' | 'en'} lang
+   */
+  async 'amp-options'(page, lang) {
+    return once('amp-options', async () => {
+      const res = await page.request.get(url('/api/v1/user/event_entries?permalink=2026Winter'));
+      assert.equal(res.status(), 200, 'the entries of the demo exhibitor');
+      const body = await res.json();
+      const mine = body.data.find(
+        (/** @type {any} */ e) => e.standing === 'owner' && !e.circle.is_suspended,
+      );
+      assert.ok(mine, 'the demo exhibitor owns an entry to 2026Winter');
+      return `/mypage/event/2026Winter/apply/amp?circle=${mine.circle.id}`;
+    }).then((/** @type {string} */ path) => localized(path, lang));
+  },
 };
 
 /**

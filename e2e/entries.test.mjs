@@ -5,11 +5,17 @@
  * demo friend creates a circle and does the same. Staff then move the clock into the first
  * draw's window (time travel) and draw it with the CLI (`vmarket lottery commit|preview|publish
  * --event 2027Summer --round first`); both owners see won / not drawn in their entry history.
- * Screenshots of every page at desktop and phone (390 px) width; nothing overflows the phone.
+ * Inside the first payment window the exhibitor declines the win (confirmation page), the
+ * friend changes the AMP options (a malformed id first, shown beside its wish), and the
+ * published draw downloaded from the event page verifies with `vmarket lottery verify
+ * --published`. Screenshots of every page at desktop and phone (390 px) width; nothing
+ * overflows the phone.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { STAFF, TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, signIn, url } from './support.mjs';
 
@@ -185,10 +191,10 @@ test('owners apply with two wishes, edit, and see the first draw in their entry 
     lottery('preview');
     lottery('publish');
 
-    // Each owner sees the outcome: the first wish won; the second lost (one win only) in
-    // Japanese, won for free (multiple-win) in English.
+    // Each owner sees the outcome: the first wish won; the second lost for good (one win only:
+    // it takes no part in the second draw) in Japanese, won for free (multiple-win) in English.
     for (const [p, lang, expected] of /** @type {const} */ ([
-      [exhibitor.page, 'ja', ['first_win', 'first_lost']],
+      [exhibitor.page, 'ja', ['first_win', 'lost']],
       [page, 'en', ['first_win', 'win']],
     ])) {
       const m = messages(lang).entries;
@@ -199,6 +205,64 @@ test('owners apply with two wishes, edit, and see the first draw in their entry 
       assert.deepEqual(statuses, expected.map((s) => m.status[s]), lang);
       assert.equal(await entry.getByTestId('edit').count(), 0, 'the entry window has closed');
       await photograph(p, `history-drawn-${lang}`);
+    }
+
+    // Anyone verifies the published draw from the file the event page links to.
+    await exhibitor.page.goto(url(`/${EVENT}`));
+    const download = await exhibitor.page.getByTestId('lottery-download').first().getAttribute('href');
+    assert.ok(download);
+    const file = join(mkdtempSync(join(tmpdir(), 'vmarket-draw-')), 'first.json');
+    writeFileSync(file, await (await fetch(url(download))).text());
+    const verified = execFileSync('target/debug/vmarket', ['lottery', 'verify', '--published', file], { encoding: 'utf8' });
+    assert.match(verified, /^verified .* the seed matches its commitment/);
+
+    // Into the first payment window: the exhibitor declines the win, after a confirmation.
+    const payStart = ev.event_phases.find((/** @type {any} */ p) => p.phase_type === 'first_payment_start').phase_timestamp;
+    await travel(staff.page, new Date(Date.parse(payStart) + 3_600_000).toISOString());
+    {
+      const p = exhibitor.page;
+      const m = messages('ja').entries;
+      await p.goto(url(`/mypage/entry_history/${EVENT}/apply`));
+      const entry = p.getByTestId('entry').filter({ hasText: 'ともしび工房' });
+      const href = /** @type {string} */ (await entry.getByTestId('decline').getAttribute('href'));
+      await p.goto(url(`/en${href}`));
+      assert.equal((await p.locator('h1').textContent())?.trim(), messages('en').entries.decline.heading);
+      await photograph(p, 'decline-en');
+      await p.goto(url(href));
+      assert.match((await p.getByTestId('decline-warning').textContent()) ?? '', /ともしび工房/);
+      await photograph(p, 'decline-ja');
+      await Promise.all([p.waitForURL((u) => u.search.includes('done=declined')), p.getByTestId('confirm-decline').click()]);
+      assert.equal((await p.getByTestId('done').textContent())?.trim(), m.done.declined);
+      const declined = p.getByTestId('entry').filter({ hasText: 'ともしび工房' });
+      const statuses = (await declined.getByTestId('status').allTextContents()).map((t) => t.trim());
+      assert.deepEqual(statuses, [m.status.decline, m.status.lost]);
+      assert.equal((await declined.getByTestId('lottery-type').textContent())?.trim(), m.type.lost);
+      await photograph(p, 'history-declined-ja');
+    }
+
+    // The friend changes the AMP options of the first wish; a malformed id is refused beside it.
+    {
+      const p = page;
+      const m = messages('en').entries;
+      await p.goto(url(`/en/mypage/entry_history/${EVENT}/apply`));
+      const entry = p.getByTestId('entry').filter({ hasText: circle });
+      const href = /** @type {string} */ (await entry.getByTestId('amp').getAttribute('href'));
+      await p.goto(url(href.replace(/^\/en/, '')));
+      await photograph(p, 'amp-ja');
+      await p.goto(url(href));
+      assert.equal(await p.locator('#amp_id_1').inputValue(), `amp-${STAMP}`);
+      await p.locator('#amp_id_1').fill('amp id');
+      await Promise.all([p.waitForURL((u) => u.pathname.endsWith('/apply/amp')), p.getByTestId('save-amp').click()]);
+      assert.equal((await p.locator('[data-field=amp_id_1]').textContent())?.trim(), messages('en').entries.validation.amp_id);
+      assert.equal(await p.locator('#amp_id_1').inputValue(), 'amp id', 'what was typed is kept');
+      await photograph(p, 'amp-error-en');
+      await p.locator('#amp_id_1').fill(`amp2-${STAMP}`);
+      await p.locator('input[name=free_submission_2]').check();
+      await Promise.all([p.waitForURL((u) => u.search.includes('done=amp_updated')), p.getByTestId('save-amp').click()]);
+      assert.equal((await p.getByTestId('done').textContent())?.trim(), m.done.amp_updated);
+      const saved = p.getByTestId('entry').filter({ hasText: circle });
+      assert.match((await saved.locator('code').first().textContent()) ?? '', new RegExp(`amp2-${STAMP}`));
+      await photograph(p, 'history-amp-en');
     }
     assert.deepEqual([...exhibitor.errors, ...friend.errors, ...staff.errors], [], 'uncaught page errors');
   } finally {

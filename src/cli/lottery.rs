@@ -5,12 +5,17 @@
 
 use std::path::PathBuf;
 
+use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand, ValueEnum};
 
+use crate::db::entities::event;
 use crate::db::entities::event_entry_application::LotteryRound;
+use crate::i18n::tera::format_jst;
 use crate::jobs::{JobContext, PreviewLottery, PublishLottery};
 use crate::lottery::{Published, verify};
+use crate::model::event::EventWithPhases;
 use crate::model::lottery::{self as runs, PublicRun, Publication};
+use crate::model::phase::PhaseType;
 
 /// `vmarket lottery …`
 #[derive(Debug, Subcommand)]
@@ -18,9 +23,11 @@ pub enum LotteryAction {
     /// Create the round's run with a fresh seed and publish the seed's hash (idempotent: a
     /// committed round keeps its seed).
     Commit(RoundArgs),
-    /// Draw the round for staff: stores and prints the result digest, changes no status.
+    /// Draw the round for staff: stores and prints the result digest, changes no status. Only
+    /// from the start of the round's lottery window on, by the site's clock.
     Preview(RoundArgs),
     /// Apply the previewed draw: statuses change, seed and inputs become public (idempotent).
+    /// Only from the start of the round's lottery window on, by the site's clock.
     Publish(RoundArgs),
     /// Recompute a published draw from its seed and inputs and tell whether it matches the
     /// published result: `--event E --round R` reads them from the database; otherwise give
@@ -91,9 +98,45 @@ pub struct VerifyArgs {
     pub list: bool,
 }
 
+/// Refuses to preview or publish `round` of `event` before its lottery window opens (the
+/// `first_lottery_start` / `second_lottery_start` phase) by the site's clock `now`, time travel
+/// included; from then on — inside the window or after it, when staff publish late — the draw
+/// may run. An event without the phase has no such round. `Err` is the message for staff.
+async fn ensure_draw_window(
+    ctx: &JobContext,
+    event: &event::Model,
+    round: Round,
+    now: DateTime<Utc>,
+) -> Result<(), String> {
+    let timeline = EventWithPhases::load(&ctx.db, event.clone()).await.map_err(|e| format!("event phases: {e}"))?;
+    let (phase, name) = match round {
+        Round::First => (PhaseType::FirstLotteryStart, "first"),
+        Round::Second => (PhaseType::SecondLotteryStart, "second"),
+    };
+    let permalink = &event.permalink;
+    let Some(opens) = timeline.at(phase) else {
+        return Err(format!(
+            "{permalink} has no {name} lottery (its phases have no {name}_lottery_start): there is no {name} round to \
+             draw"
+        ));
+    };
+    if now < opens {
+        let travelled = if ctx.clock.travel().is_zero() { "" } else { ", time travel included" };
+        return Err(format!(
+            "the {name} lottery window of {permalink} opens at {} JST ({}); the site's clock says {} JST{travelled}. \
+             Preview and publish the {name} round from then on (commit may run before)",
+            format_jst(opens, true),
+            opens.format("%Y-%m-%dT%H:%M:%SZ"),
+            format_jst(now, true),
+        ));
+    }
+    Ok(())
+}
+
 /// Runs a `vmarket lottery` action against the database. Preview and publish run the code of
 /// their background jobs inline (`jobs::lottery`), with the context's clock (which follows the
-/// site's time-travel offset); the result mails of a publication are handed to the workers.
+/// site's time-travel offset), and only from the start of the round's lottery window on
+/// ([`ensure_draw_window`]); the result mails of a publication are handed to the workers.
 pub async fn run(ctx: &JobContext, action: LotteryAction) -> Result<(), String> {
     let db = &ctx.db;
     let now = ctx.clock.now();
@@ -109,6 +152,7 @@ pub async fn run(ctx: &JobContext, action: LotteryAction) -> Result<(), String> 
         }
         LotteryAction::Preview(args) => {
             let event = event_of(&args.event).await?;
+            ensure_draw_window(ctx, &event, args.round, now).await?;
             let job = PreviewLottery { event_id: event.id, round: args.round.into() };
             let draw = job.run_now(ctx).await.map_err(|e| e.to_string())?;
             println!(
@@ -124,17 +168,18 @@ pub async fn run(ctx: &JobContext, action: LotteryAction) -> Result<(), String> 
         }
         LotteryAction::Publish(args) => {
             let event = event_of(&args.event).await?;
+            ensure_draw_window(ctx, &event, args.round, now).await?;
             let job = PublishLottery { event_id: event.id, round: args.round.into() };
             match job.run_now(ctx).await.map_err(|e| e.to_string())? {
-                Publication::Applied { draw, incorrect, mails } => println!(
-                    "published {} {:?} round: {} winners of {} applications, {} incorrect, {} result mails queued; \
-                     seed {}",
+                Publication::Applied { draw, incorrect, result_mails, .. } => println!(
+                    "published {} {:?} round: {} winners of {} applications, {} incorrect; {} result mails handed to \
+                     the workers; seed {}",
                     event.permalink,
                     args.round,
                     draw.winners().count(),
                     draw.outcomes.len(),
                     incorrect.len(),
-                    mails.len(),
+                    result_mails,
                     runs::run_of(db, event.id, args.round.into())
                         .await
                         .ok()

@@ -14,7 +14,10 @@ pub mod data_version;
 
 use std::time::Duration;
 
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseConnection, DbErr, Statement};
+use sea_orm::{
+    ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseConnection, DbErr, SqliteTransactionMode,
+    Statement, TransactionOptions, TransactionTrait,
+};
 use sea_orm_migration::MigratorTrait;
 
 /// Opens a connection pool for `url`. For SQLite, the parent directory is created, and the
@@ -47,6 +50,17 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
         opts.max_connections(8);
     }
     Database::connect(opts).await
+}
+
+/// Starts a transaction that will write: on SQLite an immediate one, which takes the write lock
+/// at its first statement (waiting up to the busy timeout for another writer). A deferred
+/// transaction that reads first and writes later fails at once ("database is locked") when
+/// another connection — a background worker — wrote in between; one that writes first is safe
+/// either way. PostgreSQL starts an ordinary transaction.
+pub async fn begin_write<C: TransactionTrait>(db: &C) -> Result<C::Transaction, DbErr> {
+    let options =
+        TransactionOptions { sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate), ..Default::default() };
+    db.begin_with_options(options).await
 }
 
 /// The file path inside a `sqlite://` URL, if it names a file.

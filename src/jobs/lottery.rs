@@ -1,8 +1,10 @@
 //! The lottery's background jobs (DOMAIN.md "The lottery": a draw is a job):
 //!
 //! - [`PreviewLottery`] draws a committed round for staff (`model::lottery::preview`);
-//! - [`PublishLottery`] applies the previewed draw, queues the result mails in the same
-//!   transaction and pushes their delivery once it committed (`model::lottery::publish`);
+//! - [`PublishLottery`] applies the previewed draw (`model::lottery::publish`: statuses, the
+//!   published file, and which entries are owed their result mail, in one transaction) and,
+//!   once it committed, enqueues [`SendLotteryResults`], which renders and stores the mails in
+//!   batches and hands them to delivery;
 //! - [`LotteryClock`] runs once a minute: it writes the statuses time has changed
 //!   (`model::lottery::sweep`) and starts the automatic second round where the first payment
 //!   window has closed (`model::lottery::start_second_rounds`: commit and preview).
@@ -21,7 +23,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
-use super::{Job, JobContext, Queue, SendMail};
+use super::{Job, JobContext, Queue, SendLotteryResults};
 use crate::db::entities::event_entry_application::LotteryRound;
 use crate::error::Error;
 use crate::lottery::Draw;
@@ -90,14 +92,12 @@ pub struct PublishLottery {
 }
 
 impl PublishLottery {
-    /// The job's work, inline: publishes (or finds the round already published) and pushes the
-    /// delivery of the result mails its transaction queued.
+    /// The job's work, inline: publishes (or finds the round already published) and, once the
+    /// publication committed, enqueues the result mails it left owed.
     pub async fn run_now(self, ctx: &JobContext) -> crate::error::Result<Publication> {
-        let publication = runs::publish(&ctx.db, &ctx.mailer, self.event_id, self.round, ctx.clock.now()).await?;
-        if let Publication::Applied { mails, .. } = &publication {
-            for mail in mails {
-                SendMail::push(&ctx.queue, *mail).await;
-            }
+        let publication = runs::publish(&ctx.db, self.event_id, self.round, ctx.clock.now()).await?;
+        if let Publication::Applied { run_id, .. } = &publication {
+            SendLotteryResults::after_publish(&ctx.queue, *run_id).await;
         }
         Ok(publication)
     }
@@ -116,20 +116,20 @@ impl Job for PublishLottery {
     async fn run(self, ctx: &JobContext) -> Result<String, DbErr> {
         let what = format!("publish of event {} {} round", self.event_id, self.round.as_str());
         match self.run_now(ctx).await {
-            Ok(Publication::Applied { draw, incorrect, mails }) => Ok(format!(
-                "{what}: {} winners of {} applications, {} incorrect, {} mails queued",
+            Ok(Publication::Applied { draw, incorrect, result_mails, .. }) => Ok(format!(
+                "{what}: {} winners of {} applications, {} incorrect, {} result mails to send",
                 draw.winners().count(),
                 draw.outcomes.len(),
                 incorrect.len(),
-                mails.len()
+                result_mails
             )),
             Ok(Publication::AlreadyPublished) => Ok(format!("{what}: already published; nothing changed")),
             Err(e) => outcome(e, &what),
         }
     }
 
-    /// Nothing to resume: the result mails of a publication are pending mails, which
-    /// `SendMail` resumes.
+    /// Nothing to resume: the result mails a publication left owed are `SendLotteryResults`'s,
+    /// which resumes them.
     async fn resume(_: &JobContext) -> Result<(), DbErr> {
         Ok(())
     }

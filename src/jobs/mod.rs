@@ -14,6 +14,7 @@
 pub mod forward_inquiry;
 pub mod lottery;
 pub mod reconcile_payment;
+pub mod send_lottery_results;
 pub mod send_mail;
 
 use std::future::Future;
@@ -33,10 +34,11 @@ use tokio::task::JoinHandle;
 
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::mail::{Delivery, Mailer};
+use crate::mail::{Delivery, Mailer, Queued};
 pub use forward_inquiry::ForwardInquiry;
 pub use lottery::{LotteryClock, PreviewLottery, PublishLottery};
 pub use reconcile_payment::ReconcilePayment;
+pub use send_lottery_results::SendLotteryResults;
 pub use send_mail::SendMail;
 
 /// A background job: a serializable struct with a stable queue name, what one run does, and how
@@ -77,6 +79,7 @@ const JOBS: &[JobType] = &[
     job_type::<PreviewLottery>(),
     job_type::<PublishLottery>(),
     job_type::<LotteryClock>(),
+    job_type::<SendLotteryResults>(),
     job_type::<ReconcilePayment>(),
 ];
 
@@ -133,6 +136,42 @@ impl Queue {
             Err(_) if self.has_task(J::QUEUE, key).await? => Ok(()),
             Err(e) => Err(DbErr::Custom(format!("enqueue {}: {e}", J::QUEUE))),
         }
+    }
+
+    /// Enqueues many runs of `J` (each with its delay and key) at once: one transaction on SQLite,
+    /// one statement on PostgreSQL. As with [`Queue::push`], a run whose key is already queued
+    /// is skipped (SQLite skips it in the statement; on PostgreSQL a batch with one falls back to
+    /// one push per run).
+    pub async fn push_many<J: Job + Clone>(&self, jobs: Vec<(J, Duration, String)>) -> Result<(), DbErr> {
+        if jobs.is_empty() {
+            return Ok(());
+        }
+        let tasks = || {
+            let built: Vec<_> = jobs
+                .iter()
+                .map(|(job, delay, key)| {
+                    TaskBuilder::new(job.clone()).run_after(*delay).max_attempts(1).idempotency_key(key).build()
+                })
+                .collect();
+            futures_util::stream::iter(built)
+        };
+        let result = match self {
+            Self::Sqlite(pool) => {
+                let config = apalis_sqlite::Config::default().queue(J::QUEUE);
+                SqliteStorage::<J>::new(pool).with_config(config).push_all(tasks()).await.map_err(|e| e.to_string())
+            }
+            Self::Postgres(pool) => {
+                let config = apalis_postgres::Config::default().queue(J::QUEUE);
+                PostgresStorage::<J>::new(pool).with_config(config).push_all(tasks()).await.map_err(|e| e.to_string())
+            }
+        };
+        if let Err(e) = result {
+            tracing::debug!(queue = J::QUEUE, error = %e, "bulk enqueue refused; enqueuing one by one");
+            for (job, delay, key) in jobs {
+                self.push(job, delay, &key).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Whether a task with idempotency key `key` exists in `queue`.
@@ -303,6 +342,27 @@ impl Workers {
         let _ = self.stop.send(true);
         for task in self.tasks {
             let _ = task.await;
+        }
+    }
+}
+
+/// Work a web request's write leaves for the workers, handed over once its transaction has
+/// committed (e.g. by the console's audited writes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FollowUp {
+    /// Deliver a mail stored in the transaction.
+    Mail(Queued),
+    /// Render and store the result mails a publication of run `.0` left owed.
+    LotteryResults(i32),
+}
+
+impl FollowUp {
+    /// Enqueues the follow-up. A failure is logged, not returned: the work is in the database,
+    /// and workers resume it when they start.
+    pub async fn push(self, queue: &Queue) {
+        match self {
+            Self::Mail(mail) => SendMail::push(queue, mail).await,
+            Self::LotteryResults(run_id) => SendLotteryResults::after_publish(queue, run_id).await,
         }
     }
 }

@@ -86,6 +86,7 @@ mod tests {
             created_at: at,
             next_attempt_at: Some(at),
             sent_at: None,
+            dedup_key: None,
         }
     }
 

@@ -23,6 +23,11 @@
 //! process dies between the commit and the push, or if the push fails: workers re-enqueue every
 //! pending mail when they start.
 //!
+//! Many mails at once (the lottery's result mails): render each with [`Mailer::prepare`] outside
+//! any transaction, giving it a `dedup_key`, then store a batch in one statement with
+//! `mail::Model::insert_unique`, which skips every key already stored, so a batch sent twice
+//! (a retry, a resume, two workers) stores each mail once; push the returned ids.
+//!
 //! Mails go out as `multipart/alternative` (text + HTML). A mail that cannot be delivered stays
 //! `pending` and is retried with exponential backoff (`job_retry_base_secs`, doubling, at most
 //! 6 h) until `mail_max_attempts`, then it is `failed` and stays in the table for staff.
@@ -167,12 +172,23 @@ impl Mailer {
     ///
     /// An address that is not a valid mail address is a validation error on `email`.
     pub async fn queue(&self, db: &impl ConnectionTrait, outgoing: &Outgoing, now: DateTime<Utc>) -> Result<Queued> {
+        let new = self.prepare(outgoing, None, now)?;
+        let row = mail::Model::insert(db, new, now).await?;
+        Ok(Queued { id: row.id })
+    }
+
+    /// Renders `outgoing` as it would be sent at `now`, ready to store, without storing it (for
+    /// callers that render many mails outside their transaction and store them together with
+    /// [`mail::Model::insert_unique`]). `dedup_key`: the key that makes the mail unique, if any.
+    ///
+    /// An address that is not a valid mail address is a validation error on `email`.
+    pub fn prepare(&self, outgoing: &Outgoing, dedup_key: Option<String>, now: DateTime<Utc>) -> Result<NewMail> {
         let to = outgoing.to.trim();
         if to.parse::<lettre::Address>().is_err() {
             return Err(Error::invalid("email", "validation.email"));
         }
         let rendered = self.render(outgoing, now)?;
-        let new = NewMail {
+        Ok(NewMail {
             recipient: to.to_string(),
             lang: outgoing.lang.code().to_string(),
             kind: outgoing.kind.name().to_string(),
@@ -180,9 +196,8 @@ impl Mailer {
             text_body: rendered.text,
             html_body: rendered.html,
             message_id: format!("<{}@{}>", uuid::Uuid::new_v4().simple(), self.message_id_domain),
-        };
-        let row = mail::Model::insert(db, new, now).await?;
-        Ok(Queued { id: row.id })
+            dedup_key,
+        })
     }
 }
 

@@ -32,6 +32,9 @@ pub struct NewMail {
     pub html_body: String,
     /// The `Message-ID` header (`<…@…>`), the same on every attempt.
     pub message_id: String,
+    /// Set for a mail that must exist at most once: a second mail with the same key is never
+    /// stored ([`mail::Model::insert_unique`]).
+    pub dedup_key: Option<String>,
 }
 
 impl mail::Model {
@@ -51,10 +54,49 @@ impl mail::Model {
             created_at: Set(now),
             next_attempt_at: Set(Some(now)),
             sent_at: Set(None),
+            dedup_key: Set(new.dedup_key),
             ..Default::default()
         }
         .insert(db)
         .await
+    }
+
+    /// Stores `mails` as pending mails due at `now`, in one statement, skipping every mail whose
+    /// `dedup_key` is already stored (the unique key decides, also against a concurrent insert):
+    /// returns the ids of the mails stored by this call. Works inside the caller's transaction.
+    pub async fn insert_unique(
+        db: &impl ConnectionTrait,
+        mails: Vec<NewMail>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<i32>, DbErr> {
+        if mails.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = mails.into_iter().map(|new| mail::ActiveModel {
+            recipient: Set(new.recipient),
+            lang: Set(new.lang),
+            kind: Set(new.kind),
+            subject: Set(new.subject),
+            text_body: Set(new.text_body),
+            html_body: Set(new.html_body),
+            message_id: Set(new.message_id),
+            status: Set(MailStatus::Pending),
+            attempts: Set(0),
+            last_error: Set(None),
+            created_at: Set(now),
+            next_attempt_at: Set(Some(now)),
+            sent_at: Set(None),
+            dedup_key: Set(new.dedup_key),
+            ..Default::default()
+        });
+        let inserted = mail::Entity::insert_many(rows)
+            .on_conflict_do_nothing_on([mail::Column::DedupKey])
+            .exec_with_returning_keys(db)
+            .await?;
+        Ok(match inserted {
+            sea_orm::TryInsertResult::Inserted(ids) => ids,
+            sea_orm::TryInsertResult::Empty | sea_orm::TryInsertResult::Conflicted => Vec::new(),
+        })
     }
 
     /// The mail `id`, if it exists.

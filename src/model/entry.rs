@@ -23,8 +23,11 @@ use utoipa::ToSchema;
 use crate::db::entities::{circle, circle_member, event, event_entry, event_entry_application, event_entry_plan};
 use crate::error::{Error, Invalid, Result};
 use crate::model::circle::{Standing, lock};
+use crate::model::entry_decline::declinable;
 use crate::model::entry_plan::PlanView;
-use crate::model::entry_status::{LotteryStatus, LotteryType, effective_status, lottery_type};
+use crate::model::entry_status::{
+    LotteryRound, LotteryStatus, LotteryType, effective_status, lottery_type, shown_status,
+};
 use crate::model::event::{EventWithPhases, Window};
 use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
@@ -391,6 +394,9 @@ pub struct ApplicationView {
     /// The requesting user can pay it now: they own the circle, it won (`first_win` /
     /// `second_win`) with a fee, and its payment window is open (`/payment?application_id=`).
     pub can_pay: bool,
+    /// The owner may decline this win now (`PUT …/applications/{id}/decline`): a win to pay
+    /// inside its payment window, the circle not suspended.
+    pub can_decline: bool,
 }
 
 /// The circle of an entry.
@@ -486,6 +492,9 @@ impl EntryView {
                 let c = circles.get(&entry.circle_id)?;
                 let ev = events.get(&entry.event_id)?;
                 let standing = if c.owner_user_id == Some(viewer) { Standing::Owner } else { Standing::Member };
+                let owner_may = standing == Standing::Owner && !c.is_suspended;
+                let won_first = !entry.is_multiple_win
+                    && apps.iter().any(|a| a.entry_id == entry.id && a.won_round == Some(LotteryRound::First));
                 let applications: Vec<ApplicationView> = apps
                     .iter()
                     .filter(|a| a.entry_id == entry.id)
@@ -498,18 +507,18 @@ impl EntryView {
                             id: a.id,
                             choice: a.choice,
                             plan: plans.get(&a.plan_id)?.clone(),
-                            lottery_status,
+                            lottery_status: shown_status(a.lottery_status, won_first, ev, now),
                             options: OptionsView {
                                 use_amp: a.use_amp,
                                 amp_id: a.amp_id.clone(),
                                 free_submission: a.free_submission,
                             },
                             can_pay,
+                            can_decline: owner_may && declinable(a.lottery_status, ev, now),
                         })
                     })
                     .collect();
                 let statuses: Vec<LotteryStatus> = applications.iter().map(|a| a.lottery_status).collect();
-                let owner_may = standing == Standing::Owner && !c.is_suspended;
                 Some(Self {
                     id: entry.id,
                     event: EntryEventView {

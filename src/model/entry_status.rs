@@ -32,6 +32,24 @@ pub fn effective_status(stored: LotteryStatus, event: &EventWithPhases, now: Dat
     }
 }
 
+/// The status an application shows to its circle: [`effective_status`], except that a
+/// `first_lost` wish of an entry without multiple-win that won in the first round
+/// (`single_win_won_first`) shows as `lost`: such an entry keeps, pays, declines or loses its
+/// one win, and its other wishes take no part in the second draw (DOMAIN.md "The lottery";
+/// `model::lottery::load_inputs` leaves them out), so nothing is ahead of them. The stored
+/// status stays `first_lost`, the first draw's record.
+pub fn shown_status(
+    stored: LotteryStatus,
+    single_win_won_first: bool,
+    event: &EventWithPhases,
+    now: DateTime<Utc>,
+) -> LotteryStatus {
+    match effective_status(stored, event, now) {
+        LotteryStatus::FirstLost if single_win_won_first => LotteryStatus::Lost,
+        other => other,
+    }
+}
+
 /// An entry's lottery type (spec §3 "Entry lottery types").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -346,5 +364,20 @@ mod tests {
         assert!(!correction_allowed(S::Paid, S::Incorrect), "a refund, not an edit");
         assert!(!correction_allowed(S::Lost, S::Lost));
         assert_eq!(corrections_from(S::SecondLost), [S::FirstLost, S::Lost, S::Incorrect]);
+    }
+
+    #[test]
+    fn a_single_win_entrys_other_wishes_are_lost_once_it_won() {
+        let ev = timeline(true);
+        // After the first draw: the entry won its first wish; its second takes no part in the
+        // second draw — lost, whatever became of the win (paid, declined, lapsed).
+        for now in [t(55), t(65), t(75), t(105)] {
+            assert_eq!(shown_status(LotteryStatus::FirstLost, true, &ev, now), LotteryStatus::Lost);
+        }
+        // Without a win (or with multiple-win) a first loss waits for the second draw.
+        assert_eq!(shown_status(LotteryStatus::FirstLost, false, &ev, t(55)), LotteryStatus::FirstLost);
+        // Every other status is the effective one.
+        assert_eq!(shown_status(LotteryStatus::FirstWin, true, &ev, t(65)), LotteryStatus::FirstWinUnpaid);
+        assert_eq!(shown_status(LotteryStatus::Decline, true, &ev, t(55)), LotteryStatus::Decline);
     }
 }

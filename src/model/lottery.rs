@@ -5,14 +5,17 @@
 //! - [`commit`] creates the run with a fresh seed; only its hash is public (the event page shows
 //!   it). The seed stays in `secret_seed` and is never shown before publication.
 //! - [`preview`] loads the draw's inputs, draws, and stores the canonical inputs with their
-//!   digest and the result digest on the run, for staff; no application changes. It may run
+//!   digest, the result digest and the result's summary on the run, for staff; no application
+//!   changes. It may run
 //!   again until publication (e.g. after a withdrawal): the seed stays the same.
 //! - [`publish`] applies the result in one transaction: the run is claimed first by a
 //!   conditional update (`state = preview` → `published`), so of two concurrent publishes one
 //!   applies and the other finds it done; publishing again changes nothing. Winners become
 //!   `first_win` / `second_win` (`win` for a plan without fee) with the round and fee recorded,
 //!   losers `first_lost` / `second_lost`, a suspended circle's open applications `incorrect`.
-//!   The seed and inputs become public.
+//!   The seed and inputs become public; the published file is stored (`lottery_results`), and
+//!   every entry decided is marked as owed its result mail (`lottery_mails`), which a job
+//!   renders and stores after the commit.
 //! - [`verify_published`] recomputes a published run from its published seed and inputs and
 //!   compares it with the stored statuses.
 //!
@@ -30,7 +33,7 @@
 //! among the wishes that take part (a multiple-win entry that won its second wish goes into the
 //! second round with its first and third as 1 and 2).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, Query};
@@ -38,21 +41,17 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect, Set,
     TransactionSession, TransactionTrait,
 };
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
 use crate::db::entities::lottery_run::LotteryRunState;
-use crate::db::entities::{
-    circle, event, event_entry, event_entry_application, event_entry_plan, lottery_run, user, world,
-};
+use crate::db::entities::{circle, event, event_entry, event_entry_application, event_entry_plan, lottery_run};
 use crate::error::{Error, Result};
 use crate::lottery::{self, ApplicationInput, Draw, EntryInput, Inputs, PlanInput, Seed};
-use crate::mail::{MailKind, Mailer, Outgoing, Queued};
 use crate::model::entry_status::effective_status;
 use crate::model::event::EventWithPhases;
+pub use crate::model::lottery_results::{DrawSummary, PublicOutcome, PublicRun, public_runs};
 use crate::model::phase::PhaseType;
-use crate::types::Lang;
+use crate::model::{lottery_mails, lottery_results};
 
 /// The event with this permalink (public or not: staff draw before an event is shown).
 pub async fn event_by_permalink(db: &impl ConnectionTrait, permalink: &str) -> Result<event::Model> {
@@ -279,8 +278,9 @@ fn secret_seed(run: &lottery_run::Model) -> Result<Seed> {
         .ok_or_else(|| Error::Internal(format!("lottery run {} has no readable seed", run.id)))
 }
 
-/// Draws `event_id`'s committed `round` for staff: stores the canonical inputs and the digests
-/// on the run and returns the draw; no application changes. 409 `lottery_published` once the
+/// Draws `event_id`'s committed `round` for staff: stores the canonical inputs, the digests and
+/// the result's summary ([`DrawSummary`]) on the run and returns the draw; no application
+/// changes. 409 `lottery_published` once the
 /// run is published.
 pub async fn preview(
     db: &impl ConnectionTrait,
@@ -300,6 +300,7 @@ pub async fn preview(
     active.inputs = Set(Some(inputs.canonical()));
     active.inputs_digest = Set(Some(draw.inputs_digest.clone()));
     active.result_digest = Set(Some(draw.digest.clone()));
+    active.summary = Set(Some(DrawSummary::of(&inputs, &draw).to_json()));
     active.previewed_at = Set(Some(now));
     active.updated_at = Set(now);
     active.update(db).await?;
@@ -315,23 +316,26 @@ pub enum Publication {
         draw: Draw,
         /// Applications set to `incorrect` (suspended circles).
         incorrect: Vec<i32>,
-        /// The result mails queued in the publishing transaction, one per entry the draw decided
-        /// (to its circle's owner); push them (`jobs::SendMail::push`) now that it committed.
-        mails: Vec<Queued>,
+        /// The run published.
+        run_id: i32,
+        /// Entries whose result is now owed a mail (one per entry the draw decided, see
+        /// `model::lottery_mails`); enqueue `jobs::SendLotteryResults` for the run now that the
+        /// publication committed.
+        result_mails: usize,
     },
     /// The run was already published (by an earlier or a concurrent call); nothing changed.
     AlreadyPublished,
 }
 
-/// Publishes `event_id`'s previewed `round` (module doc) and queues, in the same transaction,
-/// the result mail of every entry it decided ([`MailKind::LotteryWon`] / [`MailKind::LotteryLost`],
-/// in the owner's language). The inputs are loaded again inside the transaction; when they
-/// differ from the previewed ones (409 `lottery_inputs_changed`) staff preview again. 409
-/// `lottery_not_previewed` before a preview. Background callers go through
-/// `jobs::PublishLottery`, which also pushes the mails.
+/// Publishes `event_id`'s previewed `round` (module doc). In the same transaction as the
+/// statuses it stores that every entry the draw decided is owed its result mail
+/// (`model::lottery_mails::mark`: the mails themselves are rendered and stored afterwards by the
+/// `SendLotteryResults` job) and the published file (`model::lottery_results`). The inputs are
+/// loaded again inside the transaction; when they differ from the previewed ones (409
+/// `lottery_inputs_changed`) staff preview again. 409 `lottery_not_previewed` before a preview.
+/// Background callers go through `jobs::PublishLottery`, which also enqueues the mails.
 pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     db: &C,
-    mailer: &Mailer,
     event_id: i32,
     round: LotteryRound,
     now: DateTime<Utc>,
@@ -432,143 +436,16 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
             }
         }
     }
-    let mails = queue_result_mails(&txn, mailer, event_id, round, &draw, now).await?;
+    let entries = draw.outcomes.iter().filter_map(|o| i32::try_from(o.entry_id).ok());
+    let result_mails = lottery_mails::mark(&txn, run.id, entries, now).await?;
+    let permalink = event::Entity::find_by_id(event_id)
+        .one(&txn)
+        .await?
+        .map(|e| e.permalink)
+        .ok_or_else(Error::unknown_permalink)?;
+    lottery_results::store_file(&txn, &run, &permalink, &draw, now).await?;
     txn.commit().await?;
-    Ok(Publication::Applied { draw, incorrect, mails })
-}
-
-/// `fee` in yen with thousands separators: `8000` → `8,000`.
-pub(crate) fn yen(fee: i32) -> String {
-    let digits = fee.unsigned_abs().to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    if fee < 0 {
-        out.push('-');
-    }
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Queues inside `txn` the result mail of every entry `draw` decided, to its circle's owner in
-/// their language: the plans won (world, fee, the payment deadline of the round in Japan time)
-/// or, for a loss, what comes next (the second draw and when, or nothing more). Owners without
-/// a mail address get none. Links go to the entry's history page.
-async fn queue_result_mails(
-    txn: &impl ConnectionTrait,
-    mailer: &Mailer,
-    event_id: i32,
-    round: LotteryRound,
-    draw: &Draw,
-    now: DateTime<Utc>,
-) -> Result<Vec<Queued>> {
-    let mut by_entry: BTreeMap<i64, Vec<&lottery::Outcome>> = BTreeMap::new();
-    for o in &draw.outcomes {
-        by_entry.entry(o.entry_id).or_default().push(o);
-    }
-    if by_entry.is_empty() {
-        return Ok(Vec::new());
-    }
-    let event = event::Entity::find_by_id(event_id).one(txn).await?.ok_or_else(Error::unknown_permalink)?;
-    let timeline = EventWithPhases::load(txn, event).await?;
-    let circles_of_event = Query::select()
-        .column(event_entry::Column::CircleId)
-        .from(event_entry::Entity)
-        .and_where(event_entry::Column::EventId.eq(event_id))
-        .to_owned();
-    let entries: HashMap<i32, i32> = event_entry::Entity::find()
-        .select_only()
-        .columns([event_entry::Column::Id, event_entry::Column::CircleId])
-        .filter(event_entry::Column::EventId.eq(event_id))
-        .into_tuple::<(i32, i32)>()
-        .all(txn)
-        .await?
-        .into_iter()
-        .collect();
-    let circles: HashMap<i32, circle::Model> = circle::Entity::find()
-        .filter(circle::Column::Id.in_subquery(circles_of_event.clone()))
-        .filter(circle::Column::OwnerUserId.is_not_null())
-        .all(txn)
-        .await?
-        .into_iter()
-        .map(|c| (c.id, c))
-        .collect();
-    let owners_of_event = Query::select()
-        .column(circle::Column::OwnerUserId)
-        .from(circle::Entity)
-        .and_where(circle::Column::Id.in_subquery(circles_of_event))
-        .to_owned();
-    let owners: HashMap<i32, user::Model> = user::Entity::find()
-        .filter(user::Column::Id.in_subquery(owners_of_event))
-        .all(txn)
-        .await?
-        .into_iter()
-        .map(|u| (u.id, u))
-        .collect();
-    let plans: HashMap<i64, event_entry_plan::Model> = event_entry_plan::Entity::find()
-        .filter(event_entry_plan::Column::EventId.eq(event_id))
-        .all(txn)
-        .await?
-        .into_iter()
-        .map(|p| (i64::from(p.id), p))
-        .collect();
-    let worlds: HashMap<i32, world::Model> = world::Entity::find()
-        .filter(world::Column::Id.is_in(plans.values().map(|p| p.world_id).collect::<HashSet<_>>()))
-        .all(txn)
-        .await?
-        .into_iter()
-        .map(|w| (w.id, w))
-        .collect();
-    let (deadline, next_draw) = match round {
-        LotteryRound::First => (timeline.at(PhaseType::FirstPaymentEnd), timeline.at(PhaseType::SecondLotteryStart)),
-        LotteryRound::Second => (timeline.at(PhaseType::SecondPaymentEnd), None),
-    };
-    let mut mails = Vec::new();
-    for (entry_id, outcomes) in by_entry {
-        let circle = i32::try_from(entry_id).ok().and_then(|id| entries.get(&id)).and_then(|c| circles.get(c));
-        let Some((circle, owner)) = circle.and_then(|c| Some((c, owners.get(&c.owner_user_id?)?))) else {
-            continue;
-        };
-        let Some(email) = owner.email.as_deref().filter(|e| !e.trim().is_empty()) else { continue };
-        let lang = Lang::parse(&owner.lang).unwrap_or_default();
-        let wins: Vec<serde_json::Value> = outcomes
-            .iter()
-            .filter(|o| o.won)
-            .filter_map(|o| plans.get(&o.plan_id))
-            .map(|p| {
-                let world = worlds.get(&p.world_id).map(|w| lang.pick(&w.name_ja, &w.name_en)).unwrap_or_default();
-                serde_json::json!({
-                    "plan": lang.pick(&p.name_ja, &p.name_en),
-                    "world": world,
-                    "fee": yen(p.fee),
-                    "free": p.fee == 0,
-                })
-            })
-            .collect();
-        let paying = outcomes.iter().any(|o| o.won && plans.get(&o.plan_id).is_some_and(|p| p.fee > 0));
-        let context = serde_json::json!({
-            "recipient_name": owner.name(lang),
-            "circle_name": circle.name(lang),
-            "event_name": lang.pick(&timeline.event.name_ja, &timeline.event.name_en),
-            "round": round.as_str(),
-            "wins": wins,
-            "deadline": deadline.filter(|_| paying).map(|at| at.to_rfc3339()),
-            "second_at": next_draw.map(|at| at.to_rfc3339()),
-            "path": format!("{}/mypage/entry_history/{}/apply", lang.prefix(), timeline.event.permalink),
-        });
-        let kind = if wins.is_empty() { MailKind::LotteryLost } else { MailKind::LotteryWon };
-        let outgoing = Outgoing { to: email.to_string(), lang, kind, context };
-        match mailer.queue(txn, &outgoing, now).await {
-            Ok(queued) => mails.push(queued),
-            // An owner whose stored address is not one gets no mail; the draw still stands.
-            Err(Error::Validation(_)) => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(mails)
+    Ok(Publication::Applied { draw, incorrect, run_id: run.id, result_mails })
 }
 
 /// How a published run compares with what it published and what the database shows.
@@ -700,84 +577,4 @@ pub async fn start_second_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) 
         started.push(SecondRoundStarted { event_id, seed_hash: run.seed_hash, draw });
     }
     Ok(started)
-}
-
-/// What anyone may see of a round's draw: its commitment before the draw, and after
-/// publication everything needed to recompute it (`vmarket lottery verify --published FILE`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct PublicRun {
-    /// The event's permalink.
-    pub event: String,
-    /// `first` or `second`.
-    pub round: LotteryRound,
-    /// Whether the result is published.
-    pub published: bool,
-    /// Hex SHA-256 of the seed, committed before the draw.
-    pub seed_hash: String,
-    /// Hex seed (64 digits), once published.
-    pub seed: Option<String>,
-    /// The canonical input list (`vmarket lottery inputs v1` text), once published.
-    pub inputs: Option<String>,
-    /// Hex SHA-256 of `inputs`, once published.
-    pub inputs_digest: Option<String>,
-    /// The digest of the result, once published.
-    pub result_digest: Option<String>,
-    /// When the result was published.
-    pub published_at: Option<DateTime<Utc>>,
-    /// Every application's outcome (`application_id`, `won`), once published.
-    pub outcomes: Option<Vec<PublicOutcome>>,
-}
-
-/// One application's outcome in a published draw.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct PublicOutcome {
-    /// The application.
-    pub application_id: i64,
-    /// Whether it won a slot.
-    pub won: bool,
-}
-
-impl PublicRun {
-    /// The public side of `run` of the event `permalink`: never the seed before publication.
-    /// `with_material` adds the inputs and the recomputed outcomes of a published run (the
-    /// download); without it only the commitment and the digests.
-    pub fn of(run: &lottery_run::Model, permalink: &str, with_material: bool) -> Result<Self> {
-        let published = run.state == LotteryRunState::Published;
-        let shown = |value: &Option<String>| if published { value.clone() } else { None };
-        let outcomes = match (published && with_material, &run.seed, &run.inputs) {
-            (true, Some(seed), Some(inputs)) => {
-                let seed = Seed::from_hex(seed).map_err(|e| Error::Internal(format!("lottery run {}: {e}", run.id)))?;
-                let inputs =
-                    Inputs::parse(inputs).map_err(|e| Error::Internal(format!("lottery run {}: {e}", run.id)))?;
-                let draw = lottery::draw(&seed, &inputs);
-                Some(
-                    draw.outcomes
-                        .iter()
-                        .map(|o| PublicOutcome { application_id: o.application_id, won: o.won })
-                        .collect(),
-                )
-            }
-            _ => None,
-        };
-        Ok(Self {
-            event: permalink.to_string(),
-            round: run.round,
-            published,
-            seed_hash: run.seed_hash.clone(),
-            seed: shown(&run.seed),
-            inputs: if with_material { shown(&run.inputs) } else { None },
-            inputs_digest: shown(&run.inputs_digest),
-            result_digest: shown(&run.result_digest),
-            published_at: run.published_at.filter(|_| published),
-            outcomes,
-        })
-    }
-}
-
-/// The committed runs of `event` as the public sees them (first round first), without the
-/// downloadable material.
-pub async fn public_runs(db: &impl ConnectionTrait, event: &event::Model) -> Result<Vec<PublicRun>> {
-    let mut runs = lottery_run::Entity::find().filter(lottery_run::Column::EventId.eq(event.id)).all(db).await?;
-    runs.sort_by_key(|r| r.round.as_str());
-    runs.iter().map(|r| PublicRun::of(r, &event.permalink, false)).collect()
 }

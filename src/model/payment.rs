@@ -16,7 +16,7 @@
 //!   twice: flagged for staff, see [`crate::db::entities::order::Model::failure`]).
 //! - A payment the provider confirms after the window closed is stored (money is never lost),
 //!   marked `is_late` for staff, and does not change the application's status: staff refund it
-//!   or accept it by hand.
+//!   or accept it by hand. So is one whose win was declined while it was being paid.
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait};
@@ -36,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::mail::{MailKind, Mailer, Outgoing, Queued};
 use crate::model::entry_status::{LotteryStatus, effective_status};
 use crate::model::event::{EventWithPhases, Window};
-use crate::model::lottery::yen;
+use crate::model::lottery_mails::yen;
 use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
 use crate::types::{Bilingual, Lang};
@@ -524,7 +524,7 @@ pub async fn settle(
         .exec(&txn)
         .await?;
     if !is_late {
-        event_entry_application::Entity::update_many()
+        let paid = event_entry_application::Entity::update_many()
             .col_expr(event_entry_application::Column::LotteryStatus, Expr::value(LotteryStatus::Paid))
             .col_expr(event_entry_application::Column::UpdatedAt, Expr::value(now))
             .filter(event_entry_application::Column::Id.eq(found.application_id))
@@ -534,6 +534,21 @@ pub async fn settle(
             )
             .exec(&txn)
             .await?;
+        if paid.rows_affected == 0 {
+            // The win left `first_win` / `second_win` since it was read (its owner declined it in
+            // between): the money is kept and flagged for staff, like a late payment.
+            payment_history::Entity::update_many()
+                .col_expr(payment_history::Column::IsLate, Expr::value(true))
+                .filter(payment_history::Column::Id.eq(payment.id))
+                .exec(&txn)
+                .await?;
+            tracing::warn!(order_id = found.id, "payment for a win no longer payable: flagged is_late for staff");
+            let flagged = payment_history::Model { is_late: true, ..payment };
+            // Its receipt says, like a late payment's, that staff will accept or refund it.
+            let receipt = queue_receipt(&txn, mailer, &flagged, &application, &entry, &ev, now).await?;
+            txn.commit().await?;
+            return Ok(Settled { outcome: Settlement::Settled(flagged), receipt });
+        }
     } else {
         tracing::warn!(order_id = found.id, "payment confirmed after its window closed: flagged is_late for staff");
     }

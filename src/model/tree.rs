@@ -115,7 +115,7 @@ impl Tree {
         let mut lottery_runs: HashMap<i32, Vec<PublicRun>> = HashMap::new();
         for run in &runs {
             if let Some(permalink) = permalinks.get(&run.event_id) {
-                lottery_runs.entry(run.event_id).or_default().push(PublicRun::of(run, permalink, false)?);
+                lottery_runs.entry(run.event_id).or_default().push(PublicRun::of(run, permalink));
             }
         }
         drop(runs);

@@ -7,7 +7,6 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, Query
 use vmarket::db::entities::lottery_run::LotteryRunState;
 use vmarket::db::entities::{circle, event_entry, event_entry_application};
 use vmarket::lottery::{Seed, sha256_hex};
-use vmarket::mail::Mailer;
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery::{self, Publication};
@@ -56,7 +55,6 @@ async fn entries(app: &TestApp, event_id: i32, n: usize, plans: &[i32]) -> (Vec<
 #[rocket::async_test]
 async fn a_published_draw_applies_once_and_verifies_from_its_seed_and_inputs() {
     let app = TestApp::builder().live().build().await;
-    let mailer = Mailer::new(&app.config).unwrap();
     let ev = app.entry_event("DrawFair").await;
     // Four circles want the square booth (2 slots, 8,000 JPY); a fifth, suspended, wants it too.
     let (entry_ids, circles) = entries(&app, ev.id, 5, &ev.plans[..1]).await;
@@ -75,7 +73,7 @@ async fn a_published_draw_applies_once_and_verifies_from_its_seed_and_inputs() {
     let again = lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
     assert_eq!(again.seed_hash, run.seed_hash, "committing again keeps the committed seed");
     assert_eq!(
-        lottery::publish(&app.db, &mailer, ev.id, LotteryRound::First, now).await.unwrap_err().code(),
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap_err().code(),
         "lottery_not_previewed"
     );
 
@@ -89,8 +87,8 @@ async fn a_published_draw_applies_once_and_verifies_from_its_seed_and_inputs() {
 
     // Two publishes at once: one applies, the other finds it done.
     let (a, b) = tokio::join!(
-        lottery::publish(&app.db, &mailer, ev.id, LotteryRound::First, now),
-        lottery::publish(&app.db, &mailer, ev.id, LotteryRound::First, now)
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now),
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now)
     );
     let results = [a.unwrap(), b.unwrap()];
     let applied: Vec<_> = results.iter().filter(|r| matches!(r, Publication::Applied { .. })).collect();
@@ -122,7 +120,7 @@ async fn a_published_draw_applies_once_and_verifies_from_its_seed_and_inputs() {
 
     // Publishing again changes nothing.
     assert_eq!(
-        lottery::publish(&app.db, &mailer, ev.id, LotteryRound::First, now).await.unwrap(),
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap(),
         Publication::AlreadyPublished
     );
     assert_eq!(statuses(&app, &entry_ids).await, after);
@@ -163,7 +161,6 @@ async fn a_published_draw_applies_once_and_verifies_from_its_seed_and_inputs() {
 #[rocket::async_test]
 async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     let app = TestApp::builder().live().build().await;
-    let mailer = Mailer::new(&app.config).unwrap();
     let ev = app.entry_event("SecondFair").await;
     let (entry_ids, _) = entries(&app, ev.id, 4, &ev.plans[..1]).await;
     let first_draw = ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1);
@@ -173,7 +170,7 @@ async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     );
     lottery::commit(&app.db, ev.id, LotteryRound::First, None, first_draw).await.unwrap();
     lottery::preview(&app.db, ev.id, LotteryRound::First, first_draw).await.unwrap();
-    lottery::publish(&app.db, &mailer, ev.id, LotteryRound::First, first_draw).await.unwrap();
+    lottery::publish(&app.db, ev.id, LotteryRound::First, first_draw).await.unwrap();
     let first = statuses(&app, &entry_ids).await;
     let won: Vec<i32> = first.iter().filter(|s| s.1 == LotteryStatus::FirstWin).map(|s| s.0).collect();
     let lost: Vec<i32> = first.iter().filter(|s| s.1 == LotteryStatus::FirstLost).map(|s| s.0).collect();
@@ -194,7 +191,7 @@ async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     assert_eq!(considered, lost.iter().map(|&id| i64::from(id)).collect::<Vec<_>>(), "only the first losers");
     let run = lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap();
     assert!(run.inputs.unwrap().contains(&format!("plan {} 1\n", ev.plans[0])), "one freed slot");
-    lottery::publish(&app.db, &mailer, ev.id, LotteryRound::Second, second_draw).await.unwrap();
+    lottery::publish(&app.db, ev.id, LotteryRound::Second, second_draw).await.unwrap();
 
     let second = statuses(&app, &entry_ids).await;
     let status_of = |id: i32| *second.iter().find(|s| s.0 == id).unwrap();
@@ -210,4 +207,75 @@ async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     );
     let checked = lottery::verify_published(&app.db, ev.id, LotteryRound::Second).await.unwrap();
     assert!(checked.mismatches.is_empty());
+}
+
+/// Runs `vmarket lottery …args` against `app`'s database, as staff do on the site's machine.
+fn cli(app: &TestApp, data: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_vmarket"));
+    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("ROCKET_")) {
+        cmd.env_remove(key);
+    }
+    let output = cmd
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("lottery")
+        .args(args)
+        .env("ROCKET_DATABASE_URL", &app.config.database_url)
+        .env("ROCKET_DATA_DIR", data)
+        .output()
+        .expect("the binary runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    (output.status.success(), text)
+}
+
+#[rocket::async_test]
+async fn the_command_line_draws_a_round_only_from_its_window_on_by_the_sites_clock() {
+    // The binary reads the system clock: the event's phases are placed around the real now.
+    let real_now = chrono::Utc::now();
+    let app = TestApp::builder().empty().live().at(real_now).build().await;
+    let ev = app.entry_event("CliFair").await;
+    entries(&app, ev.id, 3, &ev.plans[..1]).await;
+    let data = tempfile::tempdir().unwrap();
+    let round = |action: &'static str, round: &'static str| [action, "--event", "CliFair", "--round", round];
+
+    // Committing may come before the window; drawing may not.
+    let (ok, out) = cli(&app, data.path(), &round("commit", "first"));
+    assert!(ok, "{out}");
+    let opens = ev.at(PhaseType::FirstLotteryStart);
+    for action in ["preview", "publish"] {
+        let (ok, out) = cli(&app, data.path(), &round(action, "first"));
+        assert!(!ok, "{action} before the window: {out}");
+        let expected = format!(
+            "the first lottery window of CliFair opens at {} JST ({})",
+            vmarket::i18n::tera::format_jst(opens, true),
+            opens.format("%Y-%m-%dT%H:%M:%SZ")
+        );
+        assert!(out.contains(&expected) && out.contains("the site's clock says"), "{out}");
+    }
+    assert_eq!(
+        lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap().state,
+        LotteryRunState::Committed
+    );
+
+    // Staff travel into the window (the console stores the offset): the command follows the site.
+    let offset = opens - chrono::Utc::now() + Duration::hours(1);
+    vmarket::model::time_travel::store(&app.db, offset, 0, chrono::Utc::now()).await.unwrap();
+    let (ok, out) = cli(&app, data.path(), &round("preview", "first"));
+    assert!(ok && out.contains("2 winners of 3 applications"), "{out}");
+    let (ok, out) = cli(&app, data.path(), &round("publish", "first"));
+    assert!(ok && out.contains("published CliFair First round"), "{out}");
+
+    // The second round's window is still ahead on the travelled clock; an event without a second
+    // lottery has none at all.
+    let (ok, out) = cli(&app, data.path(), &round("preview", "second"));
+    assert!(!ok && out.contains("the second lottery window of CliFair opens at"), "{out}");
+    assert!(out.contains("time travel included"), "{out}");
+    let single = app.entry_event("OneDrawFair").await;
+    vmarket::db::entities::event_phase::Entity::delete_many()
+        .filter(vmarket::db::entities::event_phase::Column::EventId.eq(single.id))
+        .filter(vmarket::db::entities::event_phase::Column::PhaseType.eq(PhaseType::SecondLotteryStart))
+        .exec(&app.db)
+        .await
+        .unwrap();
+    let (ok, out) = cli(&app, data.path(), &["preview", "--event", "OneDrawFair", "--round", "second"]);
+    assert!(!ok && out.contains("OneDrawFair has no second lottery"), "{out}");
 }

@@ -10,12 +10,15 @@ use chrono::Duration;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, PaginatorTrait, QueryFilter, Set};
 use serde_json::Value;
 use vmarket::db::entities::lottery_run::LotteryRunState;
-use vmarket::db::entities::{circle, event_entry, event_entry_application, event_phase, mail};
+use vmarket::db::entities::{
+    circle, event_entry, event_entry_application, event_phase, lottery_result_file, lottery_result_mail, mail,
+};
 use vmarket::i18n::tera::format_jst;
-use vmarket::jobs::{JobContext, LotteryClock, PreviewLottery, PublishLottery};
+use vmarket::jobs::{JobContext, LotteryClock, PreviewLottery, PublishLottery, SendLotteryResults};
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery::{self, Publication};
+use vmarket::model::lottery_mails;
 use vmarket::model::phase::PhaseType;
 use vmarket::types::Lang;
 
@@ -406,6 +409,22 @@ async fn the_event_page_shows_the_commitment_then_a_draw_anyone_can_verify() {
     assert_eq!(draw.digest, published.result_digest.clone().unwrap());
     let json: Value = serde_json::from_str(&file).unwrap();
     assert_eq!(json["seed"], secret.as_str());
+    // The file was stored at publication and is served as stored: the same bytes on every read,
+    // and the bytes of the public run with the draw recomputed from its published seed and inputs.
+    let again = app.get("/api/v1/FairDraw/lottery_results/first").await.into_string().await.unwrap();
+    assert_eq!(again, file);
+    let stored_file = lottery_result_file::Entity::find()
+        .filter(lottery_result_file::Column::RunId.eq(published.id))
+        .one(&app.db)
+        .await
+        .unwrap()
+        .expect("the file is stored with the publication");
+    assert_eq!(stored_file.body, file);
+    let recomputed = vmarket::lottery::draw(
+        &vmarket::lottery::Seed::from_hex(&secret).unwrap(),
+        &vmarket::lottery::Inputs::parse(published.inputs.as_deref().unwrap()).unwrap(),
+    );
+    assert_eq!(lottery::PublicRun::file(&published, "FairDraw", &recomputed).unwrap(), file);
 
     let mut flipped = json.clone();
     let won = flipped["outcomes"][0]["won"].as_bool().unwrap();
@@ -427,4 +446,83 @@ async fn the_event_page_shows_the_commitment_then_a_draw_anyone_can_verify() {
     assert_eq!(status, 404);
     let (status, _) = app.get_json("/api/v1/NoSuchFair/lottery_results/first").await;
     assert_eq!(status, 404);
+}
+
+/// Every result mail owed of `run_id` marked owed again (as if the job's marks were lost).
+async fn owe_again(app: &TestApp, run_id: i32) {
+    lottery_result_mail::Entity::update_many()
+        .col_expr(
+            lottery_result_mail::Column::DoneAt,
+            sea_orm::sea_query::Expr::value(Option::<chrono::DateTime<chrono::Utc>>::None),
+        )
+        .filter(lottery_result_mail::Column::RunId.eq(run_id))
+        .exec(&app.db)
+        .await
+        .unwrap();
+}
+
+#[rocket::async_test]
+async fn result_mails_owed_by_a_publication_are_stored_once_whatever_stops_in_between() {
+    let app = TestApp::builder().empty().live().config(|c| c.job_poll_interval_ms = 50).build().await;
+    let ev = app.entry_event("OwedFair").await;
+    let owner = app.user("owed_owner").await;
+    let no_address = app.user("owed_no_address").await;
+    for i in 0..3 {
+        enter(&app, &ev, &owner, &format!("未送工房{i}"), ev.plans[0]).await;
+    }
+    enter(&app, &ev, &no_address, "宛先なし工房", ev.plans[0]).await;
+    // An owner without a mail address (after signing in: a signed-in request refreshes it).
+    let mut row = vmarket::db::entities::user::Entity::find_by_id(no_address.user.id)
+        .one(&app.db)
+        .await
+        .unwrap()
+        .unwrap()
+        .into_active_model();
+    row.email = Set(None);
+    row.update(&app.db).await.unwrap();
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1));
+    let now = app.clock.now();
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap();
+
+    // The publication commits, and the process stops before it enqueues the mails (the model's
+    // publish enqueues nothing): the publication owes one mail per entry, and none is rendered.
+    let Publication::Applied { run_id, result_mails, .. } =
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap()
+    else {
+        panic!("published")
+    };
+    assert_eq!(result_mails, 4);
+    assert_eq!(lottery_mails::owed(&app.db, run_id).await.unwrap(), 4);
+    assert_eq!(mail::Entity::find().count(&app.db).await.unwrap(), 0);
+
+    // Workers starting later find what is owed and send it.
+    let workers = app.start_workers().await;
+    eventually("the owed result mails", || async { lottery_mails::owed(&app.db, run_id).await.unwrap() == 0 }).await;
+    workers.stop().await;
+    let mails = mail::Entity::find().all(&app.db).await.unwrap();
+    assert_eq!(mails.len(), 3, "one per entry whose owner has an address");
+    assert!(mails.iter().all(|m| m.recipient == *owner.user.email.as_ref().unwrap()));
+    let keys: std::collections::HashSet<_> = mails.iter().map(|m| m.dedup_key.clone().unwrap()).collect();
+    assert_eq!(keys.len(), 3);
+
+    // The job's marks lost (a crash after its batch committed cannot lose them, but suppose a
+    // second run over the same rows): it stores nothing and delivers nothing again.
+    owe_again(&app, run_id).await;
+    let ctx = context(&app);
+    let sent = SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx).await.unwrap();
+    assert_eq!((sent.entries, sent.mails, sent.without_address), (4, 0, 1));
+    assert_eq!(mail::Entity::find().count(&app.db).await.unwrap(), 3, "never a second mail");
+
+    // Two runs at once over the same owed rows, nothing stored yet: one mail per entry between
+    // them (the unique key decides which run stores it).
+    mail::Entity::delete_many().exec(&app.db).await.unwrap();
+    owe_again(&app, run_id).await;
+    let (a, b) = tokio::join!(
+        SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx),
+        SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx)
+    );
+    assert_eq!(a.unwrap().mails + b.unwrap().mails, 3);
+    assert_eq!(mail::Entity::find().count(&app.db).await.unwrap(), 3);
+    assert_eq!(lottery_mails::owed(&app.db, run_id).await.unwrap(), 0);
 }

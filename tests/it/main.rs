@@ -16,6 +16,8 @@ mod circles_access;
 mod data_version;
 mod demo_accounts;
 mod entries;
+mod entry_amp_pages;
+mod entry_decline;
 mod entry_pages;
 mod errors;
 mod exhibitor_news;

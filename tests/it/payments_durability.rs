@@ -379,8 +379,7 @@ async fn payments_survive_kill_dash_nine() {
     assert!(ev.at(PhaseType::FirstPaymentStart) < real_now && real_now < ev.at(PhaseType::FirstPaymentEnd));
     lottery::commit(&app.db, ev.id, LotteryRound::First, None, draw_at).await.unwrap();
     lottery::preview(&app.db, ev.id, LotteryRound::First, draw_at).await.unwrap();
-    let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
-    lottery::publish(&app.db, &mailer, ev.id, LotteryRound::First, draw_at).await.unwrap();
+    lottery::publish(&app.db, ev.id, LotteryRound::First, draw_at).await.unwrap();
     let won = event_entry_application::Entity::find()
         .filter(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::FirstWin))
         .all(&app.db)

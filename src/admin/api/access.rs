@@ -17,8 +17,7 @@ use crate::db::entities::user;
 use crate::error::{Error, request_lang};
 use crate::http::Site;
 use crate::i18n::Lang;
-use crate::jobs::{Queue, SendMail};
-use crate::mail::{Mailer, Queued};
+use crate::jobs::{FollowUp, Queue};
 use crate::model::user::Role;
 
 /// What a console handler works with: a signed-in staff member and the application's state.
@@ -35,25 +34,25 @@ pub struct Cx<'r> {
     pub now: DateTime<Utc>,
     /// The staff member.
     pub staff: user::Model,
-    /// Mail rendering and storage, for writes that tell people (a published draw).
-    pub mailer: &'r Mailer,
-    /// The job queue that sends stored mails.
+    /// The job queue: follow-up work of committed writes (mails, owed result mails).
     pub queue: &'r Queue,
-    /// Mails a write queued in its transaction, sent once it committed ([`Cx::send_queued`]).
-    outbox: std::sync::Mutex<Vec<Queued>>,
+    /// Work a write left for the workers in its transaction, handed over once it committed
+    /// ([`Cx::send_queued`]).
+    outbox: std::sync::Mutex<Vec<FollowUp>>,
 }
 
 impl Cx<'_> {
-    /// Keeps `mails` (stored in the current write's transaction) to send after it commits.
-    pub fn after_commit(&self, mails: Vec<Queued>) {
-        self.outbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(mails);
+    /// Keeps `work` (stored in the current write's transaction: mails, owed result mails) to
+    /// hand to the workers after it commits.
+    pub fn after_commit(&self, work: impl IntoIterator<Item = FollowUp>) {
+        self.outbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(work);
     }
 
-    /// Hands the mails of a committed write to the workers.
+    /// Hands the follow-up work of a committed write to the workers.
     pub async fn send_queued(&self) {
-        let mails = std::mem::take(&mut *self.outbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        for mail in mails {
-            SendMail::push(self.queue, mail).await;
+        let work = std::mem::take(&mut *self.outbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        for follow_up in work {
+            follow_up.push(self.queue).await;
         }
     }
 
@@ -89,28 +88,17 @@ impl<'r> FromRequest<'r> for Console<'r> {
             return refuse(Error::Forbidden);
         }
         let state = req.rocket();
-        let (Some(site), Some(db), Some(clock), Some(mailer), Some(queue)) = (
+        let (Some(site), Some(db), Some(clock), Some(queue)) = (
             state.state::<Site>(),
             state.state::<DatabaseConnection>(),
             state.state::<Clock>(),
-            state.state::<Mailer>(),
             state.state::<Queue>(),
         ) else {
             return Outcome::Error((Status::InternalServerError, Error::Internal("console state missing".into())));
         };
         let now = clock.now();
         let lang = request_lang(req);
-        Outcome::Success(Console(Cx {
-            db,
-            site,
-            clock,
-            lang,
-            now,
-            staff: user,
-            mailer,
-            queue,
-            outbox: Default::default(),
-        }))
+        Outcome::Success(Console(Cx { db, site, clock, lang, now, staff: user, queue, outbox: Default::default() }))
     }
 }
 

@@ -31,7 +31,7 @@ use rocket::serde::json::Json;
 use rocket::{Route, delete, get, post, put, routes};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait, ModelTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, SqlErr, TransactionTrait,
+    QueryOrder, QuerySelect, SqlErr,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -288,7 +288,7 @@ async fn audited(
 
 async fn create<R: Resource>(cx: &Cx<'_>, body: Value) -> Result<Created> {
     let input = input::parse::<R::Input>(body)?;
-    let txn = cx.db.begin().await?;
+    let txn = crate::db::begin_write(cx.db).await?;
     let id = R::create(&txn, input, cx).await.map_err(refusal)?;
     let (_, after) = one::<R, _>(&txn, id, cx.now).await?;
     audited(txn, cx, R::NAME, id, Action::Create, None, Some(after.clone())).await?;
@@ -309,7 +309,7 @@ fn merged(record: &Value, body: Value) -> Value {
 }
 
 async fn update<R: Resource>(cx: &Cx<'_>, id: i32, body: Value) -> Result<Value> {
-    let txn = cx.db.begin().await?;
+    let txn = crate::db::begin_write(cx.db).await?;
     let (row, before) = one::<R, _>(&txn, id, cx.now).await?;
     let input = input::parse::<R::Input>(merged(&before, body))?;
     let reason = R::reason(&input);
@@ -328,7 +328,7 @@ async fn update<R: Resource>(cx: &Cx<'_>, id: i32, body: Value) -> Result<Value>
 }
 
 async fn delete<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<Value> {
-    let txn = cx.db.begin().await?;
+    let txn = crate::db::begin_write(cx.db).await?;
     let (row, before) = one::<R, _>(&txn, id, cx.now).await?;
     debug_assert_eq!(id_of::<R::Entity>(&row).ok(), Some(id));
     R::delete(&txn, row, cx).await.map_err(refusal)?;

@@ -1,8 +1,9 @@
 //! A circle's entries to events (spec §7 "Entries and plans"): `GET /api/v1/user/event_entries`
 //! (`?page=` or `?permalink=`), `POST` to apply, `PUT` / `DELETE …/{id}` to edit or withdraw
-//! inside the entry window, `PUT …/{id}/update_amp_ids` until `submission_end`. Owner only for
-//! changes: a member gets 403, anyone else 404; members and owners both read. Rules and codes:
-//! [`crate::model::entry`].
+//! inside the entry window, `PUT …/{id}/update_amp_ids` until `submission_end`, `PUT
+//! …/{id}/applications/{application_id}/decline` to give up a won, unpaid application inside
+//! its payment window. Owner only for changes: a member gets 403, anyone else 404; members and
+//! owners both read. Rules and codes: [`crate::model::entry`], [`crate::model::entry_decline`].
 
 use rocket::http::Status;
 use rocket::serde::json::Json;
@@ -141,12 +142,28 @@ pub async fn update_amp_ids(
     Ok(Json(EntryView::load_one(api.db, entry, current.user.id, api.lang, api.now).await?))
 }
 
+/// Declines a won application of the entry (DOMAIN.md: `first_win` / `second_win` → `decline`,
+/// the slot freed for the second draw): only a win to pay, inside its payment window. Attempts
+/// to pay it that are still open are closed.
+#[utoipa::path(put, path = "/api/v1/user/event_entries/{id}/applications/{application_id}/decline", tag = "entries",
+    security(("bearer" = [])),
+    params(("id" = i32, Path), ("application_id" = i32, Path), ("lang" = Option<String>, Query)),
+    responses((status = 200, body = EntryView), (status = 401, body = crate::error::ErrorBody),
+              (status = 403, body = crate::error::ErrorBody, description = "a member, not the owner; or csrf_failed"),
+              (status = 404, body = crate::error::ErrorBody, description = "unknown entry, or an application of another entry"),
+              (status = 409, body = crate::error::ErrorBody, description = "circle_suspended, already_paid, decline_closed")))]
+#[put("/user/event_entries/<id>/applications/<application_id>/decline")]
+pub async fn decline(api: Api<'_>, current: CurrentUser, id: Id, application_id: Id) -> Result<Json<EntryView>> {
+    let entry = event_entry::Model::decline(api.db, id.0, application_id.0, current.user.id, api.now).await?;
+    Ok(Json(EntryView::load_one(api.db, entry, current.user.id, api.lang, api.now).await?))
+}
+
 /// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.
 #[derive(utoipa::OpenApi)]
-#[openapi(paths(list, create, update, destroy, update_amp_ids))]
+#[openapi(paths(list, create, update, destroy, update_amp_ids, decline))]
 pub struct Doc;
 
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
-    routes![list, create, update, destroy, update_amp_ids]
+    routes![list, create, update, destroy, update_amp_ids, decline]
 }

@@ -36,6 +36,10 @@ pub struct Model {
     /// The canonical input list (`lottery::Inputs::canonical`), stored at preview, public once
     /// published.
     pub inputs: Option<String>,
+    /// The previewed result as staff check it (`model::lottery::DrawSummary`, JSON), written by
+    /// every preview; the published one once published.
+    #[sea_orm(column_type = "Text", nullable)]
+    pub summary: Option<String>,
 }
 
 /// No relations are navigated through SeaORM; queries filter by foreign key.

@@ -40,6 +40,8 @@ pub struct Model {
     pub created_at: DateTimeUtc,
     pub next_attempt_at: Option<DateTimeUtc>,
     pub sent_at: Option<DateTimeUtc>,
+    /// Set for a mail that must exist at most once (unique): e.g. `lottery_result:{run}:{entry}`.
+    pub dedup_key: Option<String>,
 }
 
 /// A mail stands alone: no relations.

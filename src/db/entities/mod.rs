@@ -34,6 +34,8 @@ pub mod inquiry;
 pub mod inquiry_category;
 pub mod keyword;
 pub mod link_preview;
+pub mod lottery_result_file;
+pub mod lottery_result_mail;
 pub mod lottery_run;
 pub mod mail;
 pub mod order;

@@ -20,6 +20,9 @@ mod m20261124_001000_staff_console;
 mod m20261125_001000_entries;
 mod m20261125_001100_lottery_secret;
 mod m20261126_001300_payments;
+mod m20261127_001400_lottery_result_mails;
+mod m20261127_001410_lottery_results;
+mod m20261127_001420_application_status_writes;
 mod m20261127_001600_data_version;
 mod m20261127_001801_order_provider_link;
 
@@ -45,6 +48,9 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_001000_entries::Migration),
             Box::new(m20261125_001100_lottery_secret::Migration),
             Box::new(m20261126_001300_payments::Migration),
+            Box::new(m20261127_001400_lottery_result_mails::Migration),
+            Box::new(m20261127_001410_lottery_results::Migration),
+            Box::new(m20261127_001420_application_status_writes::Migration),
             Box::new(m20261127_001600_data_version::Migration),
             Box::new(m20261127_001801_order_provider_link::Migration),
         ]

@@ -40,7 +40,7 @@ type Answer = Either<(Status, Template), Redirect>;
 const REFUSALS: [&str; 4] = ["entry_closed", "entry_exists", "circle_suspended", "amp_closed"];
 
 /// The unprefixed path of an event's apply page `page` (`new`, `edit`, …).
-fn apply_path(permalink: &str, page: &str) -> String {
+pub(crate) fn apply_path(permalink: &str, page: &str) -> String {
     format!("/mypage/event/{permalink}/apply/{page}")
 }
 
@@ -482,7 +482,12 @@ pub async fn new(
 
 /// The entry of circle `circle_id` to the event, for its owner: 404 to strangers and for a
 /// circle without an entry, 403 to members.
-async fn owned_entry(p: &Page<'_>, user_id: i32, event_id: i32, circle_id: Option<i32>) -> Result<EntryView> {
+pub(crate) async fn owned_entry(
+    p: &Page<'_>,
+    user_id: i32,
+    event_id: i32,
+    circle_id: Option<i32>,
+) -> Result<EntryView> {
     let circle_id = circle_id.ok_or_else(Error::not_found)?;
     circle::Model::for_owner(p.db, circle_id, user_id).await?;
     let entry = event_entry::Model::of_circle(p.db, event_id, circle_id).await?.ok_or_else(Error::not_found)?;

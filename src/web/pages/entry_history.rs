@@ -1,7 +1,9 @@
 //! The entry history (spec §2: `/mypage/entry_history`, `/mypage/entry_history/{permalink}/apply`):
 //! the entries of every circle the user owns or belongs to, newest first, and for one event
 //! each entry with its wishes, each wish's lottery status in words and the entry's lottery type.
-//! The owner sees edit and withdraw links while the entry window is open; members read only.
+//! The owner sees edit and withdraw links while the entry window is open, a link to the AMP
+//! options until `submission_end`, and a decline link beside a win to pay inside its payment
+//! window; members read only.
 //! The event's other history tabs (hub, catalog, submissions) appear when those pages exist.
 
 use rocket::{Route, get, routes};
@@ -47,6 +49,9 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
                 "free_submission": a.options.free_submission,
                 "pay_href": a.can_pay.then(|| format!("{}?application_id={}", p.href("/payment"), a.id)),
                 "pay_label": p.site.messages.tf(p.lang, "payments.entry.pay_label", &[("plan", a.plan.name.get())]),
+                "decline_href": a.can_decline.then(|| {
+                    format!("{}?application={}", p.href(&format!("/mypage/event/{permalink}/apply/decline")), a.id)
+                }),
             })
         })
         .collect();
@@ -68,6 +73,9 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
         "withdraw_href": view
             .can_edit
             .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/withdraw")))),
+        "amp_href": view
+            .can_update_amp
+            .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/amp")))),
     })
 }
 
@@ -98,11 +106,11 @@ async fn with_receipts(p: &Page<'_>, user_id: i32, items: &mut [Value]) -> Resul
 
 /// The message of `?done=` / `?error=`, if known.
 fn notices(p: &Page<'_>, done: Option<&str>, error: Option<&str>) -> Value {
+    const DONE: [&str; 3] = ["withdrawn", "declined", "amp_updated"];
+    const ERRORS: [&str; 4] = ["entry_closed", "circle_suspended", "decline_closed", "already_paid"];
     json!({
-        "done": done.filter(|d| *d == "withdrawn").map(|d| p.t(&format!("entries.done.{d}"))),
-        "error": error
-            .filter(|e| ["entry_closed", "circle_suspended"].contains(e))
-            .map(|e| p.t(&format!("errors.{e}"))),
+        "done": done.filter(|d| DONE.contains(d)).map(|d| p.t(&format!("entries.done.{d}"))),
+        "error": error.filter(|e| ERRORS.contains(e)).map(|e| p.t(&format!("errors.{e}"))),
     })
 }
 

@@ -7,6 +7,8 @@ pub mod circle_members;
 pub mod circles;
 pub mod contact;
 pub mod entries;
+pub mod entry_amp;
+pub mod entry_decline;
 pub mod entry_history;
 pub mod exhibitors;
 pub mod history;
@@ -50,6 +52,8 @@ pub fn routes() -> Vec<Route> {
     routes.extend(circle_members::routes());
     routes.extend(entries::routes());
     routes.extend(entry_history::routes());
+    routes.extend(entry_amp::routes());
+    routes.extend(entry_decline::routes());
     routes.extend(support::routes());
     routes.extend(contact::routes());
     routes.extend(cached(catalog::routes(), Clocked::Phases, page_lang));

@@ -6,7 +6,7 @@
 use rocket::http::Method;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
-use vmarket::db::entities::{audit_log, event_entry, event_entry_application, mail};
+use vmarket::db::entities::{audit_log, event_entry, event_entry_application, lottery_result_mail, mail};
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::LotteryStatus;
 use vmarket::model::user::Role;
@@ -209,7 +209,7 @@ async fn staff_read_entries_and_correct_an_application_with_a_reason() {
 
 #[rocket::async_test]
 async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_console() {
-    let app = TestApp::builder().live().build().await;
+    let app = TestApp::builder().live().config(|c| c.job_poll_interval_ms = 50).build().await;
     let admin = app.as_staff(Role::Admin).await;
     let ev = app.entry_event("DrawConsole").await;
     let owner = app.with_user("draw_console_owner").await;
@@ -283,17 +283,33 @@ async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_consol
         .await
         .unwrap();
     assert_eq!(won.len(), 2);
+    // The publication left one result mail owed per entry; the workers render and store them
+    // from the job the console enqueued once its write committed.
     let results = || async {
-        let kinds = mail::Entity::find().all(&app.db).await.unwrap().into_iter().map(|m| m.kind);
-        kinds.filter(|k| k.starts_with("lottery_")).count()
+        let mails = mail::Entity::find().all(&app.db).await.unwrap().into_iter();
+        mails.filter(|m| m.kind.starts_with("lottery_") && m.status == mail::MailStatus::Sent).count()
     };
-    assert_eq!(results().await, entries.len(), "one result mail per entry, queued with the publication");
+    let owed = lottery_result_mail::Entity::find().all(&app.db).await.unwrap();
+    assert_eq!(owed.len(), entries.len(), "one owed result mail per entry, stored with the publication");
+    assert!(owed.iter().all(|o| o.done_at.is_none()));
+    assert_eq!(mail::Entity::find().all(&app.db).await.unwrap().len(), 0, "no mail is rendered inside the publication");
+    let workers = app.start_workers().await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while results().await < entries.len() {
+        assert!(std::time::Instant::now() < deadline, "the result mails sent within 30 s");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     let twice = call(&app, &admin, Method::Put, &format!("{path}?lang=en"), Some(&publish)).await;
     assert_eq!((twice.status, twice.body["code"].as_str()), (409, Some("lottery_already_published")));
     assert!(twice.body["message"].as_str().unwrap().contains("changes nothing"), "{:?}", twice.body);
     let actions: Vec<String> = audit_of(&app, "lottery_runs", id).await.into_iter().map(|r| r.action).collect();
     assert_eq!(actions, ["create", "edit", "edit"], "commit, preview, publish; the second publish left nothing");
-    assert_eq!(results().await, entries.len(), "publishing again mails nobody");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    workers.stop().await;
+    assert_eq!(results().await, entries.len(), "one result mail per entry; publishing again mails nobody");
+    assert_eq!(mail::Entity::find().all(&app.db).await.unwrap().len(), entries.len(), "and no other");
+    let owed = lottery_result_mail::Entity::find().all(&app.db).await.unwrap();
+    assert!(owed.iter().all(|o| o.done_at.is_some()), "every result is mailed");
 
     // The list per event and round; uc_staff see no draws at all.
     let filter = format!(r#"{{"event_id":{},"round":"first"}}"#, ev.id);

@@ -282,13 +282,15 @@ impl TestApp {
         )
     }
 
-    /// Starts the background workers against this app's database, as `vmarket serve` does.
+    /// Starts the background workers against this app's database, as `vmarket worker` does: a
+    /// pool of their own (a worker stopped while a task of its was inside a transaction cannot
+    /// leave a connection of the test's pool in that transaction).
     pub async fn start_workers(&self) -> vmarket::jobs::Workers {
         if let Ok(filter) = std::env::var("VMARKET_TEST_LOG") {
             let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
         }
-        let ctx = vmarket::jobs::JobContext::new(self.db.clone(), self.config.clone(), self.clock.clone())
-            .expect("job context");
+        let db = vmarket::db::connect(&self.config.database_url).await.expect("the workers' pool");
+        let ctx = vmarket::jobs::JobContext::new(db, self.config.clone(), self.clock.clone()).expect("job context");
         vmarket::jobs::start(ctx).await.expect("workers start")
     }
 

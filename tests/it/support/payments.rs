@@ -39,8 +39,7 @@ impl TestApp {
         let draw_at = ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1);
         lottery::commit(&self.db, ev.id, LotteryRound::First, None, draw_at).await.expect("committed");
         lottery::preview(&self.db, ev.id, LotteryRound::First, draw_at).await.expect("previewed");
-        let mailer = vmarket::mail::Mailer::new(&self.config).expect("mailer");
-        lottery::publish(&self.db, &mailer, ev.id, LotteryRound::First, draw_at).await.expect("published");
+        lottery::publish(&self.db, ev.id, LotteryRound::First, draw_at).await.expect("published");
         let application = event_entry_application::Entity::find()
             .filter(event_entry_application::Column::EntryId.eq(entry.id))
             .one(&self.db)

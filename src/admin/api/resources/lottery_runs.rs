@@ -8,14 +8,16 @@
 //! - **preview**: `PUT /{id} {"state": "preview"}` draws for staff ([`lottery::preview`]; again
 //!   until published); no application changes.
 //! - **publish**: `PUT /{id} {"state": "published"}` applies the previewed draw
-//!   ([`lottery::publish`]) and queues the result mails, sent once the write committed.
+//!   ([`lottery::publish`]); once the write committed, the result mails it left owed are
+//!   handed to the workers (`jobs::SendLotteryResults`).
 //!   Publishing a published run changes nothing and answers 409
 //!   `lottery_already_published`, with no audit entry.
 //!
 //! Preview and publish are edits of the run in the role table (admin and director; qa_tester
 //! reads; uc_staff sees nothing). A record shows the state, the seed hash, the seed once
 //! published (never before), the digests, who committed it and when each step happened, and —
-//! once drawn — the result summary: winners per plan, recomputed from the stored seed and inputs.
+//! once drawn — the result summary: winners per plan, as the last preview stored it (reading a
+//! run never draws again).
 
 use std::collections::HashMap;
 
@@ -30,8 +32,8 @@ use crate::admin::permissions::{Action, Area};
 use crate::db::entities::lottery_run::{LotteryRound, LotteryRunState};
 use crate::db::entities::{event, event_entry_plan, lottery_run, user};
 use crate::error::{Error, Result};
-use crate::lottery::{Inputs, Seed, draw};
-use crate::model::lottery::{self, Publication};
+use crate::jobs::FollowUp;
+use crate::model::lottery::{self, DrawSummary, Publication};
 
 /// The resource.
 pub struct LotteryRuns;
@@ -115,40 +117,26 @@ pub struct LotteryRunInput {
     pub state: Option<LotteryRunState>,
 }
 
-/// The result of `run`'s draw from its stored seed and inputs (`None` before a preview).
+/// The result of `run`'s draw as its last preview stored it (`None` before a preview), with
+/// the plans' names.
 fn summary(run: &lottery_run::Model, plans: &HashMap<i32, event_entry_plan::Model>) -> Option<Summary> {
-    let inputs = Inputs::parse(run.inputs.as_deref()?).ok()?;
-    let seed = Seed::from_hex(run.secret_seed.as_deref().or(run.seed.as_deref())?).ok()?;
-    let drawn = draw(&seed, &inputs);
-    let mut per_plan: HashMap<i64, (u32, u32)> = HashMap::new();
-    for o in &drawn.outcomes {
-        let counts = per_plan.entry(o.plan_id).or_default();
-        counts.0 += 1;
-        counts.1 += u32::from(o.won);
-    }
-    let plans = inputs
-        .plans()
-        .iter()
+    let stored = DrawSummary::of_run(run)?;
+    let plans = stored
+        .plans
+        .into_iter()
         .map(|p| {
-            let id = i32::try_from(p.id).unwrap_or_default();
-            let (wishes, winners) = per_plan.get(&p.id).copied().unwrap_or_default();
-            let plan = plans.get(&id);
+            let plan = plans.get(&p.plan_id);
             PlanResult {
-                plan_id: id,
+                plan_id: p.plan_id,
                 name_ja: plan.map(|p| p.name_ja.clone()).unwrap_or_default(),
                 name_en: plan.map(|p| p.name_en.clone()).unwrap_or_default(),
                 capacity: p.capacity,
-                wishes,
-                winners,
+                wishes: p.wishes,
+                winners: p.winners,
             }
         })
         .collect();
-    Some(Summary {
-        entries: inputs.entries().len(),
-        applications: inputs.application_count(),
-        winners: drawn.winners().count(),
-        plans,
-    })
+    Some(Summary { entries: stored.entries, applications: stored.applications, winners: stored.winners, plans })
 }
 
 impl Resource for LotteryRuns {
@@ -237,15 +225,13 @@ impl Resource for LotteryRuns {
                 lottery::preview(txn, row.event_id, row.round, cx.now).await?;
                 Ok(())
             }
-            Some(LotteryRunState::Published) => {
-                match lottery::publish(txn, cx.mailer, row.event_id, row.round, cx.now).await? {
-                    Publication::Applied { mails, .. } => {
-                        cx.after_commit(mails);
-                        Ok(())
-                    }
-                    Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
+            Some(LotteryRunState::Published) => match lottery::publish(txn, row.event_id, row.round, cx.now).await? {
+                Publication::Applied { run_id, .. } => {
+                    cx.after_commit([FollowUp::LotteryResults(run_id)]);
+                    Ok(())
                 }
-            }
+                Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
+            },
             Some(LotteryRunState::Committed) | None => Err(Error::invalid("state", "validation.lottery_state")),
         }
     }
