@@ -114,6 +114,16 @@ export const STAFF = {
   password: process.env.VMARKET_E2E_STAFF_PASSWORD ?? '',
 };
 
+/** The director and QA tester accounts `scripts/e2e` creates for the console's role stories. */
+export const DIRECTOR = {
+  email: process.env.VMARKET_E2E_DIRECTOR_EMAIL ?? '',
+  password: process.env.VMARKET_E2E_ROLE_PASSWORD ?? '',
+};
+export const QA_TESTER = {
+  email: process.env.VMARKET_E2E_QA_EMAIL ?? '',
+  password: process.env.VMARKET_E2E_ROLE_PASSWORD ?? '',
+};
+
 /**
  * Signs in on the account page the browser is on (or is being sent to) and waits until it is
  * back on a page whose path satisfies `landed`.

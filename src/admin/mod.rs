@@ -99,8 +99,10 @@ pub async fn index(
     console("/admin".into(), user, cookies, site, headers).await
 }
 
-/// Client-side routes of the console all load the same page (never `/admin/api/…`).
-#[get("/<path..>", rank = 20)]
+/// Client-side routes of the console all load the same page (never `/admin/api/…`, whose routes
+/// are more specific). Ranked before the site's `/<permalink>/…` pages, which would otherwise
+/// take `/admin/worlds` for the worlds of an event called `admin`.
+#[get("/<path..>", rank = 1)]
 pub async fn client_route(
     path: PathBuf,
     user: OptionalUser,

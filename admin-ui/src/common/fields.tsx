@@ -1,0 +1,123 @@
+/**
+ * Small fields and inputs the console's pages share: names in the console's language, instants
+ * in Japan time, references picked by name, JSON shown as text.
+ */
+import { Chip } from '@mui/material';
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  ImageField,
+  ReferenceArrayInput,
+  ReferenceInput,
+  TextInput,
+  type TextInputProps,
+  type Validator,
+  useLocaleState,
+  useRecordContext,
+  useResourceContext,
+  useTranslate,
+} from 'react-admin';
+import { recordName } from './names';
+import { formatJst, fromJstInput, toJstInput } from './time';
+
+/** The record's name in the console's language (for references, chips and titles). */
+export function RecordName() {
+  const record = useRecordContext();
+  const [locale] = useLocaleState();
+  return <span>{recordName(record, locale)}</span>;
+}
+
+/** The record's name as a chip (hub tags of a notification). */
+export function RecordChip() {
+  const record = useRecordContext();
+  const [locale] = useLocaleState();
+  return <Chip size="small" label={recordName(record, locale)} />;
+}
+
+/** A function naming records in the console's language, for pickers. */
+export function useRecordName(): (record: Record<string, unknown>) => string {
+  const [locale] = useLocaleState();
+  return (record) => recordName(record, locale);
+}
+
+export interface SourceProps {
+  source: string;
+  label?: string;
+  sortable?: boolean;
+}
+
+/** A picture, described by its field's label (react-admin's `<img>` has no text otherwise). */
+export function PictureField({ source, inList }: SourceProps & { inList?: boolean }) {
+  const translate = useTranslate();
+  const resource = useResourceContext();
+  const label = translate(`resources.${resource}.fields.${source}`);
+  return <ImageField source={source} title={label} sx={inList ? THUMBNAIL : undefined} />;
+}
+
+const THUMBNAIL = { '& img': { maxWidth: 96, maxHeight: 64, objectFit: 'contain', margin: 0 } };
+
+/** An instant in Japan time. */
+export function DateTimeField({ source }: SourceProps) {
+  const record = useRecordContext();
+  const [locale] = useLocaleState();
+  const value = record?.[source];
+  return <span>{formatJst(value, locale)}</span>;
+}
+
+/** A JSON value, pretty-printed (audit snapshots). */
+export function JsonField({ source }: SourceProps) {
+  const record = useRecordContext();
+  const value = record?.[source];
+  if (value === null || value === undefined) return null;
+  return (
+    <pre style={{ margin: 0, fontSize: '0.8rem', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  );
+}
+
+/** A date and time typed in Japan time, sent as RFC 3339 with `+09:00`. */
+export function JstDateTimeInput(props: TextInputProps) {
+  return (
+    <TextInput
+      {...props}
+      type="datetime-local"
+      format={toJstInput}
+      parse={fromJstInput}
+      slotProps={{ inputLabel: { shrink: true } }}
+    />
+  );
+}
+
+interface ReferencePickerProps {
+  source: string;
+  reference: string;
+  label?: string;
+  validate?: Validator | Validator[];
+  alwaysOn?: boolean;
+}
+
+/** A reference picked by name (the server searches `q`). */
+export function ReferencePicker({ source, reference, label, validate }: ReferencePickerProps) {
+  const name = useRecordName();
+  return (
+    <ReferenceInput source={source} reference={reference}>
+      <AutocompleteInput
+        label={label}
+        optionText={name}
+        validate={validate}
+        filterToQuery={(q: string) => (q ? { q } : {})}
+      />
+    </ReferenceInput>
+  );
+}
+
+/** Several references picked by name. */
+export function ReferencesPicker({ source, reference, label }: ReferencePickerProps) {
+  const name = useRecordName();
+  return (
+    <ReferenceArrayInput source={source} reference={reference}>
+      <AutocompleteArrayInput label={label} optionText={name} filterToQuery={(q: string) => (q ? { q } : {})} />
+    </ReferenceArrayInput>
+  );
+}

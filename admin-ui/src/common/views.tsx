@@ -1,0 +1,316 @@
+/**
+ * The pages of a resource built from its [`ResourceSpec`]: a list (columns, search, filters,
+ * server-side sort and pagination, CSV export of the shown columns, bulk changes), a show page,
+ * and edit / create forms whose server validation errors appear beside the fields (the
+ * dataProvider turns the error body's `details` into react-admin's `errors`). Buttons and bulk
+ * actions appear only when the role may use them (`authProvider.canAccess`).
+ */
+import { type ReactElement, cloneElement } from 'react';
+import {
+  ArrayField,
+  ArrayInput,
+  BooleanField,
+  BooleanInput,
+  BulkDeleteButton,
+  BulkUpdateButton,
+  Create,
+  Datagrid,
+  Edit,
+  EmailField,
+  type Exporter,
+  FunctionField,
+  Labeled,
+  List,
+  NullableBooleanInput,
+  NumberField,
+  NumberInput,
+  ReferenceArrayField,
+  ReferenceField,
+  SearchInput,
+  SelectField,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleFormIterator,
+  SimpleShowLayout,
+  SingleFieldList,
+  TextField,
+  TextInput,
+  UrlField,
+  downloadCSV,
+  required,
+  useCanAccess,
+  useResourceContext,
+  useTranslate,
+} from 'react-admin';
+import { storedLocale } from '../i18n';
+import { PHASE_TYPES } from './choices';
+import { toCsv } from './csv';
+import { DateTimeField, JsonField, PictureField, JstDateTimeInput, RecordChip, RecordName, ReferencePicker, ReferencesPicker } from './fields';
+import { recordName } from './names';
+import type { BulkSpec, FieldSpec, ResourceSpec } from './spec';
+
+const NO_WRAP = { '& .MuiFormControlLabel-label': { whiteSpace: 'nowrap' } };
+
+/** The field showing `f` (`inList`: as a list column), keyed by its source. */
+export function fieldFor(f: FieldSpec, inList = false): ReactElement {
+  return cloneElement(fieldBody(f, inList), { key: f.source });
+}
+
+function fieldBody(f: FieldSpec, inList: boolean): ReactElement {
+  const common = { source: f.source, sortable: f.sortable ?? false };
+  switch (f.kind) {
+    case 'number':
+      return <NumberField {...common} />;
+    case 'boolean':
+      return <BooleanField {...common} />;
+    case 'datetime':
+      return <DateTimeField {...common} />;
+    case 'url':
+      return <UrlField {...common} target="_blank" rel="noopener noreferrer" />;
+    case 'email':
+      return <EmailField {...common} />;
+    case 'image':
+      return <PictureField {...common} inList={inList} />;
+    case 'select':
+      return <SelectField {...common} choices={f.choices ?? []} />;
+    case 'reference':
+      return (
+        <ReferenceField {...common} reference={f.reference ?? ''} link="show" emptyText="—">
+          <RecordName />
+        </ReferenceField>
+      );
+    case 'tags':
+      return (
+        <ReferenceArrayField {...common} reference={f.reference ?? ''}>
+          <SingleFieldList linkType={false}>
+            <RecordChip />
+          </SingleFieldList>
+        </ReferenceArrayField>
+      );
+    case 'json':
+      return <JsonField {...common} />;
+    case 'phases':
+      return inList ? (
+        <FunctionField
+          key={f.source}
+          source={f.source}
+          sortable={false}
+          render={(record: { phases?: unknown[] }) => String(record.phases?.length ?? 0)}
+        />
+      ) : (
+        <ArrayField key={f.source} source={f.source}>
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            <SelectField source="phase_type" choices={PHASE_TYPES} label="resources.events.fields.phase_type" sortable={false} />
+            <DateTimeField source="phase_timestamp" label="resources.events.fields.phase_timestamp" sortable={false} />
+            <BooleanField source="is_private" label="resources.events.fields.is_private" sortable={false} />
+            <BooleanField source="is_displayable" label="resources.events.fields.is_displayable" sortable={false} />
+          </Datagrid>
+        </ArrayField>
+      );
+    default:
+      return <TextField {...common} />;
+  }
+}
+
+/**
+ * A cleared text field sends '' (react-admin would send null): the server reads '' as "no
+ * value" for optional texts and as empty for plain ones, where null would be a wrong type.
+ */
+const keepText = (value: string) => value;
+
+/** The input of `f`, keyed by its source. */
+export function inputFor(f: FieldSpec): ReactElement {
+  return cloneElement(inputBody(f), { key: f.source });
+}
+
+function inputBody(f: FieldSpec): ReactElement {
+  const validate = f.required ? required() : undefined;
+  const common = { source: f.source, validate, defaultValue: f.defaultValue };
+  switch (f.kind) {
+    case 'multiline':
+      return <TextInput {...common} multiline minRows={3} fullWidth parse={keepText} />;
+    case 'number':
+      return <NumberInput {...common} />;
+    case 'boolean':
+      return <BooleanInput key={f.source} source={f.source} />;
+    case 'datetime':
+      return <JstDateTimeInput {...common} />;
+    case 'select':
+      return <SelectInput {...common} choices={f.choices ?? []} />;
+    case 'reference':
+      return <ReferencePicker {...common} reference={f.reference ?? ''} />;
+    case 'tags':
+      return <ReferencesPicker key={f.source} source={f.source} reference={f.reference ?? ''} />;
+    case 'phases':
+      return (
+        <ArrayInput key={f.source} source={f.source}>
+          <SimpleFormIterator inline disableReordering>
+            <SelectInput
+              source="phase_type"
+              choices={PHASE_TYPES}
+              validate={required()}
+              label="resources.events.fields.phase_type"
+            />
+            <JstDateTimeInput
+              source="phase_timestamp"
+              validate={required()}
+              label="resources.events.fields.phase_timestamp"
+            />
+            <BooleanInput source="is_private" label="resources.events.fields.is_private" sx={NO_WRAP} />
+            <BooleanInput source="is_displayable" label="resources.events.fields.is_displayable" sx={NO_WRAP} />
+          </SimpleFormIterator>
+        </ArrayInput>
+      );
+    default:
+      return <TextInput {...common} fullWidth={f.kind === 'url'} parse={keepText} />;
+  }
+}
+
+/** The list filters of `spec`: search first (always shown), then the filterable fields. */
+export function filtersFor(spec: ResourceSpec): ReactElement[] {
+  const out: ReactElement[] = [];
+  if (spec.search) out.push(<SearchInput key="q" source="q" alwaysOn />);
+  for (const f of spec.fields.filter((f) => f.filter)) {
+    if (f.filter === 'range') {
+      for (const end of ['gte', 'lte']) {
+        const source = `${f.source}_${end}`;
+        out.push(<JstDateTimeInput key={source} source={source} label={`resources.${spec.name}.fields.${source}`} />);
+      }
+      continue;
+    }
+    switch (f.kind) {
+      case 'boolean':
+        out.push(<NullableBooleanInput key={f.source} source={f.source} />);
+        break;
+      case 'select':
+        out.push(<SelectInput key={f.source} source={f.source} choices={f.choices ?? []} />);
+        break;
+      case 'reference':
+        out.push(<ReferencePicker key={f.source} source={f.source} reference={f.reference ?? ''} />);
+        break;
+      case 'number':
+        out.push(<NumberInput key={f.source} source={f.source} />);
+        break;
+      default:
+        out.push(<TextInput key={f.source} source={f.source} />);
+    }
+  }
+  return out;
+}
+
+/** The CSV exporter of a list: the columns it shows, headed by their labels. */
+export function useColumnExporter(spec: ResourceSpec): Exporter {
+  const translate = useTranslate();
+  const columns = spec.fields
+    .filter((f) => f.list)
+    .map((f) => ({ source: f.source, label: translate(`resources.${spec.name}.fields.${f.source}`) }));
+  return (records) => downloadCSV(toCsv(records as Record<string, unknown>[], columns), spec.name);
+}
+
+function BulkChange({ bulk }: { bulk: BulkSpec }) {
+  return <BulkUpdateButton label={bulk.label} data={bulk.data} mutationMode="pessimistic" />;
+}
+
+/** The bulk actions the role may use on the list's selection, or `false` (no checkboxes). */
+function useBulkActions(spec: ResourceSpec): ReactElement | false {
+  const resource = useResourceContext() ?? spec.name;
+  const edit = useCanAccess({ resource, action: 'edit' });
+  const del = useCanAccess({ resource, action: 'delete' });
+  const changes = edit.canAccess ? (spec.bulk ?? []) : [];
+  const deletes = del.canAccess === true && spec.actions === 'crud';
+  if (changes.length === 0 && !deletes) return false;
+  return (
+    <>
+      {changes.map((b) => (
+        <BulkChange key={b.label} bulk={b} />
+      ))}
+      {deletes && <BulkDeleteButton mutationMode="pessimistic" />}
+    </>
+  );
+}
+
+/** The list page of `spec`. */
+export function listOf(spec: ResourceSpec) {
+  const filters = filtersFor(spec);
+  const columns = spec.fields.filter((f) => f.list);
+  return function ResourceListPage() {
+    const exporter = useColumnExporter(spec);
+    const bulk = useBulkActions(spec);
+    return (
+      <List
+        sort={spec.sort ?? { field: 'id', order: 'DESC' }}
+        filters={filters.length > 0 ? filters : undefined}
+        exporter={exporter}
+        perPage={25}
+      >
+        <Datagrid rowClick="show" bulkActionButtons={bulk}>
+          <TextField source="id" sortable />
+          {columns.map((f) => fieldFor(f, true))}
+        </Datagrid>
+      </List>
+    );
+  };
+}
+
+/** The show page of `spec`. */
+export function showOf(spec: ResourceSpec) {
+  return function ResourceShowPage() {
+    return (
+      <Show>
+        <SimpleShowLayout>
+          <TextField source="id" />
+          {spec.fields.filter((f) => !f.filterOnly).map((f, i) => cloneElement(fieldFor(f), { key: `${f.source}-${i}` }))}
+        </SimpleShowLayout>
+      </Show>
+    );
+  };
+}
+
+/** The form of `spec`: its inputs; on an edit of a resource with a few editable fields, the rest shown. */
+function formOf(spec: ResourceSpec, context: boolean) {
+  return (
+    <SimpleForm>
+      {context &&
+        spec.fields
+          .filter((f) => !f.input && f.list)
+          .map((f) => <Labeled key={`shown-${f.source}`}>{fieldFor(f)}</Labeled>)}
+      {spec.fields.filter((f) => f.input).map((f) => inputFor(f))}
+    </SimpleForm>
+  );
+}
+
+/** The edit page of `spec` (pessimistic, so that server errors land beside the fields). */
+export function editOf(spec: ResourceSpec) {
+  const form = formOf(spec, spec.actions === 'edit');
+  return function ResourceEditPage() {
+    return (
+      <Edit mutationMode="pessimistic" redirect="show">
+        {form}
+      </Edit>
+    );
+  };
+}
+
+/** The create page of `spec`. */
+export function createOf(spec: ResourceSpec) {
+  const form = formOf(spec, false);
+  return function ResourceCreatePage() {
+    return <Create redirect="show">{form}</Create>;
+  };
+}
+
+/** Everything react-admin's `<Resource>` needs of `spec` (but its name and icon). */
+export function pagesOf(spec: ResourceSpec) {
+  return {
+    list: listOf(spec),
+    show: showOf(spec),
+    ...(spec.actions !== 'read' ? { edit: editOf(spec) } : {}),
+    ...(spec.actions === 'crud' ? { create: createOf(spec) } : {}),
+    recordRepresentation: (record: Record<string, unknown>) => recordNameForTitle(record),
+  };
+}
+
+function recordNameForTitle(record: Record<string, unknown>): string {
+  return recordName(record, storedLocale());
+}

@@ -1,0 +1,28 @@
+/** The `worlds` console resource (server: `src/admin/api/resources/worlds.rs`). */
+import PublicIcon from '@mui/icons-material/Public';
+import { PLATFORMS, VENUES } from '../common/choices';
+import type { ResourceSpec } from '../common/spec';
+import { pagesOf } from '../common/views';
+
+export const spec: ResourceSpec = {
+  name: 'worlds',
+  search: true,
+  sort: { field: 'display_order', order: 'ASC' },
+  actions: 'crud',
+  fields: [
+    { source: 'event_id', kind: 'reference', reference: 'events', list: true, sortable: true, filter: true },
+    { source: 'concept_id', kind: 'reference', reference: 'concepts', required: true, input: true, list: true, sortable: true, filter: true },
+    { source: 'name_ja', kind: 'text', required: true, input: true, list: true, sortable: true },
+    { source: 'name_en', kind: 'text', required: true, input: true, list: true, sortable: true },
+    { source: 'description_ja', kind: 'multiline', input: true },
+    { source: 'description_en', kind: 'multiline', input: true },
+    { source: 'exhibition_platform', kind: 'select', choices: PLATFORMS, required: true, input: true, list: true, filter: true },
+    { source: 'venue', kind: 'select', choices: VENUES, required: true, input: true, list: true, filter: true },
+    { source: 'is_company', kind: 'boolean', input: true, list: true, filter: true },
+    { source: 'launch_link', kind: 'url', input: true },
+    { source: 'display_order', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
+    { source: 'image', kind: 'image', list: true },
+  ],
+};
+
+export default { ...pagesOf(spec), icon: PublicIcon };
