@@ -4,7 +4,9 @@
  * - the app bar's white text on MUI's default blue (#2196f3) is 3.1:1; a darker primary is 5.7:1;
  * - the user menu button shows the user's name but was named "Profile" (label in name, 2.5.3);
  * - every page's title is its `<h1>` (react-admin's is a `<span>`);
- * - list rows' checkboxes carry their name, sort buttons are 24 px, "nothing yet" is readable.
+ * - list rows' checkboxes carry their name, sort buttons are 24 px, "nothing yet" is readable;
+ * - the folded bulk actions bar hides its buttons (they were focusable, invisible, and over the
+ *   last column's sort button).
  * The menu adds the time-travel page for roles that may use it, and a banner says when the
  * site runs on a travelled clock.
  */
@@ -37,6 +39,13 @@ export const theme = {
     ...defaultTheme.components,
     // A list's sort buttons are at least 24 px square (target size, 2.5.8).
     MuiTableSortLabel: { styleOverrides: { root: { minHeight: 24, minWidth: 24 } } },
+    // With nothing selected, react-admin folds the bulk actions bar to height 0 but leaves its
+    // buttons in the tab order, invisible, on top of the last column's sort button (axe:
+    // target-size on that button; a keyboard user tabs onto controls they cannot see). Hidden
+    // while folded: out of the tab order and the accessibility tree until rows are selected.
+    RaBulkActionsToolbar: {
+      styleOverrides: { root: { '& .RaBulkActionsToolbar-collapsed': { visibility: 'hidden' } } },
+    },
     // "Nothing yet" in a readable grey (react-admin's is 0.38 black, 2.4:1).
     RaEmpty: {
       styleOverrides: { root: { '& .RaEmpty-message, & .RaEmpty-message *': { color: 'rgba(0, 0, 0, 0.6)', opacity: 1 } } },
