@@ -79,3 +79,42 @@ export const FORWARDING = choices('admin.choices.forwarding', ['failed', 'pendin
 export const LANGS = choices('admin.choices.lang', ['ja', 'en']);
 /** Audit actions (`permissions::Action` of writes). */
 export const AUDIT_ACTIONS = choices('admin.choices.audit_action', ['create', 'edit', 'delete']);
+
+/** `db::entities::event_entry_application::LotteryStatus`. */
+export const LOTTERY_STATUSES = choices('admin.choices.lottery_status', [
+  'applied',
+  'first_win',
+  'first_lost',
+  'first_win_unpaid',
+  'second_win',
+  'second_lost',
+  'second_win_unpaid',
+  'lost',
+  'win',
+  'paid',
+  'decline',
+  'incorrect',
+]);
+/** `model::entry_status::LotteryType`. */
+export const LOTTERY_TYPES = choices('admin.choices.lottery_type', [
+  'applied',
+  'first_lottery',
+  'first_win_payment',
+  'first_lost',
+  'second_lottery',
+  'second_win_payment',
+  'adjusting',
+  'unpaid',
+  'win',
+  'win_paid',
+  'lost',
+  'incorrect',
+]);
+/** `LotteryRound`. */
+export const LOTTERY_ROUNDS = choices('admin.choices.lottery_round', ['first', 'second']);
+/** `db::entities::lottery_run::LotteryRunState`. */
+export const LOTTERY_RUN_STATES = choices('admin.choices.lottery_run_state', ['committed', 'preview', 'published']);
+/** `ExhibitionCategory`. */
+export const EXHIBITION_CATEGORIES = choices('admin.choices.exhibition_category', ['space', 'item', 'avatar']);
+/** `model::entry_plan::RateLabel`. */
+export const RATE_LABELS = choices('admin.choices.rate_label', ['normal', 'nearly_full', 'over_capacity']);

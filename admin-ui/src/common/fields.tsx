@@ -44,6 +44,8 @@ export interface SourceProps {
   source: string;
   label?: string;
   sortable?: boolean;
+  /** Catalogue key shown when there is no value. */
+  emptyText?: string;
 }
 
 /** A picture, described by its field's label (react-admin's `<img>` has no text otherwise). */
@@ -57,11 +59,12 @@ export function PictureField({ source, inList }: SourceProps & { inList?: boolea
 const THUMBNAIL = { '& img': { maxWidth: 96, maxHeight: 64, objectFit: 'contain', margin: 0 } };
 
 /** An instant in Japan time. */
-export function DateTimeField({ source }: SourceProps) {
+export function DateTimeField({ source, emptyText }: SourceProps) {
   const record = useRecordContext();
   const [locale] = useLocaleState();
-  const value = record?.[source];
-  return <span>{formatJst(value, locale)}</span>;
+  const translate = useTranslate();
+  const shown = formatJst(record?.[source], locale);
+  return <span>{shown === '' && emptyText ? translate(emptyText) : shown}</span>;
 }
 
 /** A JSON value, pretty-printed (audit snapshots). */

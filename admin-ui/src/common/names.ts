@@ -8,7 +8,7 @@ function text(value: unknown): string | null {
 
 /**
  * The record's name in `locale` (`name_ja` / `name_en`, then `title_*`), else its `name`,
- * `title`, handle, slug or key, else `#id`.
+ * `title`, its circle's name (an entry), handle, slug or key, else `#id`.
  */
 export function recordName(record: AnyRecord, locale: string): string {
   if (!record) return '';
@@ -21,6 +21,8 @@ export function recordName(record: AnyRecord, locale: string): string {
     'title',
     `name_${other}`,
     `title_${other}`,
+    `circle_name_${lang}`,
+    `circle_name_${other}`,
     'vmarket_id',
     'slug',
     'url_key',

@@ -4,6 +4,7 @@
  * sorts on (the server's `COLUMNS`), and what staff may do. `views.tsx` builds the list, show,
  * edit and create pages from it.
  */
+import type { ComponentType } from 'react';
 import type { Choice } from './choices';
 
 export type FieldKind =
@@ -19,7 +20,8 @@ export type FieldKind =
   | 'reference'
   | 'tags'
   | 'json'
-  | 'phases';
+  | 'phases'
+  | 'rows';
 
 export interface FieldSpec {
   /** The record field (also the input's name). */
@@ -43,6 +45,12 @@ export interface FieldSpec {
   defaultValue?: unknown;
   /** Only a filter (records do not carry it). */
   filterOnly?: boolean;
+  /** A filter shown at once (not behind the "add filter" menu). */
+  alwaysOn?: boolean;
+  /** Catalogue key shown when the record has no value. */
+  emptyText?: string;
+  /** `rows`: the columns of each row (labelled as fields of `reference`), and each row opens that resource's record. */
+  columns?: FieldSpec[];
 }
 
 /** A bulk change of the list's selection: `PUT` of `data` to each selected record. */
@@ -60,7 +68,16 @@ export interface ResourceSpec {
   search?: boolean;
   /** The list's first order. */
   sort?: { field: string; order: 'ASC' | 'DESC' };
-  /** The server's `ACTIONS`: everything, read and edit, or read only. */
-  actions: 'crud' | 'edit' | 'read';
+  /**
+   * The server's `ACTIONS`: everything, read and edit, read and create (changes go through the
+   * show page's own buttons), or read only.
+   */
+  actions: 'crud' | 'edit' | 'create' | 'read';
   bulk?: BulkSpec[];
+  /** Buttons of the show page (the resource's own actions: a status change, a draw's steps). */
+  showActions?: ComponentType;
+  /** Shown below the show page's fields (a draw's result table). */
+  showFooter?: ComponentType;
+  /** Catalogue key of the create form's save button (a draw's "Commit"). */
+  createLabel?: string;
 }

@@ -37,28 +37,37 @@ import {
   TextField,
   TextInput,
   UrlField,
+  EditButton,
+  SaveButton,
+  Toolbar,
+  TopToolbar,
   downloadCSV,
   required,
   useCanAccess,
+  useLocaleState,
   useResourceContext,
   useTranslate,
 } from 'react-admin';
 import { storedLocale } from '../i18n';
 import { PHASE_TYPES } from './choices';
 import { toCsv } from './csv';
+import { formatJst } from './time';
 import { DateTimeField, JsonField, PictureField, JstDateTimeInput, RecordChip, RecordName, ReferencePicker, ReferencesPicker } from './fields';
 import { recordName } from './names';
 import type { BulkSpec, FieldSpec, ResourceSpec } from './spec';
 
 const NO_WRAP = { '& .MuiFormControlLabel-label': { whiteSpace: 'nowrap' } };
 
-/** The field showing `f` (`inList`: as a list column), keyed by its source. */
-export function fieldFor(f: FieldSpec, inList = false): ReactElement {
-  return cloneElement(fieldBody(f, inList), { key: f.source });
+/**
+ * The field showing `f` (`inList`: as a list column), keyed by its source; `label`: a catalogue
+ * key other than the resource's own (a column of another resource's rows).
+ */
+export function fieldFor(f: FieldSpec, inList = false, label?: string): ReactElement {
+  return cloneElement(fieldBody(f, inList, label), { key: f.source });
 }
 
-function fieldBody(f: FieldSpec, inList: boolean): ReactElement {
-  const common = { source: f.source, sortable: f.sortable ?? false };
+function fieldBody(f: FieldSpec, inList: boolean, label?: string): ReactElement {
+  const common = { source: f.source, sortable: f.sortable ?? false, emptyText: f.emptyText, ...(label ? { label } : {}) };
   switch (f.kind) {
     case 'number':
       return <NumberField {...common} />;
@@ -80,6 +89,8 @@ function fieldBody(f: FieldSpec, inList: boolean): ReactElement {
           <RecordName />
         </ReferenceField>
       );
+    case 'rows':
+      return <RowsField {...common} reference={f.reference ?? ''} columns={f.columns ?? []} />;
     case 'tags':
       return (
         <ReferenceArrayField {...common} reference={f.reference ?? ''}>
@@ -111,6 +122,20 @@ function fieldBody(f: FieldSpec, inList: boolean): ReactElement {
     default:
       return <TextField {...common} />;
   }
+}
+
+/**
+ * A list of sub-records (an entry's applications) as a table whose columns are labelled as the
+ * fields of `reference`; a row opens that record.
+ */
+function RowsField({ source, reference, columns, label }: { source: string; reference: string; columns: FieldSpec[]; label?: string }) {
+  return (
+    <ArrayField source={source} label={label}>
+      <Datagrid bulkActionButtons={false} rowClick={(id) => `/${reference}/${id}/show`}>
+        {columns.map((c) => fieldFor({ ...c, sortable: false }, true, `resources.${reference}.fields.${c.source}`))}
+      </Datagrid>
+    </ArrayField>
+  );
 }
 
 /**
@@ -179,33 +204,80 @@ export function filtersFor(spec: ResourceSpec): ReactElement[] {
       }
       continue;
     }
+    const shown = { source: f.source, alwaysOn: f.alwaysOn };
     switch (f.kind) {
       case 'boolean':
-        out.push(<NullableBooleanInput key={f.source} source={f.source} />);
+        out.push(<NullableBooleanInput key={f.source} {...shown} />);
         break;
       case 'select':
-        out.push(<SelectInput key={f.source} source={f.source} choices={f.choices ?? []} />);
+        out.push(<SelectInput key={f.source} {...shown} choices={f.choices ?? []} />);
         break;
       case 'reference':
-        out.push(<ReferencePicker key={f.source} source={f.source} reference={f.reference ?? ''} />);
+        out.push(<ReferencePicker key={f.source} {...shown} reference={f.reference ?? ''} />);
         break;
       case 'number':
-        out.push(<NumberInput key={f.source} source={f.source} />);
+        out.push(<NumberInput key={f.source} {...shown} />);
         break;
       default:
-        out.push(<TextInput key={f.source} source={f.source} />);
+        out.push(<TextInput key={f.source} {...shown} />);
     }
   }
   return out;
 }
 
-/** The CSV exporter of a list: the columns it shows, headed by their labels. */
+/**
+ * The CSV exporter of a list: the columns it shows, headed by their labels, with what the list
+ * shows in them — a referenced record's name rather than its id, a choice's label rather than
+ * its code, instants in Japan time.
+ */
 export function useColumnExporter(spec: ResourceSpec): Exporter {
   const translate = useTranslate();
-  const columns = spec.fields
-    .filter((f) => f.list)
-    .map((f) => ({ source: f.source, label: translate(`resources.${spec.name}.fields.${f.source}`) }));
-  return (records) => downloadCSV(toCsv(records as Record<string, unknown>[], columns), spec.name);
+  const [locale] = useLocaleState();
+  const shown = spec.fields.filter((f) => f.list);
+  const columns = [{ source: 'id', label: translate(`resources.${spec.name}.fields.id`) }].concat(
+    shown.map((f) => ({ source: f.source, label: translate(`resources.${spec.name}.fields.${f.source}`) })),
+  );
+  return async (records, fetchRelatedRecords) => {
+    const names = new Map<string, Record<string, unknown>>();
+    for (const f of shown.filter((f) => f.kind === 'reference' && f.reference)) {
+      const related = await fetchRelatedRecords(records, f.source, f.reference ?? '');
+      names.set(f.source, related as Record<string, unknown>);
+    }
+    const rows = (records as Record<string, unknown>[]).map((record) => {
+      const row: Record<string, unknown> = { id: record.id };
+      for (const f of shown) row[f.source] = csvCell(f, record[f.source], names.get(f.source), translate, locale);
+      return row;
+    });
+    downloadCSV(toCsv(rows, columns), spec.name);
+  };
+}
+
+/** One exported cell of `f` as the list shows it. */
+function csvCell(
+  f: FieldSpec,
+  value: unknown,
+  related: Record<string, unknown> | undefined,
+  translate: (key: string) => string,
+  locale: string,
+): unknown {
+  if (value === null || value === undefined) return value;
+  switch (f.kind) {
+    case 'reference': {
+      const record = related?.[String(value)] as Record<string, unknown> | undefined;
+      return record ? recordName(record, locale) : value;
+    }
+    case 'select': {
+      const choice = f.choices?.find((c) => c.id === value);
+      return choice ? translate(choice.name) : value;
+    }
+    case 'datetime':
+      return formatJst(value, locale);
+    case 'phases':
+    case 'rows':
+      return Array.isArray(value) ? value.length : value;
+    default:
+      return value;
+  }
 }
 
 function BulkChange({ bulk }: { bulk: BulkSpec }) {
@@ -253,24 +325,45 @@ export function listOf(spec: ResourceSpec) {
   };
 }
 
+const editable = (spec: ResourceSpec) => spec.actions === 'crud' || spec.actions === 'edit';
+
+/** The show page's buttons: the resource's own, then Edit where the role may edit. */
+function ShowToolbar({ spec }: { spec: ResourceSpec }) {
+  const Own = spec.showActions;
+  return (
+    <TopToolbar>
+      {Own && <Own />}
+      {editable(spec) && <EditButton />}
+    </TopToolbar>
+  );
+}
+
 /** The show page of `spec`. */
 export function showOf(spec: ResourceSpec) {
+  const Footer = spec.showFooter;
+  const actions = spec.showActions || editable(spec) ? <ShowToolbar spec={spec} /> : false;
   return function ResourceShowPage() {
     return (
-      <Show>
+      <Show actions={actions}>
         <SimpleShowLayout>
           <TextField source="id" />
           {spec.fields.filter((f) => !f.filterOnly).map((f, i) => cloneElement(fieldFor(f), { key: `${f.source}-${i}` }))}
         </SimpleShowLayout>
+        {Footer && <Footer />}
       </Show>
     );
   };
 }
 
 /** The form of `spec`: its inputs; on an edit of a resource with a few editable fields, the rest shown. */
-function formOf(spec: ResourceSpec, context: boolean) {
+function formOf(spec: ResourceSpec, context: boolean, saveLabel?: string) {
+  const toolbar = saveLabel ? (
+    <Toolbar>
+      <SaveButton label={saveLabel} />
+    </Toolbar>
+  ) : undefined;
   return (
-    <SimpleForm>
+    <SimpleForm toolbar={toolbar}>
       {context &&
         spec.fields
           .filter((f) => !f.input && f.list)
@@ -294,7 +387,7 @@ export function editOf(spec: ResourceSpec) {
 
 /** The create page of `spec`. */
 export function createOf(spec: ResourceSpec) {
-  const form = formOf(spec, false);
+  const form = formOf(spec, false, spec.createLabel);
   return function ResourceCreatePage() {
     return <Create redirect="show">{form}</Create>;
   };
@@ -305,8 +398,8 @@ export function pagesOf(spec: ResourceSpec) {
   return {
     list: listOf(spec),
     show: showOf(spec),
-    ...(spec.actions !== 'read' ? { edit: editOf(spec) } : {}),
-    ...(spec.actions === 'crud' ? { create: createOf(spec) } : {}),
+    ...(editable(spec) ? { edit: editOf(spec) } : {}),
+    ...(spec.actions === 'crud' || spec.actions === 'create' ? { create: createOf(spec) } : {}),
     recordRepresentation: (record: Record<string, unknown>) => recordNameForTitle(record),
   };
 }
