@@ -3,7 +3,7 @@
  * sends the signed-in browser's cookies, the CSRF token on writes and `?lang=` (so errors come
  * in the console's language), and turns the server's error body into react-admin's shape:
  * `details` become field errors shown beside the inputs. Plus the console's own calls:
- * dashboard, clock and time travel.
+ * dashboard, clock, time travel and a payment's reconcile.
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { type DataProvider, HttpError, fetchUtils } from 'react-admin';
@@ -88,6 +88,8 @@ export type ConsoleDataProvider = DataProvider & {
   dashboard: () => Promise<{ cards: DashboardCard[] }>;
   clock: () => Promise<ClockState>;
   timeTravel: (timestamp: string | null) => Promise<ClockState>;
+  /** `POST /admin/api/<resource>/<id>/reconcile`: the record as it is now, with `outcome`. */
+  reconcile: (resource: string, id: number | string) => Promise<Record<string, unknown> & { outcome: string }>;
 };
 
 export function createDataProvider(env: HttpEnvironment = browser): ConsoleDataProvider {
@@ -96,6 +98,8 @@ export function createDataProvider(env: HttpEnvironment = browser): ConsoleDataP
     ...simpleRestProvider(API_URL, http),
     dashboard: async () => (await http(`${API_URL}/dashboard`)).json,
     clock: async () => (await http(`${API_URL}/clock`)).json,
+    reconcile: async (resource, id) =>
+      (await http(`${API_URL}/${resource}/${encodeURIComponent(String(id))}/reconcile`, { method: 'POST' })).json,
     timeTravel: async (timestamp) =>
       (
         await http(TIME_TRAVEL_URL, timestamp === null

@@ -23,6 +23,7 @@ import hub_tags from './hub_tags';
 import inquiries from './inquiries';
 import inquiry_categories from './inquiry_categories';
 import lottery_runs from './lottery_runs';
+import payments from './payments';
 import posters from './posters';
 import redirect_rules from './redirect_rules';
 import streamers from './streamers';
@@ -50,6 +51,7 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'entries', ...entries },
   { name: 'applications', ...applications },
   { name: 'lottery_runs', ...lottery_runs },
+  { name: 'payments', ...payments },
   { name: 'inquiries', ...inquiries },
   { name: 'inquiry_categories', ...inquiry_categories },
   { name: 'redirect_rules', ...redirect_rules },

@@ -24,7 +24,7 @@ export const spec: ResourceSpec = {
     { source: 'lottery_status', kind: 'select', choices: LOTTERY_STATUSES, list: true, sortable: true, filter: true, alwaysOn: true },
     { source: 'stored_status', kind: 'select', choices: LOTTERY_STATUSES },
     { source: 'won_round', kind: 'select', choices: LOTTERY_ROUNDS, filter: true, emptyText: 'admin.none' },
-    { source: 'fee_at_draw', kind: 'number', emptyText: 'admin.none' },
+    { source: 'fee_at_draw', kind: 'yen', emptyText: 'admin.none' },
     { source: 'use_amp', kind: 'boolean' },
     { source: 'amp_id', kind: 'text', emptyText: 'admin.none' },
     { source: 'free_submission', kind: 'boolean' },

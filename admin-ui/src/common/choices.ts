@@ -78,7 +78,7 @@ export const FORWARDING = choices('admin.choices.forwarding', ['failed', 'pendin
 /** Inquiry languages. */
 export const LANGS = choices('admin.choices.lang', ['ja', 'en']);
 /** Audit actions (`permissions::Action` of writes). */
-export const AUDIT_ACTIONS = choices('admin.choices.audit_action', ['create', 'edit', 'delete']);
+export const AUDIT_ACTIONS = choices('admin.choices.audit_action', ['create', 'edit', 'delete', 'reconcile']);
 
 /** `db::entities::event_entry_application::LotteryStatus`. */
 export const LOTTERY_STATUSES = choices('admin.choices.lottery_status', [
@@ -118,3 +118,7 @@ export const LOTTERY_RUN_STATES = choices('admin.choices.lottery_run_state', ['c
 export const EXHIBITION_CATEGORIES = choices('admin.choices.exhibition_category', ['space', 'item', 'avatar']);
 /** `model::entry_plan::RateLabel`. */
 export const RATE_LABELS = choices('admin.choices.rate_label', ['normal', 'nearly_full', 'over_capacity']);
+/** `db::entities::order::PaymentType`. */
+export const PAYMENT_TYPES = choices('admin.choices.payment_type', ['stripe', 'paypal', 'smbc_gmo']);
+/** `db::entities::order::OrderState`. */
+export const ORDER_STATES = choices('admin.choices.order_state', ['pending', 'captured', 'failed', 'expired']);

@@ -11,6 +11,7 @@ export type FieldKind =
   | 'text'
   | 'multiline'
   | 'number'
+  | 'yen'
   | 'boolean'
   | 'datetime'
   | 'url'

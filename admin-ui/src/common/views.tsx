@@ -56,6 +56,9 @@ import { DateTimeField, JsonField, PictureField, JstDateTimeInput, RecordChip, R
 import { recordName } from './names';
 import type { BulkSpec, FieldSpec, ResourceSpec } from './spec';
 
+/** Amounts in yen (integers, grouped: ￥8,000). */
+const YEN = { style: 'currency', currency: 'JPY', maximumFractionDigits: 0 } as const;
+
 const NO_WRAP = { '& .MuiFormControlLabel-label': { whiteSpace: 'nowrap' } };
 
 /**
@@ -71,6 +74,8 @@ function fieldBody(f: FieldSpec, inList: boolean, label?: string): ReactElement 
   switch (f.kind) {
     case 'number':
       return <NumberField {...common} />;
+    case 'yen':
+      return <NumberField {...common} options={YEN} />;
     case 'boolean':
       return <BooleanField {...common} />;
     case 'datetime':
@@ -156,7 +161,8 @@ function inputBody(f: FieldSpec): ReactElement {
     case 'multiline':
       return <TextInput {...common} multiline minRows={3} fullWidth parse={keepText} />;
     case 'number':
-      return <NumberInput {...common} />;
+    case 'yen':
+      return <NumberInput {...common} min={0} />;
     case 'boolean':
       return <BooleanInput key={f.source} source={f.source} />;
     case 'datetime':
@@ -216,6 +222,7 @@ export function filtersFor(spec: ResourceSpec): ReactElement[] {
         out.push(<ReferencePicker key={f.source} {...shown} reference={f.reference ?? ''} />);
         break;
       case 'number':
+      case 'yen':
         out.push(<NumberInput key={f.source} {...shown} />);
         break;
       default:

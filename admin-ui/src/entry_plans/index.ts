@@ -17,7 +17,7 @@ export const spec: ResourceSpec = {
     { source: 'name_ja', kind: 'text', required: true, input: true, list: true, sortable: true },
     { source: 'name_en', kind: 'text', required: true, input: true, list: true, sortable: true },
     { source: 'maximum', kind: 'number', required: true, input: true, list: true, sortable: true },
-    { source: 'fee', kind: 'number', required: true, input: true, list: true, sortable: true, filter: true },
+    { source: 'fee', kind: 'yen', required: true, input: true, list: true, sortable: true, filter: true },
     { source: 'preview_world_launch_url', kind: 'url', input: true },
     { source: 'display_order', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'application_count', kind: 'number', list: true },

@@ -10,6 +10,7 @@ mod door;
 mod entries;
 mod hub;
 mod matrix;
+mod payments;
 mod resources;
 mod time_travel;
 

@@ -1,5 +1,5 @@
 //! The console's resources, one file each. Adding one: a file with a [`Resource`] impl, a line
-//! in [`ALL`], and its folder in `admin-ui/src/resources/`.
+//! in [`ALL`], and its folder in `admin-ui/src/<name>/` (registered in `admin-ui/src/resources.ts`).
 //!
 //! [`Resource`]: crate::admin::api::Resource
 
@@ -22,6 +22,7 @@ pub mod hub_tags;
 pub mod inquiries;
 pub mod inquiry_categories;
 pub mod lottery_runs;
+pub mod payments;
 pub mod posters;
 pub mod redirect_rules;
 pub mod streamers;
@@ -52,6 +53,7 @@ pub const ALL: &[Registered] = &[
     registered::<entries::Entries>(),
     registered::<applications::Applications>(),
     registered::<lottery_runs::LotteryRuns>(),
+    registered::<payments::Payments>(),
     registered::<inquiries::Inquiries>(),
     registered::<inquiry_categories::InquiryCategories>(),
     registered::<redirect_rules::RedirectRules>(),
