@@ -22,7 +22,14 @@ const dataProvider = {
         count: 1,
         items: [{ id: 7, title: 'ログインできません', detail: '未対応', at: '2026-11-23T00:00:00Z' }],
       },
-      { key: 'failed_forwarding', resource: 'inquiries', filter: { forwarding: 'failed' }, count: 0, items: [] },
+      { key: 'unforwarded', resource: 'inquiries', filter: { unforwarded_before: '2026-11-22T23:45:00Z' }, count: 0, items: [] },
+      {
+        key: 'stuck_payments',
+        resource: 'payments',
+        filter: { state: 'pending', created_at_lte: '2026-11-22T23:50:00Z' },
+        count: 2,
+        items: [{ id: 4, title: '#4 ともしび工房 ¥8,000 (Stripe)', detail: '決済サービスへの確認 1 回', at: '2026-11-22T20:00:00Z' }],
+      },
     ],
   }),
 } as unknown as ConsoleDataProvider;
@@ -51,8 +58,16 @@ describe('<App>', () => {
     expect(pending.textContent).toContain(ja.admin.dashboard.cards.pending_inquiries.title);
     expect(pending.textContent).toContain('ログインできません');
     expect(pending.textContent).toContain(ja.admin.dashboard.show_all.replace('{count}', '1'));
-    const failed = await screen.findByTestId('card-failed_forwarding');
-    expect(failed.textContent).toContain(ja.admin.dashboard.cards.failed_forwarding.empty);
+    const unforwarded = await screen.findByTestId('card-unforwarded');
+    expect(unforwarded.textContent).toContain(ja.admin.dashboard.cards.unforwarded.empty);
+    const stuck = await screen.findByTestId('card-stuck_payments');
+    expect(stuck.textContent).toContain(ja.admin.dashboard.cards.stuck_payments.title);
+    expect(stuck.textContent).toContain('#4 ともしび工房 ¥8,000 (Stripe)');
+    // The card links to the list filtered the same way.
+    const link = stuck.querySelector('a');
+    expect(decodeURIComponent(link?.getAttribute('href') ?? '')).toBe(
+      '/admin/payments?filter={"state":"pending","created_at_lte":"2026-11-22T23:50:00Z"}',
+    );
   });
 });
 

@@ -438,7 +438,7 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
 }
 
 /// `fee` in yen with thousands separators: `8000` → `8,000`.
-fn yen(fee: i32) -> String {
+pub fn yen(fee: i32) -> String {
     let digits = fee.unsigned_abs().to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
     if fee < 0 {

@@ -225,6 +225,9 @@ export function filtersFor(spec: ResourceSpec): ReactElement[] {
       case 'yen':
         out.push(<NumberInput key={f.source} {...shown} />);
         break;
+      case 'datetime':
+        out.push(<JstDateTimeInput key={f.source} {...shown} />);
+        break;
       default:
         out.push(<TextInput key={f.source} {...shown} />);
     }

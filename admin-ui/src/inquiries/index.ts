@@ -22,6 +22,7 @@ export const spec: ResourceSpec = {
     { source: 'lang', kind: 'select', choices: LANGS, list: true, filter: true },
     { source: 'handling', kind: 'select', choices: HANDLING, required: true, input: true, list: true, sortable: true, filter: true },
     { source: 'forwarding', kind: 'select', choices: FORWARDING, filter: true, filterOnly: true },
+    { source: 'unforwarded_before', kind: 'datetime', filter: true, filterOnly: true },
     { source: 'status', kind: 'select', choices: INQUIRY_STATUS },
     { source: 'slack_status', kind: 'select', choices: FORWARD_STATUS, list: true, filter: true },
     { source: 'jira_status', kind: 'select', choices: FORWARD_STATUS, list: true, filter: true },
