@@ -90,3 +90,55 @@ describe('time travel calls', () => {
     expect(error.message).toBe('Time travel is off in production.');
   });
 });
+
+describe('pictures chosen in a form', () => {
+  /** An HTTP environment that stores uploads and answers the saved record back. */
+  function uploads(refuse = false) {
+    const calls: Call[] = [];
+    const fetchJson = (async (url: string, options: fetchUtils.Options = {}) => {
+      calls.push({ url, options });
+      if (url.startsWith('/admin/api/uploads')) {
+        if (refuse) {
+          throw new HttpError('Some values are not valid.', 422, {
+            code: 'validation_failed',
+            message: 'Some values are not valid.',
+            details: [{ attribute: 'logo', message: 'This image file is too large. Choose one of at most 5 MiB.' }],
+          });
+        }
+        const json = { url: '/media/admin/events/logo/abc.png', width: 10, height: 10 };
+        return { status: 201, headers: new Headers(), body: JSON.stringify(json), json };
+      }
+      const json = JSON.parse(String(options.body ?? '{}'));
+      return { status: 200, headers: new Headers(), body: JSON.stringify(json), json };
+    }) as typeof fetchUtils.fetchJson;
+    return { calls, e: { fetchJson, lang: () => 'en', csrf: () => 'tok' } };
+  }
+
+  it('are uploaded for their field and saved as its address; pictures kept stay as they were', async () => {
+    const { calls, e } = uploads();
+    const provider = createDataProvider(e);
+    const rawFile = new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
+    const data = { id: 3, name_ja: '冬', logo: { rawFile, src: 'blob:x', title: 'logo.png' }, image: { src: '/static/a.png', title: 'Key visual' }, phases: [] };
+    const saved = await provider.update('events', { id: 3, data, previousData: { id: 3 } });
+    expect(calls[0]?.url).toBe('/admin/api/uploads?resource=events&field=logo&lang=en');
+    expect(calls[0]?.options.method).toBe('POST');
+    const sent = calls[0]?.options.body as FormData;
+    expect((sent.get('file') as File).name).toBe('logo.png');
+    expect((calls[0]?.options.headers as Headers).get('X-CSRF-Token')).toBe('tok');
+    const put = JSON.parse(String(calls[1]?.options.body));
+    expect(put).toEqual({ id: 3, name_ja: '冬', logo: '/media/admin/events/logo/abc.png', image: '/static/a.png', phases: [] });
+    expect(saved.data.logo).toBe('/media/admin/events/logo/abc.png');
+  });
+
+  it('a refused file fails the save with the reason beside its field, and nothing is saved', async () => {
+    const { calls, e } = uploads(true);
+    const provider = createDataProvider(e);
+    const rawFile = new File([new Uint8Array(8)], 'huge.png', { type: 'image/png' });
+    const error = await provider
+      .create('events', { data: { name_ja: '冬', logo: { rawFile, src: 'blob:x', title: 'huge.png' } } })
+      .catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).body.errors.logo).toBe('This image file is too large. Choose one of at most 5 MiB.');
+    expect(calls).toHaveLength(1);
+  });
+});

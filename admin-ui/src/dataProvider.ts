@@ -67,6 +67,52 @@ export function createHttpClient(env: HttpEnvironment = browser) {
   };
 }
 
+/** A file chosen in a picture input (react-admin's `ImageInput` value). */
+interface ChosenFile {
+  rawFile: File;
+}
+
+function isChosenFile(value: unknown): value is ChosenFile {
+  return typeof value === 'object' && value !== null && (value as ChosenFile).rawFile instanceof File;
+}
+
+/** A picture input's value for a picture already stored: `{ src, title }`. */
+function isShownPicture(value: unknown): value is { src: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { src?: unknown }).src === 'string' &&
+    !('rawFile' in value)
+  );
+}
+
+/**
+ * `data` as the server takes it: each chosen file uploaded for its field (`POST
+ * /admin/api/uploads?resource=…&field=…`, multipart) and replaced by the stored picture's
+ * address, each picture kept as it was back to its address. A refused file fails the save with
+ * the server's reason on that field.
+ */
+export async function withUploads(
+  http: ReturnType<typeof createHttpClient>,
+  resource: string,
+  data: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { ...data };
+  for (const [field, value] of Object.entries(data)) {
+    if (isChosenFile(value)) {
+      const body = new FormData();
+      body.append('file', value.rawFile, value.rawFile.name);
+      const query = `resource=${encodeURIComponent(resource)}&field=${encodeURIComponent(field)}`;
+      const stored = await http(`${API_URL}/uploads?${query}`, { method: 'POST', body });
+      out[field] = (stored.json as { url: string }).url;
+    } else if (isShownPicture(value)) {
+      out[field] = value.src;
+    }
+  }
+  return out;
+}
+
 /** Where the application clock stands (`/admin/api/clock`, `/api/v1/admin/time_travel`). */
 export interface ClockState {
   timestamp: string | null;
@@ -94,8 +140,13 @@ export type ConsoleDataProvider = DataProvider & {
 
 export function createDataProvider(env: HttpEnvironment = browser): ConsoleDataProvider {
   const http = createHttpClient(env);
+  const rest = simpleRestProvider(API_URL, http);
   return {
-    ...simpleRestProvider(API_URL, http),
+    ...rest,
+    create: async (resource, params) =>
+      rest.create(resource, { ...params, data: await withUploads(http, resource, params.data) }),
+    update: async (resource, params) =>
+      rest.update(resource, { ...params, data: await withUploads(http, resource, params.data) }),
     dashboard: async () => (await http(`${API_URL}/dashboard`)).json,
     clock: async () => (await http(`${API_URL}/clock`)).json,
     reconcile: async (resource, id) =>

@@ -122,6 +122,7 @@ pub fn routes() -> Vec<Route> {
     let mut routes = routes![index, client_route];
     routes.extend(session::routes());
     routes.extend(api::routes());
+    routes.extend(api::images::routes());
     routes.extend(clock::routes());
     routes.extend(dashboard::routes());
     routes

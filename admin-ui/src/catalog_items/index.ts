@@ -21,7 +21,7 @@ export const spec: ResourceSpec = {
     { source: 'is_distributable', kind: 'boolean', input: true, list: true, filter: true },
     { source: 'price', kind: 'number', input: true, list: true, sortable: true },
     { source: 'display_index', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
-    { source: 'thumbnail', kind: 'image', list: true },
+    { source: 'thumbnail', kind: 'image', input: true, list: true },
   ],
 };
 

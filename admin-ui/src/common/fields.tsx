@@ -3,10 +3,12 @@
  * in Japan time, references picked by name, JSON shown as text.
  */
 import { Chip } from '@mui/material';
+import { useCallback } from 'react';
 import {
   AutocompleteArrayInput,
   AutocompleteInput,
   ImageField,
+  ImageInput,
   ReferenceArrayInput,
   ReferenceInput,
   TextInput,
@@ -57,6 +59,31 @@ export function PictureField({ source, inList }: SourceProps & { inList?: boolea
 }
 
 const THUMBNAIL = { '& img': { maxWidth: 96, maxHeight: 64, objectFit: 'contain', margin: 0 } };
+
+/** The picture files the server takes (PNG, JPEG, WebP, GIF), for the file picker. */
+export const PICTURE_TYPES = { 'image/png': ['.png'], 'image/jpeg': ['.jpg', '.jpeg'], 'image/webp': ['.webp'], 'image/gif': ['.gif'] };
+
+/**
+ * A picture field's input: the current picture, and a new file in its place, which the
+ * dataProvider uploads when the form is saved (`/admin/api/uploads`) and stores as the field's
+ * address; a refused file (type, size) gets the server's reason beside the field. Removing the
+ * picture clears the field.
+ */
+export function PictureInput({ source, validate }: { source: string; validate?: Validator | Validator[] }) {
+  const translate = useTranslate();
+  const resource = useResourceContext();
+  const label = translate(`resources.${resource}.fields.${source}`);
+  // The record holds an address; the input holds `{ src, title }` (or a chosen file).
+  const format = useCallback(
+    (value: unknown) => (typeof value === 'string' ? (value === '' ? null : { src: value, title: label }) : value),
+    [label],
+  );
+  return (
+    <ImageInput source={source} accept={PICTURE_TYPES} format={format} validate={validate} helperText="admin.images.help">
+      <ImageField source="src" title="title" />
+    </ImageInput>
+  );
+}
 
 /** An instant in Japan time. */
 export function DateTimeField({ source, emptyText }: SourceProps) {

@@ -52,7 +52,17 @@ import { storedLocale } from '../i18n';
 import { PHASE_TYPES } from './choices';
 import { toCsv } from './csv';
 import { formatJst } from './time';
-import { DateTimeField, JsonField, PictureField, JstDateTimeInput, RecordChip, RecordName, ReferencePicker, ReferencesPicker } from './fields';
+import {
+  DateTimeField,
+  JsonField,
+  JstDateTimeInput,
+  PictureField,
+  PictureInput,
+  RecordChip,
+  RecordName,
+  ReferencePicker,
+  ReferencesPicker,
+} from './fields';
 import { recordName } from './names';
 import type { BulkSpec, FieldSpec, ResourceSpec } from './spec';
 
@@ -169,6 +179,8 @@ function inputBody(f: FieldSpec): ReactElement {
       return <JstDateTimeInput {...common} />;
     case 'select':
       return <SelectInput {...common} choices={f.choices ?? []} />;
+    case 'image':
+      return <PictureInput source={f.source} validate={validate} />;
     case 'reference':
       return <ReferencePicker {...common} reference={f.reference ?? ''} />;
     case 'tags':

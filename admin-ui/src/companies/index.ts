@@ -22,7 +22,7 @@ export const spec: ResourceSpec = {
     { source: 'display_index', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'highlight_count', kind: 'number', list: true },
     { source: 'item_count', kind: 'number', list: true },
-    { source: 'thumbnail', kind: 'image', list: true },
+    { source: 'thumbnail', kind: 'image', input: true, list: true },
   ],
 };
 

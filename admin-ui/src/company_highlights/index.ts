@@ -9,9 +9,7 @@ export const spec: ResourceSpec = {
   actions: 'crud',
   fields: [
     { source: 'company_id', kind: 'reference', reference: 'companies', required: true, input: true, list: true, sortable: true, filter: true },
-    { source: 'image', kind: 'image', list: true },
-    // The server takes the picture's address (a site path or an http(s) URL), not a file.
-    { source: 'image', kind: 'text', required: true, input: true },
+    { source: 'image', kind: 'image', required: true, input: true, list: true },
     { source: 'display_index', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
   ],
 };

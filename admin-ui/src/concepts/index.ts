@@ -21,7 +21,11 @@ export const spec: ResourceSpec = {
     { source: 'is_company', kind: 'boolean', input: true, list: true, filter: true },
     { source: 'display_order', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'world_count', kind: 'number', list: true },
-    { source: 'image', kind: 'image' },
+    { source: 'image', kind: 'image', input: true },
+    { source: 'logo', kind: 'image', input: true },
+    { source: 'launch_link_image', kind: 'image', input: true },
+    { source: 'map_image_ja', kind: 'image', input: true },
+    { source: 'map_image_en', kind: 'image', input: true },
   ],
 };
 

@@ -33,7 +33,7 @@ export const spec: ResourceSpec = {
     { source: 'world_id', kind: 'reference', reference: 'worlds', input: true, filter: true },
     { source: 'hub_tag_ids', kind: 'tags', reference: 'hub_tags', input: true },
     { source: 'user_id', kind: 'number', filter: true },
-    { source: 'thumbnail', kind: 'image' },
+    { source: 'thumbnail', kind: 'image', input: true },
     { source: 'created_at', kind: 'datetime' },
     { source: 'updated_at', kind: 'datetime' },
   ],

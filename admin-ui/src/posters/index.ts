@@ -12,7 +12,7 @@ export const spec: ResourceSpec = {
     { source: 'world_id', kind: 'reference', reference: 'worlds', required: true, input: true, list: true, sortable: true, filter: true },
     { source: 'number', kind: 'number', required: true, input: true, list: true, sortable: true, filter: true },
     { source: 'name', kind: 'text', required: true, input: true, list: true, sortable: true },
-    { source: 'image', kind: 'image', list: true },
+    { source: 'image', kind: 'image', input: true, list: true },
   ],
 };
 

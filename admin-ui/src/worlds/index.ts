@@ -21,7 +21,8 @@ export const spec: ResourceSpec = {
     { source: 'is_company', kind: 'boolean', input: true, list: true, filter: true },
     { source: 'launch_link', kind: 'url', input: true },
     { source: 'display_order', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
-    { source: 'image', kind: 'image', list: true },
+    { source: 'image', kind: 'image', input: true, list: true },
+    { source: 'logo', kind: 'image', input: true },
   ],
 };
 

@@ -23,6 +23,7 @@
 
 pub mod access;
 pub mod contract;
+pub mod images;
 pub mod input;
 pub mod resources;
 
@@ -46,6 +47,7 @@ use validator::Validate;
 
 pub use access::{Allowed, Console, Cx};
 use contract::{Columns, ListParams, Listed, RawList, column};
+pub use images::ImageSlot;
 
 use crate::admin::permissions::{Action, Area};
 use crate::error::{Error, Result};
@@ -77,6 +79,8 @@ pub trait Resource: Send + Sync + 'static {
     const ACTIONS: &'static [Action];
     /// Sortable, filterable and searchable columns.
     const COLUMNS: Columns;
+    /// Its picture fields, which take uploads ([`images`]); their inputs take the address.
+    const IMAGES: &'static [ImageSlot] = &[];
 
     /// Records for `rows`, in the same order (loading whatever they refer to).
     fn records<C: ConnectionTrait + Sync>(
@@ -176,6 +180,8 @@ pub struct Registered {
     pub actions: &'static [Action],
     /// What staff may sort, filter and search on.
     pub columns: Columns,
+    /// Its picture fields.
+    pub images: &'static [ImageSlot],
     list: for<'a> fn(&'a Cx<'a>, RawList<'a>) -> BoxFuture<'a, Result<Listed>>,
     show: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
     create: for<'a> fn(&'a Cx<'a>, Value) -> BoxFuture<'a, Result<Created>>,
@@ -193,6 +199,7 @@ pub const fn registered<R: Resource>() -> Registered {
         area: R::AREA,
         actions: R::ACTIONS,
         columns: R::COLUMNS,
+        images: R::IMAGES,
         list: |cx, raw| Box::pin(list::<R>(cx, raw)),
         show: |cx, id| Box::pin(async move { one::<R, _>(cx.db, id, cx.now).await.map(|(_, v)| v) }),
         create: |cx, body| Box::pin(create::<R>(cx, body)),

@@ -9,6 +9,7 @@ mod dashboard;
 mod door;
 mod entries;
 mod hub;
+mod images;
 mod matrix;
 mod payments;
 mod resources;

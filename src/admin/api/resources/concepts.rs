@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, must_exist, unused};
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::{Cx, ImageSlot, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, event, world};
 use crate::error::Result;
@@ -44,7 +44,15 @@ pub struct ConceptRecord {
     pub is_company: bool,
     /// Position in lists.
     pub display_order: i32,
-    /// Key visual (uploads come later; read-only here).
+    /// Logo.
+    pub logo: Option<String>,
+    /// Picture of its launch link.
+    pub launch_link_image: Option<String>,
+    /// Japanese map.
+    pub map_image_ja: Option<String>,
+    /// English map.
+    pub map_image_en: Option<String>,
+    /// Key visual.
     pub image: Option<String>,
     /// How many worlds it holds.
     pub world_count: u64,
@@ -85,6 +93,26 @@ pub struct ConceptInput {
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]
     pub display_order: i32,
+    /// Key visual (an uploaded picture's address).
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub image: Option<String>,
+    /// Logo.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub logo: Option<String>,
+    /// Picture of its launch link.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub launch_link_image: Option<String>,
+    /// Japanese map.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub map_image_ja: Option<String>,
+    /// English map.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub map_image_en: Option<String>,
 }
 
 impl Resource for Concepts {
@@ -101,6 +129,13 @@ impl Resource for Concepts {
         search: &["name_ja", "name_en", "description_ja", "description_en"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[
+        ImageSlot::wide("image"),
+        ImageSlot::square("logo"),
+        ImageSlot::thumbnail("launch_link_image"),
+        ImageSlot::large("map_image_ja"),
+        ImageSlot::large("map_image_en"),
+    ];
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<concept::Model>) -> Result<Vec<ConceptRecord>> {
         let mut out = Vec::with_capacity(rows.len());
@@ -118,6 +153,10 @@ impl Resource for Concepts {
                 kind: c.kind,
                 is_company: c.is_company,
                 display_order: c.display_order,
+                map_image_en: c.map_image_en,
+                map_image_ja: c.map_image_ja,
+                launch_link_image: c.launch_link_image,
+                logo: c.logo,
                 image: c.image,
                 world_count,
             });
@@ -126,15 +165,7 @@ impl Resource for Concepts {
     }
 
     async fn create(txn: &DatabaseTransaction, input: ConceptInput, _cx: &Cx<'_>) -> Result<i32> {
-        let row = concept::ActiveModel {
-            image: Set(None),
-            logo: Set(None),
-            launch_link_image: Set(None),
-            map_image_ja: Set(None),
-            map_image_en: Set(None),
-            ..Default::default()
-        };
-        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
+        Ok(fill(txn, Default::default(), input).await?.insert(txn).await?.id)
     }
 
     async fn update(txn: &DatabaseTransaction, row: concept::Model, input: ConceptInput, _cx: &Cx<'_>) -> Result<()> {
@@ -166,5 +197,10 @@ async fn fill(
     row.kind = Set(input.kind.unwrap_or(ConceptKind::General));
     row.is_company = Set(input.is_company);
     row.display_order = Set(input.display_order);
+    row.image = Set(input.image);
+    row.logo = Set(input.logo);
+    row.launch_link_image = Set(input.launch_link_image);
+    row.map_image_ja = Set(input.map_image_ja);
+    row.map_image_en = Set(input.map_image_en);
     Ok(row)
 }

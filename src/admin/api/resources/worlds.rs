@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, unused};
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::{Cx, ImageSlot, Resource, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, exhibitor, hub_notification, world};
 use crate::error::{Error, Result};
@@ -46,7 +46,9 @@ pub struct WorldRecord {
     pub launch_link: Option<String>,
     /// Position in lists.
     pub display_order: i32,
-    /// Image (uploads come later; read-only here).
+    /// Logo.
+    pub logo: Option<String>,
+    /// Key visual.
     pub image: Option<String>,
 }
 
@@ -86,6 +88,14 @@ pub struct WorldInput {
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]
     pub display_order: i32,
+    /// Key visual.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub image: Option<String>,
+    /// Logo.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub logo: Option<String>,
 }
 
 impl Resource for Worlds {
@@ -102,6 +112,7 @@ impl Resource for Worlds {
         search: &["name_ja", "name_en", "description_ja", "description_en"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[ImageSlot::wide("image"), ImageSlot::square("logo")];
 
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<world::Model>) -> Result<Vec<WorldRecord>> {
         Ok(rows
@@ -119,13 +130,14 @@ impl Resource for Worlds {
                 is_company: w.is_company,
                 launch_link: w.launch_link,
                 display_order: w.display_order,
+                logo: w.logo,
                 image: w.image,
             })
             .collect())
     }
 
     async fn create(txn: &DatabaseTransaction, input: WorldInput, _cx: &Cx<'_>) -> Result<i32> {
-        let row = world::ActiveModel { image: Set(None), logo: Set(None), ..Default::default() };
+        let row: world::ActiveModel = Default::default();
         Ok(fill(txn, row, input).await?.insert(txn).await?.id)
     }
 
@@ -160,5 +172,7 @@ async fn fill(txn: &DatabaseTransaction, mut row: world::ActiveModel, input: Wor
     row.is_company = Set(input.is_company);
     row.launch_link = Set(input.launch_link);
     row.display_order = Set(input.display_order);
+    row.image = Set(input.image);
+    row.logo = Set(input.logo);
     Ok(row)
 }
