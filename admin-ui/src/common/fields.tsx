@@ -3,7 +3,7 @@
  * in Japan time, references picked by name, JSON shown as text.
  */
 import { Chip } from '@mui/material';
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import {
   AutocompleteArrayInput,
   AutocompleteInput,
@@ -73,16 +73,53 @@ export function PictureInput({ source, validate }: { source: string; validate?: 
   const translate = useTranslate();
   const resource = useResourceContext();
   const label = translate(`resources.${resource}.fields.${source}`);
+  const box = useRef<HTMLDivElement>(null);
+  const choose = translate('admin.images.choose', { field: label });
+  useNamedRemoveButtons(box, translate('admin.images.remove', { field: label }));
   // The record holds an address; the input holds `{ src, title }` (or a chosen file).
   const format = useCallback(
     (value: unknown) => (typeof value === 'string' ? (value === '' ? null : { src: value, title: label }) : value),
     [label],
   );
   return (
-    <ImageInput source={source} accept={PICTURE_TYPES} format={format} validate={validate} helperText="admin.images.help">
-      <ImageField source="src" title="title" />
-    </ImageInput>
+    <div ref={box}>
+      <ImageInput
+        source={source}
+        accept={PICTURE_TYPES}
+        format={format}
+        validate={validate}
+        helperText="admin.images.help"
+        placeholder={<p>{choose}</p>}
+        inputProps={{ 'aria-label': choose }}
+      >
+        <ImageField source="src" title="title" />
+      </ImageInput>
+    </div>
   );
+}
+
+/**
+ * react-admin names each picture's remove button "Delete": it says which picture it removes
+ * instead ("<field>: remove the picture"), kept up as pictures come and go. (The drop zone's
+ * text and its file input say which field they choose: see the placeholder and `inputProps`.)
+ */
+function useNamedRemoveButtons(box: React.RefObject<HTMLDivElement | null>, remove: string) {
+  useEffect(() => {
+    const root = box.current;
+    if (!root) return;
+    const name = () => {
+      for (const button of Array.from(root.querySelectorAll('.RaFileInputPreview-removeButton'))) {
+        if (button.getAttribute('aria-label') !== remove) {
+          button.setAttribute('aria-label', remove);
+          button.setAttribute('title', remove);
+        }
+      }
+    };
+    name();
+    const observer = new MutationObserver(name);
+    observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
+    return () => observer.disconnect();
+  }, [box, remove]);
 }
 
 /** An instant in Japan time. */
