@@ -5,6 +5,7 @@ mod audit;
 mod catalogue;
 mod circles;
 mod contract;
+mod credits;
 mod dashboard;
 mod door;
 mod entries;

@@ -9,12 +9,13 @@ use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, blank};
+use crate::admin::api::resources::credits::{self, Credit, CreditInput};
 use crate::admin::api::{Cx, ImageSlot, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, event, world};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::forms::checks;
-use crate::types::kinds::{ConceptKind, Platform, Venue};
+use crate::types::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue};
 
 /// The resource.
 pub struct Concepts;
@@ -56,6 +57,10 @@ pub struct ConceptRecord {
     pub image: Option<String>,
     /// How many worlds it holds.
     pub world_count: u64,
+    /// Its keywords (`keywords` ids).
+    pub keyword_ids: Vec<i32>,
+    /// Who designed it.
+    pub artists: Vec<Credit<ConceptArtistCategory>>,
 }
 
 /// What staff send for a concept.
@@ -113,6 +118,12 @@ pub struct ConceptInput {
     #[serde(deserialize_with = "blank")]
     #[validate(custom(function = "input::picture"))]
     pub map_image_en: Option<String>,
+    /// Its keywords (`keywords` ids; the list replaces the stored one).
+    #[validate(length(max = 50))]
+    pub keyword_ids: Vec<i32>,
+    /// Who designed it (replaces the stored credits).
+    #[validate(nested, length(max = 50))]
+    pub artists: Vec<CreditInput<ConceptArtistCategory>>,
 }
 
 impl Resource for Concepts {
@@ -138,6 +149,9 @@ impl Resource for Concepts {
     ];
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<concept::Model>) -> Result<Vec<ConceptRecord>> {
+        let ids: Vec<i32> = rows.iter().map(|c| c.id).collect();
+        let mut keywords = credits::concept_keywords(db, ids.clone()).await?;
+        let mut artists = credits::concept_artists(db, ids).await?;
         let mut out = Vec::with_capacity(rows.len());
         for c in rows {
             let world_count = world::Entity::find().filter(world::Column::ConceptId.eq(c.id)).count(db).await?;
@@ -159,18 +173,25 @@ impl Resource for Concepts {
                 logo: c.logo,
                 image: c.image,
                 world_count,
+                keyword_ids: keywords.remove(&c.id).unwrap_or_default(),
+                artists: artists.remove(&c.id).unwrap_or_default(),
             });
         }
         Ok(out)
     }
 
     async fn create(txn: &DatabaseTransaction, input: ConceptInput, _cx: &Cx<'_>) -> Result<i32> {
-        Ok(fill(txn, Default::default(), input).await?.insert(txn).await?.id)
+        let links = input.clone();
+        let id = fill(txn, Default::default(), input).await?.insert(txn).await?.id;
+        replace_links(txn, id, &links).await?;
+        Ok(id)
     }
 
     async fn update(txn: &DatabaseTransaction, row: concept::Model, input: ConceptInput, _cx: &Cx<'_>) -> Result<()> {
+        let id = row.id;
+        let links = input.clone();
         fill(txn, row.into(), input).await?.update(txn).await?;
-        Ok(())
+        replace_links(txn, id, &links).await
     }
 
     async fn delete(txn: &DatabaseTransaction, row: concept::Model, _cx: &Cx<'_>) -> Result<()> {
@@ -178,6 +199,15 @@ impl Resource for Concepts {
         concept::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }
+}
+
+/// Concept `id`'s keywords and credits as `input` lists them (each must exist).
+async fn replace_links(txn: &DatabaseTransaction, id: i32, input: &ConceptInput) -> Result<()> {
+    let problems = credits::unknown_references(txn, &input.keyword_ids, &input.artists).await?;
+    if !problems.is_empty() {
+        return Err(Error::Validation(problems));
+    }
+    credits::replace_concept_links(txn, id, &input.keyword_ids, &input.artists).await
 }
 
 async fn fill(

@@ -5,6 +5,7 @@
 
 pub mod ambassadors;
 pub mod applications;
+pub mod artists;
 pub mod audit_log;
 pub mod catalog_item_categories;
 pub mod catalog_items;
@@ -12,6 +13,7 @@ pub mod circles;
 pub mod companies;
 pub mod company_highlights;
 pub mod concepts;
+pub mod credits;
 pub mod entries;
 pub mod entry_plans;
 pub mod events;
@@ -21,6 +23,7 @@ pub mod hub_notifications;
 pub mod hub_tags;
 pub mod inquiries;
 pub mod inquiry_categories;
+pub mod keywords;
 pub mod lottery_runs;
 pub mod payments;
 pub mod posters;
@@ -37,6 +40,8 @@ pub const ALL: &[Registered] = &[
     registered::<events::Events>(),
     registered::<concepts::Concepts>(),
     registered::<worlds::Worlds>(),
+    registered::<keywords::Keywords>(),
+    registered::<artists::Artists>(),
     registered::<posters::Posters>(),
     registered::<companies::Companies>(),
     registered::<company_highlights::CompanyHighlights>(),

@@ -1,5 +1,6 @@
-//! `worlds`: the virtual worlds of a concept (its event follows from the concept). A world that
-//! exhibitors or hub notifications refer to cannot be deleted.
+//! `worlds`: the virtual worlds of a concept (its event follows from the concept), with their
+//! pictures, keywords, artist credits and numbered areas ([`credits`]). A world that exhibitors
+//! or hub notifications refer to cannot be deleted.
 
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, Set,
@@ -9,12 +10,13 @@ use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, blank};
+use crate::admin::api::resources::credits::{self, AreaInput, AreaRecord, Credit, CreditInput};
 use crate::admin::api::{Cx, ImageSlot, Resource, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, exhibitor, hub_notification, world};
 use crate::error::{Error, Result};
 use crate::forms::checks;
-use crate::types::kinds::{Platform, Venue};
+use crate::types::kinds::{Platform, Venue, WorldArtistCategory};
 
 /// The resource.
 pub struct Worlds;
@@ -50,6 +52,12 @@ pub struct WorldRecord {
     pub logo: Option<String>,
     /// Key visual.
     pub image: Option<String>,
+    /// Its keywords (`keywords` ids).
+    pub keyword_ids: Vec<i32>,
+    /// Who made it.
+    pub artists: Vec<Credit<WorldArtistCategory>>,
+    /// Its numbered areas.
+    pub areas: Vec<AreaRecord>,
 }
 
 /// What staff send for a world.
@@ -96,6 +104,15 @@ pub struct WorldInput {
     #[serde(deserialize_with = "blank")]
     #[validate(custom(function = "input::picture"))]
     pub logo: Option<String>,
+    /// Its keywords (`keywords` ids; the list replaces the stored one).
+    #[validate(length(max = 50))]
+    pub keyword_ids: Vec<i32>,
+    /// Who made it (replaces the stored credits).
+    #[validate(nested, length(max = 50))]
+    pub artists: Vec<CreditInput<WorldArtistCategory>>,
+    /// Its numbered areas (kept by id, added without one, removed when left out).
+    #[validate(nested, length(max = 50))]
+    pub areas: Vec<AreaInput>,
 }
 
 impl Resource for Worlds {
@@ -114,10 +131,17 @@ impl Resource for Worlds {
     };
     const IMAGES: &'static [ImageSlot] = &[ImageSlot::wide("image"), ImageSlot::square("logo")];
 
-    async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<world::Model>) -> Result<Vec<WorldRecord>> {
+    async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<world::Model>) -> Result<Vec<WorldRecord>> {
+        let ids: Vec<i32> = rows.iter().map(|w| w.id).collect();
+        let mut keywords = credits::world_keywords(db, ids.clone()).await?;
+        let mut artists = credits::world_artists(db, ids.clone()).await?;
+        let mut areas = credits::world_areas(db, ids).await?;
         Ok(rows
             .into_iter()
             .map(|w| WorldRecord {
+                keyword_ids: keywords.remove(&w.id).unwrap_or_default(),
+                artists: artists.remove(&w.id).unwrap_or_default(),
+                areas: areas.remove(&w.id).unwrap_or_default(),
                 id: w.id,
                 event_id: w.event_id,
                 concept_id: w.concept_id,
@@ -137,13 +161,17 @@ impl Resource for Worlds {
     }
 
     async fn create(txn: &DatabaseTransaction, input: WorldInput, _cx: &Cx<'_>) -> Result<i32> {
-        let row: world::ActiveModel = Default::default();
-        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
+        let links = input.clone();
+        let id = fill(txn, Default::default(), input).await?.insert(txn).await?.id;
+        replace_links(txn, id, &links).await?;
+        Ok(id)
     }
 
     async fn update(txn: &DatabaseTransaction, row: world::Model, input: WorldInput, _cx: &Cx<'_>) -> Result<()> {
+        let id = row.id;
+        let links = input.clone();
         fill(txn, row.into(), input).await?.update(txn).await?;
-        Ok(())
+        replace_links(txn, id, &links).await
     }
 
     async fn delete(txn: &DatabaseTransaction, row: world::Model, _cx: &Cx<'_>) -> Result<()> {
@@ -154,6 +182,16 @@ impl Resource for Worlds {
         world::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }
+}
+
+/// World `id`'s keywords, credits and areas as `input` lists them (each keyword and artist must exist).
+async fn replace_links(txn: &DatabaseTransaction, id: i32, input: &WorldInput) -> Result<()> {
+    let problems = credits::unknown_references(txn, &input.keyword_ids, &input.artists).await?;
+    if !problems.is_empty() {
+        return Err(Error::Validation(problems));
+    }
+    credits::replace_world_links(txn, id, &input.keyword_ids, &input.artists).await?;
+    credits::replace_areas(txn, id, &input.areas).await
 }
 
 async fn fill(txn: &DatabaseTransaction, mut row: world::ActiveModel, input: WorldInput) -> Result<world::ActiveModel> {
