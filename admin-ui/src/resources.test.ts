@@ -55,7 +55,7 @@ describe('console resources', () => {
           for (const c of f.choices ?? []) need(c.name);
           if (f.emptyText) need(f.emptyText);
           for (const column of f.columns ?? []) {
-            need(`admin.resources.${f.reference}.fields.${column.source}`);
+            need(`admin.resources.${f.labels ?? f.reference}.fields.${column.source}`);
             for (const c of column.choices ?? []) need(c.name);
           }
         }

@@ -6,6 +6,7 @@
 import type { ResourceProps } from 'react-admin';
 import ambassadors from './ambassadors';
 import applications from './applications';
+import artists from './artists';
 import audit_log from './audit_log';
 import catalog_item_categories from './catalog_item_categories';
 import catalog_items from './catalog_items';
@@ -22,6 +23,7 @@ import hub_notifications from './hub_notifications';
 import hub_tags from './hub_tags';
 import inquiries from './inquiries';
 import inquiry_categories from './inquiry_categories';
+import keywords from './keywords';
 import lottery_runs from './lottery_runs';
 import payments from './payments';
 import posters from './posters';
@@ -35,6 +37,8 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'events', ...events },
   { name: 'concepts', ...concepts },
   { name: 'worlds', ...worlds },
+  { name: 'keywords', ...keywords },
+  { name: 'artists', ...artists },
   { name: 'posters', ...posters },
   { name: 'companies', ...companies },
   { name: 'company_highlights', ...company_highlights },

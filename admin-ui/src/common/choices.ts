@@ -50,6 +50,10 @@ export const PHASE_TYPES = choices('phases', [
 export const PLATFORMS = choices('platforms', ['pc', 'cross_platform', 'none']);
 /** `types::kinds::Venue`. */
 export const VENUES = choices('venues', ['vrc', 'vmarket_cloud', 'none']);
+/** `types::kinds::WorldArtistCategory`. */
+export const WORLD_ARTIST_CATEGORIES = choices('artist_categories', ['world_modeler', 'bgm_composer', 'logo_designer']);
+/** `types::kinds::ConceptArtistCategory`. */
+export const CONCEPT_ARTIST_CATEGORIES = choices('artist_categories', ['art_designer']);
 /** `types::kinds::ConceptKind`. */
 export const CONCEPT_KINDS = choices('admin.choices.concept_kind', ['general', 'company', 'cross', 'browser']);
 /** `hub_notification::HubLocale`. */

@@ -50,8 +50,14 @@ export interface FieldSpec {
   alwaysOn?: boolean;
   /** Catalogue key shown when the record has no value. */
   emptyText?: string;
-  /** `rows`: the columns of each row (labelled as fields of `reference`), and each row opens that resource's record. */
+  /**
+   * `rows`: the columns of each row (with `input`: edited in the form, one line per row),
+   * labelled as the fields of `labels` (default: `reference`); with `reference`, a row opens
+   * that resource's record.
+   */
   columns?: FieldSpec[];
+  /** `rows`: the resource (or label group) whose field labels name the columns. */
+  labels?: string;
 }
 
 /** A bulk change of the list's selection: `PUT` of `data` to each selected record. */

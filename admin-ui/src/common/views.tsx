@@ -105,7 +105,7 @@ function fieldBody(f: FieldSpec, inList: boolean, label?: string): ReactElement 
         </ReferenceField>
       );
     case 'rows':
-      return <RowsField {...common} reference={f.reference ?? ''} columns={f.columns ?? []} />;
+      return <RowsField {...common} spec={f} />;
     case 'tags':
       return (
         <ReferenceArrayField {...common} reference={f.reference ?? ''}>
@@ -139,15 +139,22 @@ function fieldBody(f: FieldSpec, inList: boolean, label?: string): ReactElement 
   }
 }
 
+/** The catalogue key naming column `column` of the `rows` field `f`. */
+function columnLabel(f: FieldSpec, column: FieldSpec): string {
+  return `resources.${f.labels ?? f.reference}.fields.${column.source}`;
+}
+
 /**
- * A list of sub-records (an entry's applications) as a table whose columns are labelled as the
- * fields of `reference`; a row opens that record.
+ * A list of sub-records (an entry's applications, a world's areas) as a table whose columns are
+ * labelled by `labels` / `reference`; with `reference`, a row opens that record.
  */
-function RowsField({ source, reference, columns, label }: { source: string; reference: string; columns: FieldSpec[]; label?: string }) {
+function RowsField({ source, spec, label }: { source: string; spec: FieldSpec; label?: string }) {
+  const columns = spec.columns ?? [];
+  const reference = spec.reference;
   return (
     <ArrayField source={source} label={label}>
-      <Datagrid bulkActionButtons={false} rowClick={(id) => `/${reference}/${id}/show`}>
-        {columns.map((c) => fieldFor({ ...c, sortable: false }, true, `resources.${reference}.fields.${c.source}`))}
+      <Datagrid bulkActionButtons={false} rowClick={reference ? (id) => `/${reference}/${id}/show` : false}>
+        {columns.map((c) => fieldFor({ ...c, sortable: false }, true, columnLabel(spec, c)))}
       </Datagrid>
     </ArrayField>
   );
@@ -159,14 +166,14 @@ function RowsField({ source, reference, columns, label }: { source: string; refe
  */
 const keepText = (value: string) => value;
 
-/** The input of `f`, keyed by its source. */
-export function inputFor(f: FieldSpec): ReactElement {
-  return cloneElement(inputBody(f), { key: f.source });
+/** The input of `f`, keyed by its source; `label`: a catalogue key other than the resource's own. */
+export function inputFor(f: FieldSpec, label?: string): ReactElement {
+  return cloneElement(inputBody(f, label), { key: f.source });
 }
 
-function inputBody(f: FieldSpec): ReactElement {
+function inputBody(f: FieldSpec, label?: string): ReactElement {
   const validate = f.required ? required() : undefined;
-  const common = { source: f.source, validate, defaultValue: f.defaultValue };
+  const common = { source: f.source, validate, defaultValue: f.defaultValue, ...(label ? { label } : {}) };
   switch (f.kind) {
     case 'multiline':
       return <TextInput {...common} multiline minRows={3} fullWidth parse={keepText} />;
@@ -185,6 +192,14 @@ function inputBody(f: FieldSpec): ReactElement {
       return <ReferencePicker {...common} reference={f.reference ?? ''} />;
     case 'tags':
       return <ReferencesPicker key={f.source} source={f.source} reference={f.reference ?? ''} />;
+    case 'rows':
+      return (
+        <ArrayInput key={f.source} source={f.source}>
+          <SimpleFormIterator inline disableReordering>
+            {(f.columns ?? []).filter((c) => c.input).map((c) => inputFor(c, columnLabel(f, c)))}
+          </SimpleFormIterator>
+        </ArrayInput>
+      );
     case 'phases':
       return (
         <ArrayInput key={f.source} source={f.source}>

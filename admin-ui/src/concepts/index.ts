@@ -1,6 +1,6 @@
 /** The `concepts` console resource (server: `src/admin/api/resources/concepts.rs`). */
 import CategoryIcon from '@mui/icons-material/Category';
-import { CONCEPT_KINDS, PLATFORMS, VENUES } from '../common/choices';
+import { CONCEPT_ARTIST_CATEGORIES, CONCEPT_KINDS, PLATFORMS, VENUES } from '../common/choices';
 import type { ResourceSpec } from '../common/spec';
 import { pagesOf } from '../common/views';
 
@@ -26,6 +26,17 @@ export const spec: ResourceSpec = {
     { source: 'launch_link_image', kind: 'image', input: true },
     { source: 'map_image_ja', kind: 'image', input: true },
     { source: 'map_image_en', kind: 'image', input: true },
+    { source: 'keyword_ids', kind: 'tags', reference: 'keywords', input: true },
+    {
+      source: 'artists',
+      kind: 'rows',
+      labels: 'concept_artists',
+      input: true,
+      columns: [
+        { source: 'artist_id', kind: 'reference', reference: 'artists', required: true, input: true },
+        { source: 'category', kind: 'select', choices: CONCEPT_ARTIST_CATEGORIES, required: true, input: true },
+      ],
+    },
   ],
 };
 

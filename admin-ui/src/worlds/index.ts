@@ -1,6 +1,6 @@
 /** The `worlds` console resource (server: `src/admin/api/resources/worlds.rs`). */
 import PublicIcon from '@mui/icons-material/Public';
-import { PLATFORMS, VENUES } from '../common/choices';
+import { PLATFORMS, VENUES, WORLD_ARTIST_CATEGORIES } from '../common/choices';
 import type { ResourceSpec } from '../common/spec';
 import { pagesOf } from '../common/views';
 
@@ -23,6 +23,27 @@ export const spec: ResourceSpec = {
     { source: 'display_order', kind: 'number', input: true, defaultValue: 0, list: true, sortable: true },
     { source: 'image', kind: 'image', input: true, list: true },
     { source: 'logo', kind: 'image', input: true },
+    { source: 'keyword_ids', kind: 'tags', reference: 'keywords', input: true },
+    {
+      source: 'artists',
+      kind: 'rows',
+      labels: 'world_artists',
+      input: true,
+      columns: [
+        { source: 'artist_id', kind: 'reference', reference: 'artists', required: true, input: true },
+        { source: 'category', kind: 'select', choices: WORLD_ARTIST_CATEGORIES, required: true, input: true },
+      ],
+    },
+    {
+      source: 'areas',
+      kind: 'rows',
+      labels: 'world_areas',
+      input: true,
+      columns: [
+        { source: 'number', kind: 'number', required: true, input: true },
+        { source: 'name', kind: 'text', required: true, input: true },
+      ],
+    },
   ],
 };
 
