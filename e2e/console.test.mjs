@@ -1,7 +1,9 @@
 /**
  * The staff console's stories, against the real server (scripts/e2e creates the staff accounts):
- * - an admin creates an event with phases, a concept and a world in the console (Japanese) and
- *   sees them on the public site; every resource's list is screenshotted in both languages;
+ * - an admin creates an event with phases, a concept and a world (with a picture uploaded from
+ *   the form; a file that is no picture is refused beside its field) in the console (Japanese)
+ *   and sees them on the public site; suspends a circle with a bulk action and lifts it again;
+ *   every resource's list (every menu entry) is screenshotted in both languages;
  * - a director (switching the console to English) has no users menu and is refused the page;
  * - a QA tester entering at /en/admin travels to the start of 2026Winter's event_open phase and
  *   the catalogue unlocks, then comes back to real time and it locks again.
@@ -19,6 +21,7 @@ import {
   newPage,
   screenshot,
   signIn,
+  solidPng,
   url,
 } from './support.mjs';
 
@@ -30,31 +33,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/** Every console resource (admin-ui/src/resources.ts), for the list screenshots. */
-const RESOURCES = [
-  'events',
-  'concepts',
-  'worlds',
-  'posters',
-  'companies',
-  'company_highlights',
-  'exhibitors',
-  'catalog_item_categories',
-  'catalog_items',
-  'hub_notifications',
-  'hub_tags',
-  'ambassadors',
-  'streamers',
-  'exhibitor_notifications',
-  'circles',
-  'inquiries',
-  'inquiry_categories',
-  'redirect_rules',
-  'vrc_redirects',
-  'users',
-  'audit_log',
-];
 
 /**
  * Picks `option` in the select input named `name`.
@@ -97,16 +75,29 @@ async function switchLanguage(page, from, to) {
 }
 
 /**
- * Opens each resource's list through the menu (client-side, no reloads) and screenshots it.
+ * Opens each resource's list through the menu (client-side, no reloads) and screenshots it:
+ * every menu entry but the time-travel page. Returns the resources seen.
  * @param {import('playwright-core').Page} page @param {string} lang
  */
 async function screenshotLists(page, lang) {
-  for (const name of RESOURCES) {
+  const hrefs = await page
+    .locator('.RaMenu-open a[href^="/admin/"]')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  const names = hrefs.map((h) => h.replace('/admin/', '')).filter((n) => n !== '' && n !== 'time_travel');
+  for (const name of names) {
     await page.locator(`a[href="/admin/${name}"]`).first().click();
     await page.waitForURL((u) => u.pathname === `/admin/${name}`);
-    await page.locator('table tbody tr, .RaEmpty-message, .RaList-noResults').first().waitFor({ timeout: 20_000 });
+    await page
+      .locator('table tbody tr, .RaEmpty-message, .RaList-noResults')
+      .first()
+      .waitFor({ timeout: 20_000 })
+      .catch(async (err) => {
+        await screenshot(page, `console-${lang}-${name}-failed.png`, false);
+        throw new Error(`the ${name} list did not render (${lang}): ${err}`);
+      });
     await screenshot(page, `console-${lang}-${name}.png`, false);
   }
+  return names;
 }
 
 test('an admin creates an event with phases, a concept and a world; the public site shows them', { timeout: 240_000 }, async () => {
@@ -166,7 +157,20 @@ test('an admin creates an event with phases, a concept and a world; the public s
     await page.locator('input[name="name_en"]').fill(`E2E World ${stamp}`);
     await choose(page, 'exhibition_platform', 'PC');
     await choose(page, 'venue', 'VRChat');
-    await saveAndShow(page, 'worlds');
+    // A file that is not a picture: the server's reason appears beside the picture field.
+    const picture = page.getByLabel('画像：画像を選ぶ（ドロップもできます）');
+    await picture.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+    await page.locator('form button[type="submit"]').first().click();
+    const pictureError = page.locator('.ra-input-image .MuiFormHelperText-root.Mui-error');
+    await pictureError.waitFor({ timeout: 15_000 });
+    assert.match((await pictureError.textContent()) ?? '', /PNG/);
+    await screenshot(page, 'console-world-picture-refused.png');
+    // Then a real picture, uploaded when the form is saved.
+    await page.locator('.ra-input-image .RaFileInputPreview-removeButton').click();
+    await picture.setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: solidPng(64, 36) });
+    const worldId = await saveAndShow(page, 'worlds');
+    const shown = await page.locator('.RaShow-main img').first().getAttribute('src');
+    assert.match(shown ?? '', /^\/media\/admin\/worlds\/image\/[0-9a-f]+\.png$/);
 
     // The public site shows the new event's concept and world.
     const res = await page.goto(url(`/${permalink}/worlds`));
@@ -175,6 +179,28 @@ test('an admin creates an event with phases, a concept and a world; the public s
     assert.ok(body.includes(`E2E コンセプト ${stamp}`), 'concept on the public worlds page');
     assert.ok(body.includes(`E2E ワールド ${stamp}`), 'world on the public worlds page');
     await screenshot(page, 'console-public-worlds.png');
+    await page.goto(url(`/${permalink}/world/${worldId}`));
+    assert.equal(await page.locator(`img[src="${shown}"]`).count(), 1, 'the uploaded picture on the world page');
+
+    // A bulk action: suspend a circle from its list, then lift the suspension.
+    await page.goto(url(`/admin/circles?filter=${encodeURIComponent(JSON.stringify({ q: 'くじら便' }))}`));
+    const row = page.locator('table tbody tr').first();
+    await row.waitFor();
+    assert.equal(await page.locator('table tbody tr').count(), 1);
+    for (const [action, suspended] of /** @type {const} */ ([['利用停止にする', true], ['利用停止を解除', false]])) {
+      await row.locator('input[type="checkbox"]').check();
+      await page.getByRole('button', { name: action }).click();
+      await page.getByRole('dialog').getByRole('button', { name: '確認' }).click();
+      await page.waitForFunction(
+        async (want) => {
+          const res = await fetch('/admin/api/circles?filter=' + encodeURIComponent(JSON.stringify({ q: 'くじら便' })));
+          return (await res.json())[0]?.is_suspended === want;
+        },
+        suspended,
+        { timeout: 15_000, polling: 250 },
+      );
+      if (suspended) await screenshot(page, 'console-circle-suspended.png', false);
+    }
 
     // The event list finds it by search and exports the shown columns as CSV.
     await page.goto(url(`/admin/events?filter=${encodeURIComponent(JSON.stringify({ q: permalink }))}`));
@@ -186,17 +212,20 @@ test('an admin creates an event with phases, a concept and a world; the public s
     ]);
     const csv = readFileSync(await download.path(), 'utf8');
     const lines = csv.replace(/^\ufeff/, '').trim().split('\r\n');
-    assert.equal(lines[0], 'パーマリンク,バージョン,名前（日本語）,名前（英語）,公開,エントリー締切済み,フェーズ,更新日時');
+    assert.equal(lines[0], 'ID,パーマリンク,バージョン,名前（日本語）,名前（英語）,公開,エントリー締切済み,フェーズ,更新日時');
     assert.equal(lines.length, 2);
-    assert.ok(lines[1]?.startsWith(`${permalink},1,E2E 冬 ${stamp},`), lines[1]);
+    assert.ok(lines[1]?.startsWith(`${eventId},${permalink},1,E2E 冬 ${stamp},E2E Winter ${stamp},true,false,2,`), lines[1]);
     assert.ok(eventId > 0);
 
     // Every list renders, in both languages (the events list without its search).
     await page.goto(url('/admin/events?filter=%7B%7D'));
     await page.locator('table tbody tr').first().waitFor();
-    await screenshotLists(page, 'ja');
+    const listed = await screenshotLists(page, 'ja');
+    for (const name of ['events', 'keywords', 'artists', 'entry_plans', 'entries', 'applications', 'lottery_runs', 'payments', 'users', 'audit_log']) {
+      assert.ok(listed.includes(name), `${name} in the admin's menu`);
+    }
     await switchLanguage(page, '日本語', 'English');
-    await screenshotLists(page, 'en');
+    assert.deepEqual(await screenshotLists(page, 'en'), listed);
     assert.deepEqual(errors, [], 'uncaught page errors');
   } finally {
     await close();
@@ -260,6 +289,7 @@ test('a QA tester travels to event_open and the catalogue unlocks, then back', {
     await page.goto(url('/2026Winter/catalog'));
     await page.getByTestId('catalog-search').waitFor();
     assert.equal(await page.getByTestId('catalog-locked').count(), 0, 'the catalogue is open');
+    assert.equal(await page.getByTestId('time-travel-banner').count(), 1, 'the public page says the site is travelled');
     await screenshot(page, 'console-time-travel-catalog-open.png');
 
     await page.goto(url('/admin/time_travel'));
