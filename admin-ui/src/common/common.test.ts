@@ -1,5 +1,7 @@
+import type { DataProvider } from 'react-admin';
 import { describe, expect, it } from 'vitest';
 import { csvValue, toCsv } from './csv';
+import { everyRecord } from './export';
 import { recordName } from './names';
 import { formatJst, fromJstInput, toJstInput } from './time';
 
@@ -68,5 +70,25 @@ describe('record names', () => {
     expect(recordName({ id: 6, vmarket_id: 'alice' }, 'en')).toBe('alice');
     expect(recordName({ id: 7 }, 'ja')).toBe('#7');
     expect(recordName(null, 'ja')).toBe('');
+  });
+});
+
+describe('exporting a whole list', () => {
+  it('fetches every matching record, a thousand at a time, with the list filter and order', async () => {
+    const calls: unknown[] = [];
+    const dataProvider = {
+      getList: async (_resource: string, params: { pagination: { page: number; perPage: number }; filter: unknown; sort: unknown }) => {
+        calls.push(params);
+        const { page, perPage } = params.pagination;
+        const start = (page - 1) * perPage;
+        const data = Array.from({ length: Math.max(0, Math.min(perPage, 2500 - start)) }, (_, i) => ({ id: start + i + 1 }));
+        return { data, total: 2500 };
+      },
+    } as unknown as DataProvider;
+    const all = await everyRecord(dataProvider, 'applications', { event_id: 13 }, { field: 'id', order: 'ASC' });
+    expect(all).toHaveLength(2500);
+    expect(all.at(-1)?.id).toBe(2500);
+    expect(calls).toHaveLength(3);
+    expect(calls[2]).toEqual({ filter: { event_id: 13 }, sort: { field: 'id', order: 'ASC' }, pagination: { page: 3, perPage: 1000 } });
   });
 });

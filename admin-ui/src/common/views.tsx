@@ -14,10 +14,11 @@ import {
   BulkDeleteButton,
   BulkUpdateButton,
   Create,
+  CreateButton,
   Datagrid,
   Edit,
   EmailField,
-  type Exporter,
+  FilterButton,
   FunctionField,
   Labeled,
   List,
@@ -41,17 +42,13 @@ import {
   SaveButton,
   Toolbar,
   TopToolbar,
-  downloadCSV,
   required,
   useCanAccess,
-  useLocaleState,
   useResourceContext,
-  useTranslate,
 } from 'react-admin';
 import { storedLocale } from '../i18n';
 import { PHASE_TYPES } from './choices';
-import { toCsv } from './csv';
-import { formatJst } from './time';
+import { ExportAllButton, useColumnExporter } from './export';
 import {
   DateTimeField,
   JsonField,
@@ -262,61 +259,6 @@ export function filtersFor(spec: ResourceSpec): ReactElement[] {
   return out;
 }
 
-/**
- * The CSV exporter of a list: the columns it shows, headed by their labels, with what the list
- * shows in them — a referenced record's name rather than its id, a choice's label rather than
- * its code, instants in Japan time.
- */
-export function useColumnExporter(spec: ResourceSpec): Exporter {
-  const translate = useTranslate();
-  const [locale] = useLocaleState();
-  const shown = spec.fields.filter((f) => f.list);
-  const columns = [{ source: 'id', label: translate(`resources.${spec.name}.fields.id`) }].concat(
-    shown.map((f) => ({ source: f.source, label: translate(`resources.${spec.name}.fields.${f.source}`) })),
-  );
-  return async (records, fetchRelatedRecords) => {
-    const names = new Map<string, Record<string, unknown>>();
-    for (const f of shown.filter((f) => f.kind === 'reference' && f.reference)) {
-      const related = await fetchRelatedRecords(records, f.source, f.reference ?? '');
-      names.set(f.source, related as Record<string, unknown>);
-    }
-    const rows = (records as Record<string, unknown>[]).map((record) => {
-      const row: Record<string, unknown> = { id: record.id };
-      for (const f of shown) row[f.source] = csvCell(f, record[f.source], names.get(f.source), translate, locale);
-      return row;
-    });
-    downloadCSV(toCsv(rows, columns), spec.name);
-  };
-}
-
-/** One exported cell of `f` as the list shows it. */
-function csvCell(
-  f: FieldSpec,
-  value: unknown,
-  related: Record<string, unknown> | undefined,
-  translate: (key: string) => string,
-  locale: string,
-): unknown {
-  if (value === null || value === undefined) return value;
-  switch (f.kind) {
-    case 'reference': {
-      const record = related?.[String(value)] as Record<string, unknown> | undefined;
-      return record ? recordName(record, locale) : value;
-    }
-    case 'select': {
-      const choice = f.choices?.find((c) => c.id === value);
-      return choice ? translate(choice.name) : value;
-    }
-    case 'datetime':
-      return formatJst(value, locale);
-    case 'phases':
-    case 'rows':
-      return Array.isArray(value) ? value.length : value;
-    default:
-      return value;
-  }
-}
-
 function BulkChange({ bulk }: { bulk: BulkSpec }) {
   return <BulkUpdateButton label={bulk.label} data={bulk.data} mutationMode="pessimistic" />;
 }
@@ -350,7 +292,13 @@ export function listOf(spec: ResourceSpec) {
       <List
         sort={spec.sort ?? { field: 'id', order: 'DESC' }}
         filters={filters.length > 0 ? filters : undefined}
-        exporter={exporter}
+        actions={
+          <TopToolbar>
+            {filters.length > 0 && <FilterButton />}
+            {(spec.actions === 'crud' || spec.actions === 'create') && <CreateButton />}
+            <ExportAllButton exporter={exporter} />
+          </TopToolbar>
+        }
         perPage={25}
       >
         <Datagrid rowClick="show" bulkActionButtons={bulk}>
