@@ -8,7 +8,8 @@
 use std::collections::{HashMap, HashSet};
 
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder, Set,
+    ActiveModelBehavior, ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, DeleteMany, EntityTrait,
+    IntoActiveModel, QueryFilter, QueryOrder, Set,
 };
 use serde::{Deserialize, Serialize};
 use validator::Validate;
@@ -194,6 +195,25 @@ pub async fn unknown_references<C: ConnectionTrait, K: Serialize>(
     Ok(problems)
 }
 
+/// Deletes what `stale` selects, then inserts `rows`: a link list replaced as a whole.
+async fn replace<E, A>(txn: &DatabaseTransaction, stale: DeleteMany<E>, rows: Vec<A>) -> Result<()>
+where
+    E: EntityTrait,
+    A: ActiveModelTrait<Entity = E> + ActiveModelBehavior + Send,
+    E::Model: IntoActiveModel<A>,
+{
+    stale.exec(txn).await?;
+    for row in rows {
+        row.insert(txn).await?;
+    }
+    Ok(())
+}
+
+/// The complete credits of `artists` (both parts given).
+fn complete<C: Serialize + Copy>(artists: &[CreditInput<C>]) -> impl Iterator<Item = (i32, C)> + '_ {
+    artists.iter().filter_map(|c| Some((c.artist_id?, c.category?)))
+}
+
 /// Makes world `id`'s keywords exactly `keyword_ids` (duplicates once) and its credits `artists`.
 pub async fn replace_world_links(
     txn: &DatabaseTransaction,
@@ -201,25 +221,24 @@ pub async fn replace_world_links(
     keyword_ids: &[i32],
     artists: &[CreditInput<WorldArtistCategory>],
 ) -> Result<()> {
-    world_keyword::Entity::delete_many().filter(world_keyword::Column::WorldId.eq(id)).exec(txn).await?;
-    for keyword_id in distinct(keyword_ids) {
-        world_keyword::ActiveModel { world_id: Set(id), keyword_id: Set(keyword_id), ..Default::default() }
-            .insert(txn)
-            .await?;
-    }
-    world_artist::Entity::delete_many().filter(world_artist::Column::WorldId.eq(id)).exec(txn).await?;
-    for c in artists {
-        let (Some(artist_id), Some(category)) = (c.artist_id, c.category) else { continue };
-        world_artist::ActiveModel {
+    let keywords = distinct(keyword_ids)
+        .into_iter()
+        .map(|keyword_id| world_keyword::ActiveModel {
+            world_id: Set(id),
+            keyword_id: Set(keyword_id),
+            ..Default::default()
+        })
+        .collect();
+    replace(txn, world_keyword::Entity::delete_many().filter(world_keyword::Column::WorldId.eq(id)), keywords).await?;
+    let credits = complete(artists)
+        .map(|(artist_id, category)| world_artist::ActiveModel {
             world_id: Set(id),
             artist_id: Set(artist_id),
             category: Set(category),
             ..Default::default()
-        }
-        .insert(txn)
-        .await?;
-    }
-    Ok(())
+        })
+        .collect();
+    replace(txn, world_artist::Entity::delete_many().filter(world_artist::Column::WorldId.eq(id)), credits).await
 }
 
 /// Makes concept `id`'s keywords exactly `keyword_ids` and its credits `artists`.
@@ -229,25 +248,25 @@ pub async fn replace_concept_links(
     keyword_ids: &[i32],
     artists: &[CreditInput<ConceptArtistCategory>],
 ) -> Result<()> {
-    concept_keyword::Entity::delete_many().filter(concept_keyword::Column::ConceptId.eq(id)).exec(txn).await?;
-    for keyword_id in distinct(keyword_ids) {
-        concept_keyword::ActiveModel { concept_id: Set(id), keyword_id: Set(keyword_id), ..Default::default() }
-            .insert(txn)
-            .await?;
-    }
-    concept_artist::Entity::delete_many().filter(concept_artist::Column::ConceptId.eq(id)).exec(txn).await?;
-    for c in artists {
-        let (Some(artist_id), Some(category)) = (c.artist_id, c.category) else { continue };
-        concept_artist::ActiveModel {
+    let keywords = distinct(keyword_ids)
+        .into_iter()
+        .map(|keyword_id| concept_keyword::ActiveModel {
+            concept_id: Set(id),
+            keyword_id: Set(keyword_id),
+            ..Default::default()
+        })
+        .collect();
+    replace(txn, concept_keyword::Entity::delete_many().filter(concept_keyword::Column::ConceptId.eq(id)), keywords)
+        .await?;
+    let credits = complete(artists)
+        .map(|(artist_id, category)| concept_artist::ActiveModel {
             concept_id: Set(id),
             artist_id: Set(artist_id),
             category: Set(category),
             ..Default::default()
-        }
-        .insert(txn)
-        .await?;
-    }
-    Ok(())
+        })
+        .collect();
+    replace(txn, concept_artist::Entity::delete_many().filter(concept_artist::Column::ConceptId.eq(id)), credits).await
 }
 
 /// `ids` without repeats, in their order.

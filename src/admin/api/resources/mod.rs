@@ -25,6 +25,7 @@ pub mod inquiries;
 pub mod inquiry_categories;
 pub mod keywords;
 pub mod lottery_runs;
+pub mod names;
 pub mod payments;
 pub mod posters;
 pub mod redirect_rules;
