@@ -6,6 +6,22 @@
  * SCREENSHOT_DIR/a11y/REPORT.md and a full-page screenshot of each audited page beside it.
  *
  * The page list is kept in sync with the mounted routes by tests/it/a11y_routes.rs.
+ *
+ * The console (an entry with `"console": true`) is audited by **view shape**, not by record:
+ * its pages are built from one description per resource (admin-ui/src/common/spec.ts and the
+ * resource folders), so every record of a resource renders the same components with other
+ * values. From the demo admin's own session (`/admin/api/session`: every resource and what the
+ * role may do there) it audits, per resource, the list, the show page and the edit form of its
+ * first record, and the create form — each that the role may use — plus the dashboard and every
+ * other page the menu links to (time travel); every menu link must be one of these views, so a
+ * page added to the console is audited as soon as it is in the menu. A resource without any
+ * record has no show or edit view to audit: the report names it. Crawling every link instead
+ * audited every record of the demo (64 pages, 528 views) and ran past the time limit while
+ * checking the same components again and again.
+ *
+ * Console views run concurrently like the others: react-admin keeps its language in
+ * localStorage, so each language has its own signed-in browser context (set before any page of
+ * it loads) instead of one context whose tabs take turns.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,14 +82,20 @@ function slug(path) {
 }
 
 /**
- * The signed-in (or anonymous) browser contexts, one per account, created on first use.
+ * The signed-in (or anonymous) browser contexts, one per account — and, for the console, per
+ * language — created on first use.
  * @type {Map<string, Promise<import('playwright-core').BrowserContext>>}
  */
 const contexts = new Map();
 
-/** @param {'guest' | 'user' | 'staff'} as */
-function contextFor(as) {
-  let ctx = contexts.get(as);
+/**
+ * @param {'guest' | 'user' | 'staff'} as
+ * @param {'ja' | 'en' | null} [consoleLang] the console's language in this context (react-admin
+ *   reads it from localStorage, which every tab of a context shares)
+ */
+function contextFor(as, consoleLang = null) {
+  const key = consoleLang ? `${as}@${consoleLang}` : as;
+  let ctx = contexts.get(key);
   if (!ctx) {
     ctx = (async () => {
       assert.ok(browser);
@@ -83,6 +105,10 @@ function contextFor(as) {
         timezoneId: 'Asia/Tokyo',
         bypassCSP: true,
       });
+      if (consoleLang) {
+        // What the console's language menu writes (react-admin's store), before any page loads.
+        await context.addInitScript((lang) => localStorage.setItem('RaStore.locale', JSON.stringify(lang)), consoleLang);
+      }
       if (as !== 'guest') {
         const account = ACCOUNTS[as];
         const page = await context.newPage();
@@ -92,7 +118,7 @@ function contextFor(as) {
       }
       return context;
     })();
-    contexts.set(as, ctx);
+    contexts.set(key, ctx);
   }
   return ctx;
 }
@@ -196,7 +222,7 @@ function jobs() {
   /** @type {Job[]} */
   const list = [];
   let order = 0;
-  for (const entry of ROUTES.pages.filter((/** @type {{ route: string }} */ e) => ONLY.test(e.route))) {
+  for (const entry of ROUTES.pages.filter((/** @type {{ route: string, console?: boolean }} */ e) => !e.console && ONLY.test(e.route))) {
     /** @type {Array<(page: any, lang: 'ja' | 'en') => Promise<string>>} */
     const targets = [];
     for (const [i, path] of (entry.paths ?? []).entries()) {
@@ -250,11 +276,6 @@ async function audit(page, job, resized) {
     return axeAndScreenshot(page, job, new URL(page.url()), t);
   }
   const path = await job.target(page);
-  if (job.console) {
-    // react-admin keeps its language in localStorage (its language menu writes it there).
-    await page.goto(url(path));
-    await page.evaluate((lang) => localStorage.setItem('RaStore.locale', JSON.stringify(lang)), job.lang);
-  }
   const res = await page.goto(url(path), { waitUntil: 'load' });
   assert.equal(res?.status(), job.status, `${path}: HTTP status`);
   if (job.console) {
@@ -347,22 +368,63 @@ function focusWithoutRing(page, exclude) {
   }, exclude);
 }
 
-/** @type {Promise<unknown>} */
-let consoleQueue = Promise.resolve();
 /**
- * Runs `step` after every console step queued before it.
- * @template T
- * @param {() => Promise<T>} step
- * @returns {Promise<T>}
+ * @typedef {{ route: string, path: string }} ConsoleView
  */
-function consoleTurn(step) {
-  const turn = consoleQueue.then(step);
-  consoleQueue = turn.catch(() => {});
-  return turn;
+
+/**
+ * The console's view shapes for the demo admin (see the module comment): the dashboard; per
+ * resource of the session, in menu order, the list, the first record's show and edit pages and
+ * the create form, each the role may use; every other page the menu links to. Also the
+ * resources that have no record (no show or edit view).
+ * @returns {Promise<{ views: ConsoleView[], empty: string[] }>}
+ */
+async function consoleViews() {
+  const context = await contextFor('staff', 'ja');
+  const api = context.request;
+  const session = await (await api.get(url('/admin/api/session'))).json();
+  /** @type {Record<string, string[]>} */
+  const permissions = session.permissions;
+  const page = await context.newPage();
+  await page.goto(url('/admin'));
+  const menu = page.locator('.RaMenu-open a[href^="/admin"], .RaMenu-closed a[href^="/admin"]');
+  await menu.first().waitFor({ timeout: 30_000 });
+  const links = [...new Set(await menu.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? '')))];
+  await page.close();
+  /** @type {ConsoleView[]} */
+  const views = [{ route: '/admin', path: '/admin' }];
+  /** @type {string[]} */
+  const empty = [];
+  const add = (/** @type {ConsoleView} */ view) => {
+    if (!views.some((v) => v.path === view.path)) views.push(view);
+  };
+  const names = [
+    ...links.map((href) => href.replace(/^\/admin\/?/, '')).filter((name) => permissions[name]),
+    ...Object.keys(permissions).filter((name) => !links.includes(`/admin/${name}`)),
+  ];
+  for (const name of names) {
+    const can = permissions[name] ?? [];
+    if (name === 'time_travel') continue;
+    if (can.includes('list')) add({ route: `/admin/${name}`, path: `/admin/${name}` });
+    if (can.includes('show') || can.includes('edit')) {
+      const res = await api.get(url(`/admin/api/${name}?range=${encodeURIComponent('[0,0]')}`));
+      assert.equal(res.status(), 200, `/admin/api/${name}: HTTP status`);
+      const [first] = await res.json();
+      if (first === undefined) empty.push(name);
+      else {
+        if (can.includes('show')) add({ route: `/admin/${name}/<id>/show`, path: `/admin/${name}/${first.id}/show` });
+        if (can.includes('edit')) add({ route: `/admin/${name}/<id>`, path: `/admin/${name}/${first.id}` });
+      }
+    }
+    if (can.includes('create')) add({ route: `/admin/${name}/create`, path: `/admin/${name}/create` });
+  }
+  // Every page the menu links to (the time-travel page, any page added later).
+  for (const href of links) add({ route: href, path: href });
+  return { views, empty };
 }
 
-/** @param {Audit[]} audits @param {string[]} failures */
-function report(audits, failures) {
+/** @param {Audit[]} audits @param {string[]} failures @param {string[]} consoleEmpty */
+function report(audits, failures, consoleEmpty) {
   const lines = [
     '# Accessibility audit',
     '',
@@ -371,6 +433,9 @@ function report(audits, failures) {
       `${audits.length} page views (${new Set(audits.map((a) => a.job.order)).size} pages × ja/en × ${WIDTHS.join('/')} px).`,
     '',
   ];
+  if (consoleEmpty.length) {
+    lines.push(`Console resources without a record in the demo (list and create audited, no show or edit view): ${consoleEmpty.join(', ')}.`, '');
+  }
   if (failures.length) lines.push('## Failures', '', ...failures.map((f) => `- ${f}`), '');
   /** @type {Map<string, { impact: string, help: string, wcag: boolean, views: number, nodes: number }>} */
   const byRule = new Map();
@@ -415,17 +480,25 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
   const audits = [];
   /** @type {string[]} */
   const failures = [];
-  /** @type {Set<string>} */
-  const consoleSeen = new Set();
-
-  /** Console pages the menu links to (react-admin resources), audited like listed pages. */
-  async function consolePages(/** @type {import('playwright-core').Page} */ page, /** @type {Job} */ job) {
-    const hrefs = await page.locator('a[href^="/admin/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
-    for (const href of new Set(hrefs)) {
-      if (consoleSeen.has(href)) continue;
-      consoleSeen.add(href);
+  /** @type {string[]} */
+  let consoleEmpty = [];
+  for (const entry of ROUTES.pages.filter((/** @type {{ console?: boolean }} */ e) => e.console)) {
+    const { views, empty } = await consoleViews();
+    consoleEmpty = empty;
+    let order = Math.max(0, ...queue.map((j) => j.order));
+    for (const view of views.filter((v) => ONLY.test(v.route))) {
+      order += 1;
       for (const lang of LANGS) {
-        queue.push({ ...job, lang, order: job.order, target: async () => href });
+        queue.push({
+          as: entry.as ?? 'staff',
+          route: view.route,
+          lang,
+          width: WIDTHS[0],
+          order,
+          status: 200,
+          console: true,
+          target: async () => view.path,
+        });
       }
     }
   }
@@ -464,18 +537,14 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
     /** @type {Map<string, import('playwright-core').Page>} */
     const pages = new Map();
     for (let job = queue.shift(); job; job = queue.shift()) {
-      let page = pages.get(job.as);
+      const key = job.console ? `${job.as}@${job.lang}` : job.as;
+      let page = pages.get(key);
       if (!page) {
-        page = await (await contextFor(job.as)).newPage();
+        page = await (await contextFor(job.as, job.console ? job.lang : null)).newPage();
         page.setDefaultTimeout(15_000);
-        pages.set(job.as, page);
+        pages.set(key, page);
       }
-      const open = page;
-      // The console's language lives in localStorage, shared by the tabs of a context (and
-      // synced between them by react-admin): one console page at a time.
-      const run = () => widths(open, job);
-      await (job.console ? consoleTurn(run) : run());
-      if (job.console) await consolePages(page, job).catch(() => {});
+      await widths(page, job);
     }
     await Promise.all([...pages.values()].map((p) => p.close()));
   }
@@ -483,7 +552,7 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
   const started = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   audits.sort((a, b) => a.job.order - b.job.order || LANGS.indexOf(a.job.lang) - LANGS.indexOf(b.job.lang) || b.job.width - a.job.width);
-  report(audits, failures);
+  report(audits, failures, consoleEmpty);
   console.log(`a11y: ${audits.length} page views in ${((Date.now() - started) / 1000).toFixed(0)} s (summed: ${Object.entries(TIMINGS).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ')}); report ${join(OUT_DIR, 'REPORT.md')}`);
   await Promise.all([...contexts.values()].map(async (c) => (await c).close()));
   assert.deepEqual(failures, [], `serious/critical violations or broken pages (see ${join(OUT_DIR, 'REPORT.md')})`);

@@ -45,10 +45,12 @@ test('staff sign in at /admin and get the react-admin dashboard, deep links too'
     assert.equal(await page.title(), TITLE_JA);
     await screenshot(page, 'admin.png');
 
-    // Client-side routing: any /admin/<path> is the same console.
-    const res = await page.goto(url('/admin/some/deep/link'));
+    // Client-side routing: any /admin/<path> is the same console, deep links included
+    // (`/admin/worlds` too, which has the shape of an event's worlds page).
+    const res = await page.goto(url('/admin/worlds'));
     assert.equal(res?.status(), 200);
-    await page.getByTestId('admin-dashboard').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('table tbody tr').first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal((await page.locator('h1').textContent())?.trim(), 'ワールド');
     assert.deepEqual(errors, [], 'uncaught page errors (a CSP violation would show here too)');
   } finally {
     await close();

@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 export const BASE_URL = (process.env.VMARKET_E2E_BASE_URL || 'http://127.0.0.1:8000').replace(/\/+$/, '');
@@ -114,6 +115,16 @@ export const STAFF = {
   password: process.env.VMARKET_E2E_STAFF_PASSWORD ?? '',
 };
 
+/** The director and QA tester accounts `scripts/e2e` creates for the console's role stories. */
+export const DIRECTOR = {
+  email: process.env.VMARKET_E2E_DIRECTOR_EMAIL ?? '',
+  password: process.env.VMARKET_E2E_ROLE_PASSWORD ?? '',
+};
+export const QA_TESTER = {
+  email: process.env.VMARKET_E2E_QA_EMAIL ?? '',
+  password: process.env.VMARKET_E2E_ROLE_PASSWORD ?? '',
+};
+
 /**
  * Signs in on the account page the browser is on (or is being sent to) and waits until it is
  * back on a page whose path satisfies `landed`.
@@ -129,5 +140,33 @@ export async function signIn(page, account, landed) {
   await Promise.all([
     page.waitForURL((u) => landed(u.pathname), { timeout: 20_000 }),
     form.locator(SUBMIT).first().click(),
+  ]);
+}
+
+/**
+ * A `width`×`height` PNG of one colour, for upload stories (no image library: the format is
+ * small enough to write by hand).
+ * @param {number} width @param {number} height @param {[number, number, number]} rgb
+ */
+export function solidPng(width, height, rgb = [21, 101, 192]) {
+  const chunk = (/** @type {string} */ kind, /** @type {Buffer} */ data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(kind, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -2,13 +2,14 @@
  * The react-admin console at `/admin`, talking ra-data-simple-rest to `/admin/api`.
  * Browser history (not react-admin's default hash router): the server answers every
  * `/admin/<path>` with the same index.html, so deep links work.
- * While no resource is registered react-admin calls the app "empty" and renders `ready`;
- * `EmptyShell` shows the dashboard inside the normal layout then.
+ * Resources come from `resources.ts`; the time-travel page is a custom route. Should no
+ * resource be registered, react-admin calls the app "empty" and renders `ready`; `EmptyShell`
+ * shows the dashboard inside the normal layout then.
  */
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { useMemo } from 'react';
-import { Admin, type AuthProvider, type DataProvider, Resource } from 'react-admin';
+import { Admin, type AuthProvider, CustomRoutes, type DataProvider, Resource } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { createAuthProvider } from './authProvider';
 import { Dashboard } from './Dashboard';
@@ -16,6 +17,7 @@ import { createDataProvider } from './dataProvider';
 import { type AdminLocale, type Catalogue, createI18nProvider } from './i18n';
 import { ConsoleLayout, theme } from './layout';
 import { RESOURCES } from './resources';
+import { TimeTravel } from './TimeTravel';
 
 export const BASENAME = '/admin';
 
@@ -61,6 +63,9 @@ function Console({ authProvider, dataProvider, catalogues }: ConsoleProps) {
       {RESOURCES.map((resource) => (
         <Resource key={resource.name} {...resource} />
       ))}
+      <CustomRoutes>
+        <Route path="/time_travel" element={<TimeTravel />} />
+      </CustomRoutes>
     </Admin>
   );
 }

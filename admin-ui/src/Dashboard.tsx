@@ -4,12 +4,14 @@
  */
 import { Card, CardContent, CardHeader, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { Link, Title, useDataProvider, useGetIdentity, useTranslate } from 'react-admin';
+import { Link, Title, useBasename, useDataProvider, useGetIdentity, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider, DashboardCard } from './dataProvider';
 
 function AttentionCard({ card }: { card: DashboardCard }) {
   const translate = useTranslate();
-  const to = `/${card.resource}?filter=${encodeURIComponent(JSON.stringify(card.filter))}`;
+  // Links are not relative to the console's basename: `/inquiries` would leave the console.
+  const basename = useBasename();
+  const to = `${basename}/${card.resource}?filter=${encodeURIComponent(JSON.stringify(card.filter))}`;
   return (
     <Card data-testid={`card-${card.key}`} sx={{ mt: 2 }}>
       <CardHeader title={translate(`admin.dashboard.cards.${card.key}.title`)} />

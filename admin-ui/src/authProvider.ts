@@ -5,6 +5,7 @@
  * that table so menus and buttons match what the server allows. Signing out posts the site's sign-out form.
  */
 import type { AuthProvider } from 'react-admin';
+import { storedLocale } from './i18n';
 
 /** What a role may do in an area, as the server reports it. */
 export type Access = 'read' | 'read_and_act' | 'write';
@@ -73,7 +74,7 @@ const browser: AuthEnvironment = {
   navigate: (url) => window.location.assign(url),
   currentPath: () => window.location.pathname + window.location.search,
   signOut: postSignOut,
-  lang: () => (localStorage.getItem('RaStore.locale')?.includes('en') ? 'en' : 'ja'),
+  lang: () => storedLocale(),
 };
 
 /** An error that carries the HTTP status react-admin looks at. */

@@ -3,7 +3,7 @@
  * sends the signed-in browser's cookies, the CSRF token on writes and `?lang=` (so errors come
  * in the console's language), and turns the server's error body into react-admin's shape:
  * `details` become field errors shown beside the inputs. Plus the console's own calls:
- * dashboard, clock and time travel.
+ * dashboard, clock, time travel and a payment's reconcile.
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { type DataProvider, HttpError, fetchUtils } from 'react-admin';
@@ -67,6 +67,52 @@ export function createHttpClient(env: HttpEnvironment = browser) {
   };
 }
 
+/** A file chosen in a picture input (react-admin's `ImageInput` value). */
+interface ChosenFile {
+  rawFile: File;
+}
+
+function isChosenFile(value: unknown): value is ChosenFile {
+  return typeof value === 'object' && value !== null && (value as ChosenFile).rawFile instanceof File;
+}
+
+/** A picture input's value for a picture already stored: `{ src, title }`. */
+function isShownPicture(value: unknown): value is { src: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { src?: unknown }).src === 'string' &&
+    !('rawFile' in value)
+  );
+}
+
+/**
+ * `data` as the server takes it: each chosen file uploaded for its field (`POST
+ * /admin/api/uploads?resource=…&field=…`, multipart) and replaced by the stored picture's
+ * address, each picture kept as it was back to its address. A refused file fails the save with
+ * the server's reason on that field.
+ */
+export async function withUploads(
+  http: ReturnType<typeof createHttpClient>,
+  resource: string,
+  data: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { ...data };
+  for (const [field, value] of Object.entries(data)) {
+    if (isChosenFile(value)) {
+      const body = new FormData();
+      body.append('file', value.rawFile, value.rawFile.name);
+      const query = `resource=${encodeURIComponent(resource)}&field=${encodeURIComponent(field)}`;
+      const stored = await http(`${API_URL}/uploads?${query}`, { method: 'POST', body });
+      out[field] = (stored.json as { url: string }).url;
+    } else if (isShownPicture(value)) {
+      out[field] = value.src;
+    }
+  }
+  return out;
+}
+
 /** Where the application clock stands (`/admin/api/clock`, `/api/v1/admin/time_travel`). */
 export interface ClockState {
   timestamp: string | null;
@@ -88,14 +134,23 @@ export type ConsoleDataProvider = DataProvider & {
   dashboard: () => Promise<{ cards: DashboardCard[] }>;
   clock: () => Promise<ClockState>;
   timeTravel: (timestamp: string | null) => Promise<ClockState>;
+  /** `POST /admin/api/<resource>/<id>/reconcile`: the record as it is now, with `outcome`. */
+  reconcile: (resource: string, id: number | string) => Promise<Record<string, unknown> & { outcome: string }>;
 };
 
 export function createDataProvider(env: HttpEnvironment = browser): ConsoleDataProvider {
   const http = createHttpClient(env);
+  const rest = simpleRestProvider(API_URL, http);
   return {
-    ...simpleRestProvider(API_URL, http),
+    ...rest,
+    create: async (resource, params) =>
+      rest.create(resource, { ...params, data: await withUploads(http, resource, params.data) }),
+    update: async (resource, params) =>
+      rest.update(resource, { ...params, data: await withUploads(http, resource, params.data) }),
     dashboard: async () => (await http(`${API_URL}/dashboard`)).json,
     clock: async () => (await http(`${API_URL}/clock`)).json,
+    reconcile: async (resource, id) =>
+      (await http(`${API_URL}/${resource}/${encodeURIComponent(String(id))}/reconcile`, { method: 'POST' })).json,
     timeTravel: async (timestamp) =>
       (
         await http(TIME_TRAVEL_URL, timestamp === null

@@ -2,8 +2,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { enterConsole } from './entry';
 import { loadCatalogues } from './i18n';
 
+enterConsole();
 const container = document.getElementById('root');
 if (container) {
   void loadCatalogues().then((catalogues) => {

@@ -1,12 +1,65 @@
 /**
- * The resources of the console. Each lives in its own folder (`src/<resource>/index.ts`)
- * exporting `{ list, edit, create, show, icon }`, and is registered here with its REST name
- * under `/admin/api/<name>`, e.g. `{ name: 'circles', ...circles }`.
- *
- * None is registered on main yet: the console's screens (branch `console`) failed the
- * accessibility audit (24 px targets, one contrast) and come back with those fixed. The folders
- * of entry plans, entries, applications and lottery runs are ready for that list.
+ * The resources of the console, in menu order. Each lives in its own folder (`src/<resource>/`)
+ * whose `index.ts` exports `{ list, show, edit?, create?, icon }`; it is registered here with
+ * its REST name under `/admin/api/<name>`. A plain list: one line per resource.
  */
 import type { ResourceProps } from 'react-admin';
+import ambassadors from './ambassadors';
+import applications from './applications';
+import artists from './artists';
+import audit_log from './audit_log';
+import catalog_item_categories from './catalog_item_categories';
+import catalog_items from './catalog_items';
+import circles from './circles';
+import companies from './companies';
+import company_highlights from './company_highlights';
+import concepts from './concepts';
+import entries from './entries';
+import entry_plans from './entry_plans';
+import events from './events';
+import exhibitor_notifications from './exhibitor_notifications';
+import exhibitors from './exhibitors';
+import hub_notifications from './hub_notifications';
+import hub_tags from './hub_tags';
+import inquiries from './inquiries';
+import inquiry_categories from './inquiry_categories';
+import keywords from './keywords';
+import lottery_runs from './lottery_runs';
+import payments from './payments';
+import posters from './posters';
+import redirect_rules from './redirect_rules';
+import streamers from './streamers';
+import users from './users';
+import vrc_redirects from './vrc_redirects';
+import worlds from './worlds';
 
-export const RESOURCES: ResourceProps[] = [];
+export const RESOURCES: ResourceProps[] = [
+  { name: 'events', ...events },
+  { name: 'concepts', ...concepts },
+  { name: 'worlds', ...worlds },
+  { name: 'keywords', ...keywords },
+  { name: 'artists', ...artists },
+  { name: 'posters', ...posters },
+  { name: 'companies', ...companies },
+  { name: 'company_highlights', ...company_highlights },
+  { name: 'exhibitors', ...exhibitors },
+  { name: 'catalog_item_categories', ...catalog_item_categories },
+  { name: 'catalog_items', ...catalog_items },
+  { name: 'hub_notifications', ...hub_notifications },
+  { name: 'hub_tags', ...hub_tags },
+  { name: 'ambassadors', ...ambassadors },
+  { name: 'streamers', ...streamers },
+  { name: 'exhibitor_notifications', ...exhibitor_notifications },
+  { name: 'circles', ...circles },
+  { name: 'entry_plans', ...entry_plans },
+  { name: 'entries', ...entries },
+  { name: 'applications', ...applications },
+  { name: 'lottery_runs', ...lottery_runs },
+  { name: 'payments', ...payments },
+  { name: 'inquiries', ...inquiries },
+  { name: 'inquiry_categories', ...inquiry_categories },
+  { name: 'redirect_rules', ...redirect_rules },
+  { name: 'vrc_redirects', ...vrc_redirects },
+  { name: 'users', ...users },
+  { name: 'audit_log', ...audit_log },
+];

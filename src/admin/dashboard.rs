@@ -1,12 +1,21 @@
 //! `GET /admin/api/dashboard`: what needs staff attention, as cards — each the count of records
-//! in some state, the few oldest, and the list filter that shows them all. A staff member gets
-//! only the cards of areas their role may read. Adding a card (draws awaiting publish, stuck
-//! payments…): a function and a line in [`CARDS`].
+//! in some state, the few oldest, and the list filter that shows them all:
+//!
+//! - inquiries nobody has resolved (support);
+//! - inquiries not forwarded: a target (Slack, Jira) gave up, or still waits although the
+//!   inquiry came in more than [`FORWARDING_LATE_MINUTES`] ago (support);
+//! - draws previewed but not published yet (lottery);
+//! - payments stuck pending for more than [`STUCK_PAYMENT_MINUTES`] (payments): a payer paying
+//!   right now is pending for a minute or two; longer, the provider's answer was lost and an
+//!   admin reconciles it.
+//!
+//! A staff member gets only the cards of areas their role may read. Adding a card: a function
+//! and a line in [`CARDS`].
 
 use std::future::Future;
 use std::pin::Pin;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, SecondsFormat, Utc};
 use rocket::serde::json::Json;
 use rocket::{Route, get, routes};
 use sea_orm::{ColumnTrait, Condition, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
@@ -14,14 +23,23 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use utoipa::{OpenApi, ToSchema};
 
+use crate::admin::api::resources::inquiries::unforwarded_before;
 use crate::admin::api::{Console, Cx};
 use crate::admin::permissions::{Action, Area};
-use crate::db::entities::inquiry;
+use crate::db::entities::lottery_run::LotteryRunState;
+use crate::db::entities::order::OrderState;
+use crate::db::entities::{event, event_entry, event_entry_application, inquiry, lottery_run, order};
 use crate::error::{Error, Result};
 use crate::model::inquiry::{ForwardStatus, Handling};
 
 /// How many records a card shows.
 pub const SHOWN: u64 = 5;
+
+/// A forwarding target still pending this long after the inquiry came in is late.
+pub const FORWARDING_LATE_MINUTES: i64 = 15;
+
+/// A payment attempt pending this long is stuck (a payer takes a minute or two).
+pub const STUCK_PAYMENT_MINUTES: i64 = 10;
 
 /// One record a card shows.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -70,8 +88,15 @@ struct CardKind {
 /// Every card, in order.
 const CARDS: &[CardKind] = &[
     CardKind { area: Area::Support, fill: |cx| Box::pin(pending_inquiries(cx)) },
-    CardKind { area: Area::Support, fill: |cx| Box::pin(failed_forwarding(cx)) },
+    CardKind { area: Area::Support, fill: |cx| Box::pin(unforwarded(cx)) },
+    CardKind { area: Area::Lottery, fill: |cx| Box::pin(draws_awaiting_publication(cx)) },
+    CardKind { area: Area::Payments, fill: |cx| Box::pin(stuck_payments(cx)) },
 ];
+
+/// `at` as the RFC 3339 text list filters take.
+fn instant(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
 
 /// Inquiries nobody has resolved yet, oldest first.
 async fn pending_inquiries(cx: &Cx<'_>) -> Result<Card> {
@@ -112,14 +137,16 @@ fn handling_name(h: Handling) -> &'static str {
     }
 }
 
-/// Inquiries a forwarding target (Slack, Jira) gave up on, oldest first.
-async fn failed_forwarding(cx: &Cx<'_>) -> Result<Card> {
-    let failed = Condition::any()
-        .add(inquiry::Column::SlackStatus.eq(ForwardStatus::Failed))
-        .add(inquiry::Column::JiraStatus.eq(ForwardStatus::Failed));
-    let count = inquiry::Entity::find().filter(failed.clone()).count(cx.db).await?;
+/// Inquiries a forwarding target (Slack, Jira) gave up on, or still waits for too long after
+/// the inquiry came in, oldest first.
+async fn unforwarded(cx: &Cx<'_>) -> Result<Card> {
+    let before = instant(cx.now - Duration::minutes(FORWARDING_LATE_MINUTES));
+    let filter = json!({ "unforwarded_before": before });
+    let condition = unforwarded_before(&filter["unforwarded_before"])
+        .ok_or_else(|| Error::Internal("dashboard: unforwarded filter".into()))?;
+    let count = inquiry::Entity::find().filter(condition.clone()).count(cx.db).await?;
     let rows = inquiry::Entity::find()
-        .filter(failed)
+        .filter(condition)
         .order_by_asc(inquiry::Column::CreatedAt)
         .order_by_asc(inquiry::Column::Id)
         .limit(SHOWN)
@@ -128,10 +155,12 @@ async fn failed_forwarding(cx: &Cx<'_>) -> Result<Card> {
     let items = rows
         .into_iter()
         .map(|i| {
-            let targets: Vec<&str> = [("Slack", i.slack_status), ("Jira", i.jira_status)]
+            let targets: Vec<String> = [("Slack", i.slack_status), ("Jira", i.jira_status)]
                 .into_iter()
-                .filter(|(_, s)| *s == ForwardStatus::Failed)
-                .map(|(name, _)| name)
+                .filter(|(_, s)| matches!(s, ForwardStatus::Failed | ForwardStatus::Pending))
+                .map(|(name, s)| {
+                    format!("{name}: {}", cx.t(&format!("admin.choices.forward_status.{}", forward_name(s))))
+                })
                 .collect();
             CardItem {
                 id: i.id,
@@ -141,7 +170,102 @@ async fn failed_forwarding(cx: &Cx<'_>) -> Result<Card> {
             }
         })
         .collect();
-    Ok(Card { key: "failed_forwarding", resource: "inquiries", filter: json!({"forwarding": "failed"}), count, items })
+    Ok(Card { key: "unforwarded", resource: "inquiries", filter, count, items })
+}
+
+fn forward_name(s: ForwardStatus) -> &'static str {
+    match s {
+        ForwardStatus::None => "none",
+        ForwardStatus::Pending => "pending",
+        ForwardStatus::Sent => "sent",
+        ForwardStatus::Failed => "failed",
+    }
+}
+
+/// Draws staff previewed and have not published yet, oldest preview first.
+async fn draws_awaiting_publication(cx: &Cx<'_>) -> Result<Card> {
+    let waiting = lottery_run::Column::State.eq(LotteryRunState::Preview);
+    let count = lottery_run::Entity::find().filter(waiting.clone()).count(cx.db).await?;
+    let rows = lottery_run::Entity::find()
+        .filter(waiting)
+        .order_by_asc(lottery_run::Column::PreviewedAt)
+        .order_by_asc(lottery_run::Column::Id)
+        .limit(SHOWN)
+        .all(cx.db)
+        .await?;
+    let events = event::Entity::find()
+        .filter(event::Column::Id.is_in(rows.iter().map(|r| r.event_id).collect::<Vec<_>>()))
+        .all(cx.db)
+        .await?;
+    let items = rows
+        .into_iter()
+        .map(|r| {
+            let permalink = events.iter().find(|e| e.id == r.event_id).map(|e| e.permalink.as_str()).unwrap_or("");
+            let round =
+                serde_json::to_value(r.round).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+            let at = r.previewed_at.unwrap_or(r.created_at);
+            CardItem {
+                id: r.id,
+                title: format!("#{} {permalink} {}", r.id, cx.t(&format!("admin.choices.lottery_round.{round}"))),
+                detail: None,
+                at,
+            }
+        })
+        .collect();
+    Ok(Card {
+        key: "draws_awaiting_publication",
+        resource: "lottery_runs",
+        filter: json!({"state": "preview"}),
+        count,
+        items,
+    })
+}
+
+/// Payment attempts pending for longer than a payer takes, oldest first.
+async fn stuck_payments(cx: &Cx<'_>) -> Result<Card> {
+    let before = cx.now - Duration::minutes(STUCK_PAYMENT_MINUTES);
+    let stuck =
+        Condition::all().add(order::Column::State.eq(OrderState::Pending)).add(order::Column::CreatedAt.lte(before));
+    let count = order::Entity::find().filter(stuck.clone()).count(cx.db).await?;
+    let rows = order::Entity::find()
+        .filter(stuck)
+        .order_by_asc(order::Column::CreatedAt)
+        .order_by_asc(order::Column::Id)
+        .limit(SHOWN)
+        .all(cx.db)
+        .await?;
+    let applications = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::Id.is_in(rows.iter().map(|o| o.application_id).collect::<Vec<_>>()))
+        .all(cx.db)
+        .await?;
+    let entries = event_entry::Entity::find()
+        .filter(event_entry::Column::Id.is_in(applications.iter().map(|a| a.entry_id).collect::<Vec<_>>()))
+        .all(cx.db)
+        .await?;
+    let circles =
+        crate::admin::api::resources::applications::circles_of(cx.db, entries.iter().map(|e| e.circle_id).collect())
+            .await?;
+    let items = rows
+        .into_iter()
+        .map(|o| {
+            let circle = applications
+                .iter()
+                .find(|a| a.id == o.application_id)
+                .and_then(|a| entries.iter().find(|e| e.id == a.entry_id))
+                .and_then(|e| circles.get(&e.circle_id))
+                .map(|c| crate::types::Bilingual::new(c.name_ja.clone(), c.name_en.clone()).pick(cx.lang).clone())
+                .unwrap_or_default();
+            let provider = cx.t(&format!("admin.choices.payment_type.{}", o.provider.as_str()));
+            CardItem {
+                id: o.id,
+                title: format!("#{} {circle} ¥{} ({provider})", o.id, crate::model::lottery_mails::yen(o.amount)),
+                detail: Some(cx.tf("admin.dashboard.checked", &[("count", &o.reconcile_attempts.to_string())])),
+                at: o.created_at,
+            }
+        })
+        .collect();
+    let filter = json!({"state": "pending", "created_at_lte": instant(before)});
+    Ok(Card { key: "stuck_payments", resource: "payments", filter, count, items })
 }
 
 /// What needs attention, for the signed-in staff member's role.

@@ -99,8 +99,10 @@ pub async fn index(
     console("/admin".into(), user, cookies, site, headers).await
 }
 
-/// Client-side routes of the console all load the same page (never `/admin/api/…`).
-#[get("/<path..>", rank = 20)]
+/// Client-side routes of the console all load the same page (never `/admin/api/…`, whose routes
+/// are more specific). Ranked before the site's `/<permalink>/…` pages, which would otherwise
+/// take `/admin/worlds` for the worlds of an event called `admin`.
+#[get("/<path..>", rank = 1)]
 pub async fn client_route(
     path: PathBuf,
     user: OptionalUser,
@@ -120,6 +122,7 @@ pub fn routes() -> Vec<Route> {
     let mut routes = routes![index, client_route];
     routes.extend(session::routes());
     routes.extend(api::routes());
+    routes.extend(api::images::routes());
     routes.extend(clock::routes());
     routes.extend(dashboard::routes());
     routes

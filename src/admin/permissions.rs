@@ -58,22 +58,27 @@ pub enum Action {
     Edit,
     /// Remove a record (`DELETE`).
     Delete,
+    /// Ask the provider where a stuck payment stands and settle, fail or expire it
+    /// (`POST /admin/api/{resource}/{id}/reconcile`): the one extra action of the payments area.
+    Reconcile,
 }
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 5] = [Action::List, Action::Show, Action::Create, Action::Edit, Action::Delete];
+    pub const ALL: [Action; 6] =
+        [Action::List, Action::Show, Action::Create, Action::Edit, Action::Delete, Action::Reconcile];
     /// Reading only.
     pub const READ: &'static [Action] = &[Action::List, Action::Show];
     /// Reading and changing existing records.
     pub const READ_EDIT: &'static [Action] = &[Action::List, Action::Show, Action::Edit];
-    /// Everything.
-    pub const CRUD: &'static [Action] = &Action::ALL;
+    /// Reading, creating, changing and removing records.
+    pub const CRUD: &'static [Action] = &[Action::List, Action::Show, Action::Create, Action::Edit, Action::Delete];
 
     /// The least access an action needs.
     pub fn needs(self) -> Access {
         match self {
             Action::List | Action::Show => Access::Read,
+            Action::Reconcile => Access::ReadAndAct,
             Action::Create | Action::Edit | Action::Delete => Access::Write,
         }
     }
@@ -86,6 +91,7 @@ impl Action {
             Action::Create => "create",
             Action::Edit => "edit",
             Action::Delete => "delete",
+            Action::Reconcile => "reconcile",
         }
     }
 }
@@ -174,6 +180,9 @@ mod tests {
         assert!(Area::Users.allows(Role::Admin, Action::Edit));
         assert!(!Area::Users.allows(Role::Director, Action::List));
         assert!(!Area::Payments.allows(Role::Admin, Action::Delete), "reconcile is not a write");
+        assert!(Area::Payments.allows(Role::Admin, Action::Reconcile));
+        assert!(!Area::Payments.allows(Role::Director, Action::Reconcile), "directors read payments");
+        assert!(!Area::Payments.allows(Role::UcStaff, Action::Reconcile));
         for area in Area::ALL {
             assert_eq!(serde_json::to_value(area).unwrap(), area.as_str());
         }

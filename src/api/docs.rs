@@ -74,6 +74,7 @@ pub fn document() -> Document {
         resource("account", AccountDoc::openapi()),
         resource("admin", crate::admin::session::Doc::openapi()),
         resource("admin", crate::admin::api::Doc::openapi()),
+        resource("admin", crate::admin::api::images::Doc::openapi()),
         resource("admin", crate::admin::clock::Doc::openapi()),
         resource("admin", crate::admin::dashboard::Doc::openapi()),
     ];

@@ -75,7 +75,12 @@ async fn a_world_page_shows_names_keywords_artists_and_a_gated_launch_button() {
     assert_eq!(doc.texts(".world-detail__facts .tags li"), ["閲覧室", "珊瑚", "静寂"]);
     let facts = doc.texts(".world-detail__facts dt");
     assert!(facts.contains(&"ワールド制作".to_string()) && facts.contains(&"BGM".to_string()), "{facts:?}");
-    assert!(doc.texts(".world-detail__facts dd").contains(&"VRChat".to_string()));
+    let details = doc.texts(".world-detail__facts dd");
+    assert!(details.contains(&"VRChat".to_string()));
+    assert!(
+        details.contains(&"水無瀬 ちひろ".to_string()),
+        "the artists' names (they showed as [object]): {details:?}"
+    );
     // Before the event opens, there is no launch button.
     assert_eq!(doc.count("[data-testid=launch] a"), 0);
     assert_eq!(doc.text("[data-testid=launch]"), "会期開始（2026/12/12 12:00）から入場できます");

@@ -43,6 +43,16 @@ describe('admin i18nProvider', () => {
 
   it('remembers the chosen locale', () => {
     expect(storedLocale({ getItem: () => '"en"' })).toBe('en');
-    expect(storedLocale({ getItem: () => null })).toBe('ja');
+    expect(storedLocale({ getItem: () => null }, '')).toBe('ja');
+  });
+
+  it("starts in the site's language when the console has none yet", () => {
+    const none = { getItem: () => null };
+    expect(storedLocale(none, 'a=1; i18n_redirected=en')).toBe('en');
+    expect(storedLocale(none, 'VUEI18N_MANUAL_LOCALE=ja; i18n_redirected=en')).toBe('ja');
+    expect(storedLocale(none, 'VUEI18N_MANUAL_LOCALE=en')).toBe('en');
+    expect(storedLocale(none, 'xi18n_redirected=en')).toBe('ja');
+    // The console's own choice wins.
+    expect(storedLocale({ getItem: () => '"ja"' }, 'i18n_redirected=en')).toBe('ja');
   });
 });

@@ -38,9 +38,20 @@ export function messagesFor(locale: AdminLocale, catalogue: Catalogue): Translat
   return { ...site, ...ra, resources: admin.resources ?? {} } as TranslationMessages;
 }
 
-/** The locale react-admin remembered, or the default. */
-export function storedLocale(storage: Pick<Storage, 'getItem'> | null = globalThis.localStorage ?? null): AdminLocale {
-  return storage?.getItem('RaStore.locale')?.includes('en') ? 'en' : DEFAULT_LOCALE;
+/**
+ * The locale react-admin remembered; else the site's (its language cookies, script-readable:
+ * the manual choice, then the language the site last served, so that `/en/admin` → sign-in →
+ * `/admin` stays English); else the default.
+ */
+export function storedLocale(
+  storage: Pick<Storage, 'getItem'> | null = globalThis.localStorage ?? null,
+  cookies: string = typeof document === 'undefined' ? '' : document.cookie,
+): AdminLocale {
+  const stored = storage?.getItem('RaStore.locale');
+  if (stored) return stored.includes('en') ? 'en' : 'ja';
+  const cookie = (name: string) => new RegExp(`(?:^|;\\s*)${name}=(ja|en)(?:;|$)`).exec(cookies)?.[1];
+  const site = cookie('VUEI18N_MANUAL_LOCALE') ?? cookie('i18n_redirected');
+  return site === 'en' ? 'en' : DEFAULT_LOCALE;
 }
 
 /** Sets `<html lang>`, so screen readers pronounce the English console in English. */

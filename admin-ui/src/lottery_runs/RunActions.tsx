@@ -1,5 +1,5 @@
 /**
- * The steps of a draw on its page: Preview (draw for staff; again until published) and Publish
+ * The steps of a draw on its page (buttons of its show page's toolbar): Preview (draw for staff; again until published) and Publish
  * (apply the previewed draw, after a confirmation), each `PUT /admin/api/lottery_runs/{id}` with
  * the state to move to. Hidden for roles that may not edit lottery runs; the server refuses
  * them anyway, and answers a second publish with a message that nothing changed.
@@ -8,7 +8,6 @@ import { useState } from 'react';
 import {
   Button,
   Confirm,
-  TopToolbar,
   useCanAccess,
   useNotify,
   useRecordContext,
@@ -28,7 +27,7 @@ export function RunActions() {
   const { canAccess } = useCanAccess({ resource: 'lottery_runs', action: 'edit' });
   const [confirming, setConfirming] = useState(false);
   const [update, { isPending }] = useUpdate();
-  if (!record || !canAccess || record.state === 'published') return <TopToolbar />;
+  if (!record || !canAccess || record.state === 'published') return null;
 
   const move = (state: 'preview' | 'published', done: string) =>
     update(
@@ -46,7 +45,7 @@ export function RunActions() {
     );
 
   return (
-    <TopToolbar>
+    <>
       <Button
         label="admin.lottery_runs.preview"
         disabled={isPending}
@@ -68,6 +67,6 @@ export function RunActions() {
         onConfirm={() => move('published', 'admin.lottery_runs.published')}
         onClose={() => setConfirming(false)}
       />
-    </TopToolbar>
+    </>
   );
 }

@@ -3,6 +3,9 @@
 //! role table's yes). Handlers take them as `Result<_, Error>` so that every refusal answers with
 //! its own code in the JSON error body: 404 unknown resource, 401 signed out, 403 not staff / not
 //! allowed (or a missing CSRF token), 405 an action the resource does not offer.
+//!
+//! [`Cx`] also carries the payment providers, for the one console action that calls one (a
+//! payment's reconcile).
 
 use chrono::{DateTime, Utc};
 use rocket::http::{Method, Status};
@@ -18,7 +21,9 @@ use crate::error::{Error, request_lang};
 use crate::http::Site;
 use crate::i18n::Lang;
 use crate::jobs::{FollowUp, Queue};
+use crate::mail::Mailer;
 use crate::model::user::Role;
+use crate::payments::Providers;
 
 /// What a console handler works with: a signed-in staff member and the application's state.
 pub struct Cx<'r> {
@@ -36,6 +41,10 @@ pub struct Cx<'r> {
     pub staff: user::Model,
     /// The job queue: follow-up work of committed writes (mails, owed result mails).
     pub queue: &'r Queue,
+    /// Renders mail (a payment's reconcile may settle it and queue its receipt).
+    pub mailer: &'r Mailer,
+    /// The payment providers (a payment's reconcile asks its provider).
+    pub providers: &'r Providers,
     /// Work a write left for the workers in its transaction, handed over once it committed
     /// ([`Cx::send_queued`]).
     outbox: std::sync::Mutex<Vec<FollowUp>>,
@@ -88,17 +97,30 @@ impl<'r> FromRequest<'r> for Console<'r> {
             return refuse(Error::Forbidden);
         }
         let state = req.rocket();
-        let (Some(site), Some(db), Some(clock), Some(queue)) = (
+        let (Some(site), Some(db), Some(clock), Some(mailer), Some(queue), Some(providers)) = (
             state.state::<Site>(),
             state.state::<DatabaseConnection>(),
             state.state::<Clock>(),
+            state.state::<Mailer>(),
             state.state::<Queue>(),
+            state.state::<Providers>(),
         ) else {
             return Outcome::Error((Status::InternalServerError, Error::Internal("console state missing".into())));
         };
         let now = clock.now();
         let lang = request_lang(req);
-        Outcome::Success(Console(Cx { db, site, clock, lang, now, staff: user, queue, outbox: Default::default() }))
+        Outcome::Success(Console(Cx {
+            db,
+            site,
+            clock,
+            lang,
+            now,
+            staff: user,
+            mailer,
+            queue,
+            providers,
+            outbox: Default::default(),
+        }))
     }
 }
 
@@ -113,14 +135,16 @@ pub struct Allowed<'r> {
     pub cx: Cx<'r>,
 }
 
-/// The action of a console request: its method, and whether it names a record.
-pub fn action_of(method: Method, names_record: bool) -> Option<Action> {
-    match (method, names_record) {
-        (Method::Get | Method::Head, false) => Some(Action::List),
-        (Method::Get | Method::Head, true) => Some(Action::Show),
-        (Method::Post, false) => Some(Action::Create),
-        (Method::Put, true) => Some(Action::Edit),
-        (Method::Delete, true) => Some(Action::Delete),
+/// The action of a console request: its method, whether it names a record, and the step it
+/// names after the record (`/{id}/reconcile`).
+pub fn action_of(method: Method, names_record: bool, step: Option<&str>) -> Option<Action> {
+    match (method, names_record, step) {
+        (Method::Get | Method::Head, false, None) => Some(Action::List),
+        (Method::Get | Method::Head, true, None) => Some(Action::Show),
+        (Method::Post, false, None) => Some(Action::Create),
+        (Method::Put, true, None) => Some(Action::Edit),
+        (Method::Delete, true, None) => Some(Action::Delete),
+        (Method::Post, true, Some("reconcile")) => Some(Action::Reconcile),
         _ => None,
     }
 }
@@ -142,7 +166,7 @@ impl<'r> FromRequest<'r> for Allowed<'r> {
             Outcome::Error(e) => return Outcome::Error(e),
             Outcome::Forward(status) => return Outcome::Forward(status),
         };
-        let Some(action) = action_of(req.method(), req.routed_segment(2).is_some()) else {
+        let Some(action) = action_of(req.method(), req.routed_segment(2).is_some(), req.routed_segment(3)) else {
             return refuse(Error::MethodNotAllowed);
         };
         if !resource.actions.contains(&action) {

@@ -13,11 +13,17 @@
 //!   the audit entry (who, when, what, record before → after). A resource's write methods only
 //!   ever see that transaction, which they cannot commit: a write without its audit row is not
 //!   possible.
+//! - `POST /{id}/reconcile` (payments only) asks the outside world where a record stands and
+//!   applies it, through the same code as the background job that does it ([`Resource::reconcile`]);
+//!   its audit entry (before → after, and the outcome) follows in a transaction of its own,
+//!   because the reconcile calls a provider over the network and its own settle must stand
+//!   whatever happens next (a database transaction must not wait on the network).
 //!
 //! Who may do what is checked by the [`Allowed`] guard from `crate::admin::permissions`.
 
 pub mod access;
 pub mod contract;
+pub mod images;
 pub mod input;
 pub mod resources;
 
@@ -41,6 +47,7 @@ use validator::Validate;
 
 pub use access::{Allowed, Console, Cx};
 use contract::{Columns, ListParams, Listed, RawList, column};
+pub use images::ImageSlot;
 
 use crate::admin::permissions::{Action, Area};
 use crate::error::{Error, Result};
@@ -72,6 +79,8 @@ pub trait Resource: Send + Sync + 'static {
     const ACTIONS: &'static [Action];
     /// Sortable, filterable and searchable columns.
     const COLUMNS: Columns;
+    /// Its picture fields, which take uploads ([`images`]); their inputs take the address.
+    const IMAGES: &'static [ImageSlot] = &[];
 
     /// Records for `rows`, in the same order (loading whatever they refer to).
     fn records<C: ConnectionTrait + Sync>(
@@ -115,6 +124,13 @@ pub trait Resource: Send + Sync + 'static {
         async { Err(Error::MethodNotAllowed) }
     }
 
+    /// Reconciles `row` with the outside world (a stuck payment with its provider), writing what
+    /// it learns with its own transactions; answers what happened.
+    fn reconcile(row: Row<Self>, cx: &Cx<'_>) -> impl Future<Output = Result<Reconciliation>> + Send {
+        let _ = (row, cx);
+        async { Err(Error::MethodNotAllowed) }
+    }
+
     /// Removes `row` (by default the row alone; its children go with it by foreign key).
     fn delete(txn: &DatabaseTransaction, row: Row<Self>, cx: &Cx<'_>) -> impl Future<Output = Result<()>> + Send {
         let _ = cx;
@@ -125,6 +141,17 @@ pub trait Resource: Send + Sync + 'static {
             Ok(())
         }
     }
+}
+
+/// What a reconcile found.
+#[derive(Debug)]
+pub struct Reconciliation {
+    /// The outcome, snake_case (`settled`, `closed`, `expired`, `waiting`, …), stored with the
+    /// audit entry and answered as `outcome` beside the record.
+    pub outcome: &'static str,
+    /// The error to answer with when it could not finish (the provider did not answer); the
+    /// audit entry is stored all the same.
+    pub error: Option<Error>,
 }
 
 /// The input of a read-only resource: it takes none.
@@ -153,11 +180,14 @@ pub struct Registered {
     pub actions: &'static [Action],
     /// What staff may sort, filter and search on.
     pub columns: Columns,
+    /// Its picture fields.
+    pub images: &'static [ImageSlot],
     list: for<'a> fn(&'a Cx<'a>, RawList<'a>) -> BoxFuture<'a, Result<Listed>>,
     show: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
     create: for<'a> fn(&'a Cx<'a>, Value) -> BoxFuture<'a, Result<Created>>,
     update: for<'a> fn(&'a Cx<'a>, i32, Value) -> BoxFuture<'a, Result<Value>>,
     delete: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
+    reconcile: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
     /// Whether every declared column exists (checked by a test).
     pub check_columns: fn() -> std::result::Result<(), String>,
 }
@@ -169,11 +199,13 @@ pub const fn registered<R: Resource>() -> Registered {
         area: R::AREA,
         actions: R::ACTIONS,
         columns: R::COLUMNS,
+        images: R::IMAGES,
         list: |cx, raw| Box::pin(list::<R>(cx, raw)),
         show: |cx, id| Box::pin(async move { one::<R, _>(cx.db, id, cx.now).await.map(|(_, v)| v) }),
         create: |cx, body| Box::pin(create::<R>(cx, body)),
         update: |cx, id, body| Box::pin(update::<R>(cx, id, body)),
         delete: |cx, id| Box::pin(delete::<R>(cx, id)),
+        reconcile: |cx, id| Box::pin(reconcile::<R>(cx, id)),
         check_columns: check_columns::<R>,
     }
 }
@@ -336,6 +368,31 @@ async fn delete<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<Value> {
     Ok(before)
 }
 
+/// `record` (an object) with `key` set to `value`.
+fn with_key(record: &Value, key: &str, value: Value) -> Value {
+    match record {
+        Value::Object(fields) => {
+            let mut fields = fields.clone();
+            fields.insert(key.into(), value);
+            Value::Object(fields)
+        }
+        other => other.clone(),
+    }
+}
+
+async fn reconcile<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<Value> {
+    let (row, before) = one::<R, _>(cx.db, id, cx.now).await?;
+    let done = R::reconcile(row, cx).await?;
+    let (_, after) = one::<R, _>(cx.db, id, cx.now).await?;
+    let logged = with_key(&after, "outcome", Value::String(done.outcome.into()));
+    let txn = crate::db::begin_write(cx.db).await?;
+    audited(txn, cx, R::NAME, id, Action::Reconcile, Some(before), Some(logged.clone())).await?;
+    match done.error {
+        Some(error) => Err(error),
+        None => Ok(logged),
+    }
+}
+
 /// A list of records in the ra-data-simple-rest format (see [`contract`]).
 #[utoipa::path(get, path = "/admin/api/{resource}", tag = "admin", security(("bearer" = [])),
     params(("resource" = String, Path, description = "A console resource, e.g. `events`"),
@@ -433,14 +490,36 @@ pub async fn delete_record(
     (found.delete)(&cx, id.0).await.map(Json)
 }
 
+/// Reconciles a record with the outside world (payments: asks the provider where a stuck
+/// attempt stands and settles, fails or expires it); audited. Answers the record as it is now
+/// with `outcome`. 409 when there is nothing to reconcile (not pending), 502 when the provider
+/// did not answer (the audit entry is stored all the same).
+#[utoipa::path(post, path = "/admin/api/{resource}/{id}/reconcile", tag = "admin", security(("bearer" = [])),
+    params(("resource" = String, Path, description = "A console resource that reconciles (`payments`)"),
+           ("id" = i32, Path, description = "Record id")),
+    responses((status = 200, body = Object, description = "The record with `outcome`: `settled`, `closed`, `expired`, `waiting`, `never_opened`"),
+              (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+              (status = 404, body = crate::error::ErrorBody), (status = 405, body = crate::error::ErrorBody),
+              (status = 409, body = crate::error::ErrorBody), (status = 502, body = crate::error::ErrorBody)))]
+#[post("/api/<resource>/<id>/reconcile")]
+pub async fn reconcile_record(
+    resource: &str,
+    id: Id,
+    allowed: std::result::Result<Allowed<'_>, Error>,
+) -> Result<Json<Value>> {
+    let Allowed { resource: found, cx, .. } = allowed?;
+    debug_assert_eq!(found.name, resource);
+    (found.reconcile)(&cx, id.0).await.map(Json)
+}
+
 /// The OpenAPI operations of the resource routes.
 #[derive(OpenApi)]
-#[openapi(paths(list_records, show_record, create_record, update_record, delete_record))]
+#[openapi(paths(list_records, show_record, create_record, update_record, delete_record, reconcile_record))]
 pub struct Doc;
 
 /// Routes of every console resource (mounted at `/admin`).
 pub fn routes() -> Vec<Route> {
-    routes![list_records, show_record, create_record, update_record, delete_record]
+    routes![list_records, show_record, create_record, update_record, delete_record, reconcile_record]
 }
 
 #[cfg(test)]

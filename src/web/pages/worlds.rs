@@ -79,7 +79,7 @@ async fn world_page(page: &Page<'_>, event: EventWithPhases, id: Id, by_permalin
             .world_artists
             .iter()
             .filter(|a| a.category.as_str() == category)
-            .map(|a| a.artist.name.clone())
+            .map(|a| a.artist.name.get().clone())
             .collect();
         if !names.is_empty() {
             artists_by_category

@@ -75,7 +75,11 @@ async fn each_staff_role_gets_the_console_and_its_part_of_the_role_table() {
         }
         // The console itself, at its root and at a client-side route, with its style nonce and
         // the CSRF token its scripts send.
-        for path in ["/admin", "/admin/lottery_runs"] {
+        // `/admin/worlds` also has the shape of an event's worlds page (`/<permalink>/worlds`);
+        // `/en/admin/…` is the same console (it picks its language in the browser).
+        for path in
+            ["/admin", "/admin/lottery_runs", "/admin/worlds", "/admin/worlds?filter=%7B%7D", "/en/admin/worlds"]
+        {
             let res = staff.via(Via::Cookie).request(Method::Get, path).dispatch().await;
             assert_eq!(res.status().code, 200, "{name} {path}");
             let csp = res.headers().get_one("Content-Security-Policy").unwrap().to_string();

@@ -18,13 +18,14 @@ use crate::support::actors::{Actor, Via};
 const ROLES: [Role; 4] = [Role::Admin, Role::Director, Role::UcStaff, Role::QaTester];
 
 /// What each role may do, per area (DOMAIN.md "Staff roles"), written out independently of the
-/// code: `r` read, `w` write, `-` nothing; columns admin, director, uc_staff, qa_tester.
+/// code: `r` read, `w` write, `a` read and reconcile, `-` nothing; columns admin, director,
+/// uc_staff, qa_tester.
 fn expected_access(area: &str) -> [char; 4] {
     match area {
         "event" => ['w', 'w', 'r', 'r'],
         "exhibitors" => ['w', 'w', 'w', 'r'],
         "lottery" => ['w', 'w', '-', 'r'],
-        "payments" => ['r', 'r', 'r', '-'],
+        "payments" => ['a', 'r', 'r', '-'],
         "support" => ['w', 'w', 'w', 'r'],
         "users" => ['w', '-', 'r', '-'],
         "time_travel" => ['w', 'w', '-', 'w'],
@@ -36,6 +37,7 @@ fn expected_access(area: &str) -> [char; 4] {
 fn role_allows(area: &str, role_index: usize, action: Action) -> bool {
     match expected_access(area)[role_index] {
         'w' => true,
+        'a' => matches!(action, Action::List | Action::Show | Action::Reconcile),
         'r' => matches!(action, Action::List | Action::Show),
         _ => false,
     }
@@ -49,8 +51,8 @@ async fn some_id(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<i64
 }
 
 /// Sends `action` on `resource` as `who` (`None`: anonymous). Writes carry a body that is not an
-/// object, which no resource accepts, and deletions name a record that does not exist: nothing
-/// changes.
+/// object, which no resource accepts, and deletions and reconciles name a record that does not
+/// exist: nothing changes.
 async fn attempt(app: &TestApp, who: Option<&Actor<'_>>, resource: &str, action: Action, id: Option<i64>) -> Answer {
     let (method, path, body) = match action {
         Action::List => (Method::Get, format!("/admin/api/{resource}"), None),
@@ -58,6 +60,7 @@ async fn attempt(app: &TestApp, who: Option<&Actor<'_>>, resource: &str, action:
         Action::Create => (Method::Post, format!("/admin/api/{resource}"), Some(json!([]))),
         Action::Edit => (Method::Put, format!("/admin/api/{resource}/{}", id.unwrap_or(999_999)), Some(json!([]))),
         Action::Delete => (Method::Delete, format!("/admin/api/{resource}/999999"), None),
+        Action::Reconcile => (Method::Post, format!("/admin/api/{resource}/999999/reconcile"), None),
     };
     match who {
         Some(actor) => call(app, actor, method, &path, body.as_ref()).await,
@@ -76,7 +79,7 @@ fn allowed_status(action: Action, has_record: bool) -> &'static [u16] {
     match (action, has_record) {
         (Action::List, _) => &[200],
         (Action::Show, true) => &[200],
-        (Action::Show | Action::Edit, false) | (Action::Delete, _) => &[404],
+        (Action::Show | Action::Edit, false) | (Action::Delete | Action::Reconcile, _) => &[404],
         (Action::Create | Action::Edit, _) => &[422],
     }
 }
@@ -133,7 +136,7 @@ async fn every_role_times_every_resource_times_every_action() {
             }
         }
     }
-    assert!(checked >= resources().len() * 20);
+    assert!(checked >= resources().len() * 24);
 }
 
 #[rocket::async_test]

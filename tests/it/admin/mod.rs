@@ -5,11 +5,14 @@ mod audit;
 mod catalogue;
 mod circles;
 mod contract;
+mod credits;
 mod dashboard;
 mod door;
 mod entries;
 mod hub;
+mod images;
 mod matrix;
+mod payments;
 mod resources;
 mod time_travel;
 

@@ -116,7 +116,7 @@ pub(crate) fn circles_named(text: &str) -> sea_orm::sea_query::SelectStatement {
 }
 
 /// Entries matching `condition`, as a subquery of their ids.
-fn entries_where(condition: Condition) -> sea_orm::sea_query::SelectStatement {
+pub(crate) fn entries_where(condition: Condition) -> sea_orm::sea_query::SelectStatement {
     Query::select().column(event_entry::Column::Id).from(event_entry::Entity).cond_where(condition).to_owned()
 }
 

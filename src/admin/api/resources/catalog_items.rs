@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, must_exist};
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::{Cx, ImageSlot, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, catalog_item_category, company, event, exhibitor};
 use crate::error::{Error, Invalid, Result};
@@ -38,7 +38,7 @@ pub struct CatalogItemRecord {
     pub description_ja: String,
     /// English description.
     pub description_en: String,
-    /// Thumbnail, if uploaded.
+    /// Thumbnail.
     pub thumbnail: Option<String>,
     /// Where to get it.
     pub url: Option<String>,
@@ -90,6 +90,10 @@ pub struct CatalogItemInput {
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]
     pub display_index: i32,
+    /// Thumbnail.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub thumbnail: Option<String>,
 }
 
 impl Resource for CatalogItems {
@@ -106,6 +110,7 @@ impl Resource for CatalogItems {
         search: &["name_ja", "name_en", "description_ja", "description_en"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[ImageSlot::square("thumbnail")];
 
     async fn records<C: ConnectionTrait + Sync>(
         _db: &C,
@@ -133,7 +138,7 @@ impl Resource for CatalogItems {
     }
 
     async fn create(txn: &DatabaseTransaction, input: CatalogItemInput, _cx: &Cx<'_>) -> Result<i32> {
-        let row = catalog_item::ActiveModel { thumbnail: Set(None), ..Default::default() };
+        let row: catalog_item::ActiveModel = Default::default();
         Ok(fill(txn, row, input).await?.insert(txn).await?.id)
     }
 
@@ -194,5 +199,6 @@ async fn fill(
     row.is_distributable = Set(input.is_distributable);
     row.price = Set(input.price);
     row.display_index = Set(input.display_index);
+    row.thumbnail = Set(input.thumbnail);
     Ok(row)
 }

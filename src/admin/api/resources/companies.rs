@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, must_exist, unused};
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::{Cx, ImageSlot, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, company, company_highlight, company_world, event, exhibitor};
 use crate::error::Result;
@@ -37,7 +37,7 @@ pub struct CompanyRecord {
     pub description_ja: String,
     /// English description.
     pub description_en: String,
-    /// Thumbnail, if uploaded.
+    /// Thumbnail.
     pub thumbnail: Option<String>,
     /// The company's website.
     pub website_link: Option<String>,
@@ -95,6 +95,10 @@ pub struct CompanyInput {
     pub vmarket_cloud_url: Option<String>,
     /// Shown on the public site.
     pub is_public: bool,
+    /// Thumbnail.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub thumbnail: Option<String>,
 }
 
 impl Resource for Companies {
@@ -111,6 +115,7 @@ impl Resource for Companies {
         search: &["name_ja", "name_en", "description_ja", "description_en"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[ImageSlot::thumbnail("thumbnail")];
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<company::Model>) -> Result<Vec<CompanyRecord>> {
         let mut out = Vec::with_capacity(rows.len());
@@ -143,7 +148,7 @@ impl Resource for Companies {
     }
 
     async fn create(txn: &DatabaseTransaction, input: CompanyInput, _cx: &Cx<'_>) -> Result<i32> {
-        let row = company::ActiveModel { thumbnail: Set(None), ..Default::default() };
+        let row: company::ActiveModel = Default::default();
         Ok(fill(txn, row, input).await?.insert(txn).await?.id)
     }
 
@@ -183,5 +188,6 @@ async fn fill(
     row.site_name_en = Set(input.site_name_en);
     row.vmarket_cloud_url = Set(input.vmarket_cloud_url);
     row.is_public = Set(input.is_public);
+    row.thumbnail = Set(input.thumbnail);
     Ok(row)
 }

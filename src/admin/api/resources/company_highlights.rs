@@ -6,7 +6,7 @@ use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, blank};
-use crate::admin::api::{Cx, Resource, must_exist};
+use crate::admin::api::{Cx, ImageSlot, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{company, company_highlight};
 use crate::error::Result;
@@ -34,7 +34,7 @@ pub struct CompanyHighlightInput {
     /// Its company.
     #[validate(required)]
     pub company_id: Option<i32>,
-    /// The picture.
+    /// The picture (an uploaded picture's address, or any site path or http(s) URL).
     #[serde(deserialize_with = "blank")]
     #[validate(required, custom(function = "input::picture"))]
     pub image: Option<String>,
@@ -53,6 +53,7 @@ impl Resource for CompanyHighlights {
     const ACTIONS: &'static [Action] = Action::CRUD;
     const COLUMNS: Columns =
         Columns { sort: &["company_id", "display_index"], filter: &["company_id"], search: &[], computed: &[] };
+    const IMAGES: &'static [ImageSlot] = &[ImageSlot::wide("image")];
 
     async fn records<C: ConnectionTrait + Sync>(
         _db: &C,

@@ -8,13 +8,14 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, must_exist, unused};
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::resources::credits::{self, Credit, CreditInput};
+use crate::admin::api::{Cx, ImageSlot, Resource, must_exist, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, event, world};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::forms::checks;
-use crate::types::kinds::{ConceptKind, Platform, Venue};
+use crate::types::kinds::{ConceptArtistCategory, ConceptKind, Platform, Venue};
 
 /// The resource.
 pub struct Concepts;
@@ -44,10 +45,22 @@ pub struct ConceptRecord {
     pub is_company: bool,
     /// Position in lists.
     pub display_order: i32,
-    /// Key visual (uploads come later; read-only here).
+    /// Logo.
+    pub logo: Option<String>,
+    /// Picture of its launch link.
+    pub launch_link_image: Option<String>,
+    /// Japanese map.
+    pub map_image_ja: Option<String>,
+    /// English map.
+    pub map_image_en: Option<String>,
+    /// Key visual.
     pub image: Option<String>,
     /// How many worlds it holds.
     pub world_count: u64,
+    /// Its keywords (`keywords` ids).
+    pub keyword_ids: Vec<i32>,
+    /// Who designed it.
+    pub artists: Vec<Credit<ConceptArtistCategory>>,
 }
 
 /// What staff send for a concept.
@@ -85,6 +98,32 @@ pub struct ConceptInput {
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]
     pub display_order: i32,
+    /// Key visual (an uploaded picture's address).
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub image: Option<String>,
+    /// Logo.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub logo: Option<String>,
+    /// Picture of its launch link.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub launch_link_image: Option<String>,
+    /// Japanese map.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub map_image_ja: Option<String>,
+    /// English map.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub map_image_en: Option<String>,
+    /// Its keywords (`keywords` ids; the list replaces the stored one).
+    #[validate(length(max = 50))]
+    pub keyword_ids: Vec<i32>,
+    /// Who designed it (replaces the stored credits).
+    #[validate(nested, length(max = 50))]
+    pub artists: Vec<CreditInput<ConceptArtistCategory>>,
 }
 
 impl Resource for Concepts {
@@ -101,8 +140,18 @@ impl Resource for Concepts {
         search: &["name_ja", "name_en", "description_ja", "description_en"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[
+        ImageSlot::wide("image"),
+        ImageSlot::square("logo"),
+        ImageSlot::thumbnail("launch_link_image"),
+        ImageSlot::large("map_image_ja"),
+        ImageSlot::large("map_image_en"),
+    ];
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<concept::Model>) -> Result<Vec<ConceptRecord>> {
+        let ids: Vec<i32> = rows.iter().map(|c| c.id).collect();
+        let mut keywords = credits::concept_keywords(db, ids.clone()).await?;
+        let mut artists = credits::concept_artists(db, ids).await?;
         let mut out = Vec::with_capacity(rows.len());
         for c in rows {
             let world_count = world::Entity::find().filter(world::Column::ConceptId.eq(c.id)).count(db).await?;
@@ -118,28 +167,31 @@ impl Resource for Concepts {
                 kind: c.kind,
                 is_company: c.is_company,
                 display_order: c.display_order,
+                map_image_en: c.map_image_en,
+                map_image_ja: c.map_image_ja,
+                launch_link_image: c.launch_link_image,
+                logo: c.logo,
                 image: c.image,
                 world_count,
+                keyword_ids: keywords.remove(&c.id).unwrap_or_default(),
+                artists: artists.remove(&c.id).unwrap_or_default(),
             });
         }
         Ok(out)
     }
 
     async fn create(txn: &DatabaseTransaction, input: ConceptInput, _cx: &Cx<'_>) -> Result<i32> {
-        let row = concept::ActiveModel {
-            image: Set(None),
-            logo: Set(None),
-            launch_link_image: Set(None),
-            map_image_ja: Set(None),
-            map_image_en: Set(None),
-            ..Default::default()
-        };
-        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
+        let links = input.clone();
+        let id = fill(txn, Default::default(), input).await?.insert(txn).await?.id;
+        replace_links(txn, id, &links).await?;
+        Ok(id)
     }
 
     async fn update(txn: &DatabaseTransaction, row: concept::Model, input: ConceptInput, _cx: &Cx<'_>) -> Result<()> {
+        let id = row.id;
+        let links = input.clone();
         fill(txn, row.into(), input).await?.update(txn).await?;
-        Ok(())
+        replace_links(txn, id, &links).await
     }
 
     async fn delete(txn: &DatabaseTransaction, row: concept::Model, _cx: &Cx<'_>) -> Result<()> {
@@ -147,6 +199,15 @@ impl Resource for Concepts {
         concept::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }
+}
+
+/// Concept `id`'s keywords and credits as `input` lists them (each must exist).
+async fn replace_links(txn: &DatabaseTransaction, id: i32, input: &ConceptInput) -> Result<()> {
+    let problems = credits::unknown_references(txn, &input.keyword_ids, &input.artists).await?;
+    if !problems.is_empty() {
+        return Err(Error::Validation(problems));
+    }
+    credits::replace_concept_links(txn, id, &input.keyword_ids, &input.artists).await
 }
 
 async fn fill(
@@ -166,5 +227,10 @@ async fn fill(
     row.kind = Set(input.kind.unwrap_or(ConceptKind::General));
     row.is_company = Set(input.is_company);
     row.display_order = Set(input.display_order);
+    row.image = Set(input.image);
+    row.logo = Set(input.logo);
+    row.launch_link_image = Set(input.launch_link_image);
+    row.map_image_ja = Set(input.map_image_ja);
+    row.map_image_en = Set(input.map_image_en);
     Ok(row)
 }

@@ -14,7 +14,7 @@ use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, Instant, blank};
-use crate::admin::api::{Cx, Resource};
+use crate::admin::api::{Cx, ImageSlot, Resource};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, event, event_phase, hub_notification, world};
 use crate::error::{Error, Result};
@@ -72,10 +72,14 @@ pub struct EventRecord {
     pub exhibition_guideline_url: Option<String>,
     /// Submission rules.
     pub submission_rule_url: Option<String>,
-    /// Key visual (managed through uploads, read-only here).
+    /// Key visual.
     pub image: Option<String>,
     /// Logo.
     pub logo: Option<String>,
+    /// Icon.
+    pub icon: Option<String>,
+    /// The top page's first view.
+    pub first_view_image: Option<String>,
     /// Created.
     pub created_at: DateTime<Utc>,
     /// Last changed.
@@ -131,6 +135,22 @@ pub struct EventInput {
     #[serde(deserialize_with = "blank")]
     #[validate(custom(function = "checks::http_url"))]
     pub submission_rule_url: Option<String>,
+    /// Key visual (an uploaded picture's address).
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub image: Option<String>,
+    /// Logo.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub logo: Option<String>,
+    /// Icon.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub icon: Option<String>,
+    /// The top page's first view.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub first_view_image: Option<String>,
     /// The whole timeline.
     #[validate(nested, length(max = 64))]
     pub phases: Vec<PhaseInput>,
@@ -168,6 +188,12 @@ impl Resource for Events {
         search: &["permalink", "name_ja", "name_en", "theme_ja", "theme_en"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[
+        ImageSlot::wide("image"),
+        ImageSlot::square("logo"),
+        ImageSlot::square("icon"),
+        ImageSlot::wide("first_view_image"),
+    ];
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<event::Model>) -> Result<Vec<EventRecord>> {
         let ids: Vec<i32> = rows.iter().map(|e| e.id).collect();
@@ -208,6 +234,8 @@ impl Resource for Events {
                 submission_rule_url: e.submission_rule_url,
                 image: e.image,
                 logo: e.logo,
+                icon: e.icon,
+                first_view_image: e.first_view_image,
                 created_at: e.created_at,
                 updated_at: e.updated_at,
             })
@@ -215,14 +243,7 @@ impl Resource for Events {
     }
 
     async fn create(txn: &DatabaseTransaction, input: EventInput, cx: &Cx<'_>) -> Result<i32> {
-        let row = event::ActiveModel {
-            image: Set(None),
-            logo: Set(None),
-            icon: Set(None),
-            first_view_image: Set(None),
-            created_at: Set(cx.now),
-            ..Default::default()
-        };
+        let row = event::ActiveModel { created_at: Set(cx.now), ..Default::default() };
         let phases = input.phases.clone();
         let saved = fill(txn, row, input, None, cx).await?.insert(txn).await?;
         replace_phases(txn, saved.id, phases).await?;
@@ -279,6 +300,10 @@ async fn fill(
     row.exhibition_term_url = Set(input.exhibition_term_url);
     row.exhibition_guideline_url = Set(input.exhibition_guideline_url);
     row.submission_rule_url = Set(input.submission_rule_url);
+    row.image = Set(input.image);
+    row.logo = Set(input.logo);
+    row.icon = Set(input.icon);
+    row.first_view_image = Set(input.first_view_image);
     row.updated_at = Set(cx.now);
     Ok(row)
 }

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::{Instant, blank};
-use crate::admin::api::{Cx, Resource, must_exist};
+use crate::admin::api::input::{self, Instant, blank};
+use crate::admin::api::{Cx, ImageSlot, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, hub_notification, hub_notification_tag};
 use crate::error::{Error, Invalid, Result};
@@ -90,6 +90,10 @@ pub struct HubNotificationInput {
     #[serde(deserialize_with = "blank")]
     #[validate(custom(function = "checks::http_url"))]
     pub link_url: Option<String>,
+    /// Thumbnail (an uploaded picture's address).
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub thumbnail: Option<String>,
     /// When it becomes visible.
     #[validate(required)]
     pub publish_at: Option<Instant>,
@@ -148,6 +152,7 @@ impl Resource for HubNotifications {
         search: &["title", "content"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[ImageSlot::thumbnail("thumbnail")];
 
     async fn records<C: ConnectionTrait + Sync>(
         db: &C,
@@ -192,12 +197,7 @@ impl Resource for HubNotifications {
     }
 
     async fn create(txn: &DatabaseTransaction, input: HubNotificationInput, cx: &Cx<'_>) -> Result<i32> {
-        let row = hub_notification::ActiveModel {
-            thumbnail: Set(None),
-            user_id: Set(None),
-            created_at: Set(cx.now),
-            ..Default::default()
-        };
+        let row = hub_notification::ActiveModel { user_id: Set(None), created_at: Set(cx.now), ..Default::default() };
         let tags = input.hub_tag_ids.clone();
         let saved = fill(txn, row, input, cx).await?.insert(txn).await?;
         replace_tags(txn, saved.id, tags).await?;
@@ -246,6 +246,7 @@ async fn fill(
     row.title = Set(input.title.unwrap_or_default());
     row.content = Set(input.content.unwrap_or_default());
     row.link_url = Set(input.link_url);
+    row.thumbnail = Set(input.thumbnail);
     row.publish_at = Set(input.publish_at.map_or(cx.now, |at| at.0));
     row.start_at = Set(start_at);
     row.end_at = Set(end_at);

@@ -1,6 +1,8 @@
 //! `inquiries`: what visitors sent, with where its forwarding stands per target (Slack, Jira) and
 //! the last error; staff only change their handling status (open → in progress → resolved).
-//! `filter={"forwarding":"failed"}` finds those a target gave up on.
+//! `filter={"forwarding":"failed"}` finds those a target gave up on;
+//! `filter={"unforwarded_before":"<instant>"}` those a target gave up on or still waits for
+//! although they were sent before that instant (the dashboard's "not forwarded" card).
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, Set};
@@ -82,6 +84,20 @@ fn forwarding(value: &Value) -> Option<Condition> {
     })
 }
 
+/// The `unforwarded_before` filter: a target failed, or still pending for an inquiry sent before
+/// the instant given (RFC 3339).
+pub fn unforwarded_before(value: &Value) -> Option<Condition> {
+    let before = crate::forms::checks::parse_instant(value.as_str()?.trim())?;
+    let status = |s: ForwardStatus| {
+        Condition::any().add(inquiry::Column::SlackStatus.eq(s)).add(inquiry::Column::JiraStatus.eq(s))
+    };
+    Some(
+        Condition::any()
+            .add(status(ForwardStatus::Failed))
+            .add(Condition::all().add(status(ForwardStatus::Pending)).add(inquiry::Column::CreatedAt.lte(before))),
+    )
+}
+
 impl Resource for Inquiries {
     type Entity = inquiry::Entity;
     type Record = InquiryRecord;
@@ -94,7 +110,7 @@ impl Resource for Inquiries {
         sort: &["created_at", "handling", "category_id", "email"],
         filter: &["created_at", "handling", "category_id", "slack_status", "jira_status", "lang", "email"],
         search: &["email", "name", "message"],
-        computed: &[("forwarding", forwarding)],
+        computed: &[("forwarding", forwarding), ("unforwarded_before", unforwarded_before)],
     };
 
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<inquiry::Model>) -> Result<Vec<InquiryRecord>> {

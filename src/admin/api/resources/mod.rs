@@ -1,10 +1,11 @@
 //! The console's resources, one file each. Adding one: a file with a [`Resource`] impl, a line
-//! in [`ALL`], and its folder in `admin-ui/src/resources/`.
+//! in [`ALL`], and its folder in `admin-ui/src/<name>/` (registered in `admin-ui/src/resources.ts`).
 //!
 //! [`Resource`]: crate::admin::api::Resource
 
 pub mod ambassadors;
 pub mod applications;
+pub mod artists;
 pub mod audit_log;
 pub mod catalog_item_categories;
 pub mod catalog_items;
@@ -12,6 +13,7 @@ pub mod circles;
 pub mod companies;
 pub mod company_highlights;
 pub mod concepts;
+pub mod credits;
 pub mod entries;
 pub mod entry_plans;
 pub mod events;
@@ -21,7 +23,10 @@ pub mod hub_notifications;
 pub mod hub_tags;
 pub mod inquiries;
 pub mod inquiry_categories;
+pub mod keywords;
 pub mod lottery_runs;
+pub mod names;
+pub mod payments;
 pub mod posters;
 pub mod redirect_rules;
 pub mod streamers;
@@ -36,6 +41,8 @@ pub const ALL: &[Registered] = &[
     registered::<events::Events>(),
     registered::<concepts::Concepts>(),
     registered::<worlds::Worlds>(),
+    registered::<keywords::Keywords>(),
+    registered::<artists::Artists>(),
     registered::<posters::Posters>(),
     registered::<companies::Companies>(),
     registered::<company_highlights::CompanyHighlights>(),
@@ -52,6 +59,7 @@ pub const ALL: &[Registered] = &[
     registered::<entries::Entries>(),
     registered::<applications::Applications>(),
     registered::<lottery_runs::LotteryRuns>(),
+    registered::<payments::Payments>(),
     registered::<inquiries::Inquiries>(),
     registered::<inquiry_categories::InquiryCategories>(),
     registered::<redirect_rules::RedirectRules>(),

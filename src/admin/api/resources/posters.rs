@@ -1,13 +1,14 @@
-//! `posters`: the numbered posters hung in a world (spec §3 Poster), shown on its page. The
-//! picture is uploaded elsewhere; staff set the world, the number and the name.
+//! `posters`: the numbered posters hung in a world (spec §3 Poster), shown on its page: the
+//! world, the number, the name and the picture (uploaded from the console, see
+//! [`crate::admin::api::images`]).
 
 use sea_orm::{ActiveModelTrait, ConnectionTrait, DatabaseTransaction, Set};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, must_exist};
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::{Cx, ImageSlot, Resource, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{poster, world};
 use crate::error::Result;
@@ -27,7 +28,7 @@ pub struct PosterRecord {
     pub number: i32,
     /// Its name.
     pub name: String,
-    /// The picture, if uploaded.
+    /// The picture.
     pub image: Option<String>,
 }
 
@@ -45,6 +46,10 @@ pub struct PosterInput {
     #[serde(deserialize_with = "blank")]
     #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name: Option<String>,
+    /// The picture (an uploaded picture's address).
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub image: Option<String>,
 }
 
 impl Resource for Posters {
@@ -61,6 +66,7 @@ impl Resource for Posters {
         search: &["name"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[ImageSlot::large("image")];
 
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<poster::Model>) -> Result<Vec<PosterRecord>> {
         Ok(rows
@@ -70,8 +76,7 @@ impl Resource for Posters {
     }
 
     async fn create(txn: &DatabaseTransaction, input: PosterInput, _cx: &Cx<'_>) -> Result<i32> {
-        let row = poster::ActiveModel { image: Set(None), ..Default::default() };
-        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
+        Ok(fill(txn, Default::default(), input).await?.insert(txn).await?.id)
     }
 
     async fn update(txn: &DatabaseTransaction, row: poster::Model, input: PosterInput, _cx: &Cx<'_>) -> Result<()> {
@@ -90,5 +95,6 @@ async fn fill(
     row.world_id = Set(world_id);
     row.number = Set(input.number.unwrap_or_default());
     row.name = Set(input.name.unwrap_or_default());
+    row.image = Set(input.image);
     Ok(row)
 }

@@ -1,5 +1,6 @@
-//! `worlds`: the virtual worlds of a concept (its event follows from the concept). A world that
-//! exhibitors or hub notifications refer to cannot be deleted.
+//! `worlds`: the virtual worlds of a concept (its event follows from the concept), with their
+//! pictures, keywords, artist credits and numbered areas ([`credits`]). A world that exhibitors
+//! or hub notifications refer to cannot be deleted.
 
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, Set,
@@ -8,13 +9,14 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, unused};
+use crate::admin::api::input::{self, blank};
+use crate::admin::api::resources::credits::{self, AreaInput, AreaRecord, Credit, CreditInput};
+use crate::admin::api::{Cx, ImageSlot, Resource, unused};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, exhibitor, hub_notification, world};
 use crate::error::{Error, Result};
 use crate::forms::checks;
-use crate::types::kinds::{Platform, Venue};
+use crate::types::kinds::{Platform, Venue, WorldArtistCategory};
 
 /// The resource.
 pub struct Worlds;
@@ -46,8 +48,16 @@ pub struct WorldRecord {
     pub launch_link: Option<String>,
     /// Position in lists.
     pub display_order: i32,
-    /// Image (uploads come later; read-only here).
+    /// Logo.
+    pub logo: Option<String>,
+    /// Key visual.
     pub image: Option<String>,
+    /// Its keywords (`keywords` ids).
+    pub keyword_ids: Vec<i32>,
+    /// Who made it.
+    pub artists: Vec<Credit<WorldArtistCategory>>,
+    /// Its numbered areas.
+    pub areas: Vec<AreaRecord>,
 }
 
 /// What staff send for a world.
@@ -86,6 +96,23 @@ pub struct WorldInput {
     /// Position in lists.
     #[validate(range(min = 0, max = 100000))]
     pub display_order: i32,
+    /// Key visual.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub image: Option<String>,
+    /// Logo.
+    #[serde(deserialize_with = "blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub logo: Option<String>,
+    /// Its keywords (`keywords` ids; the list replaces the stored one).
+    #[validate(length(max = 50))]
+    pub keyword_ids: Vec<i32>,
+    /// Who made it (replaces the stored credits).
+    #[validate(nested, length(max = 50))]
+    pub artists: Vec<CreditInput<WorldArtistCategory>>,
+    /// Its numbered areas (kept by id, added without one, removed when left out).
+    #[validate(nested, length(max = 50))]
+    pub areas: Vec<AreaInput>,
 }
 
 impl Resource for Worlds {
@@ -102,11 +129,19 @@ impl Resource for Worlds {
         search: &["name_ja", "name_en", "description_ja", "description_en"],
         computed: &[],
     };
+    const IMAGES: &'static [ImageSlot] = &[ImageSlot::wide("image"), ImageSlot::square("logo")];
 
-    async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<world::Model>) -> Result<Vec<WorldRecord>> {
+    async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<world::Model>) -> Result<Vec<WorldRecord>> {
+        let ids: Vec<i32> = rows.iter().map(|w| w.id).collect();
+        let mut keywords = credits::world_keywords(db, ids.clone()).await?;
+        let mut artists = credits::world_artists(db, ids.clone()).await?;
+        let mut areas = credits::world_areas(db, ids).await?;
         Ok(rows
             .into_iter()
             .map(|w| WorldRecord {
+                keyword_ids: keywords.remove(&w.id).unwrap_or_default(),
+                artists: artists.remove(&w.id).unwrap_or_default(),
+                areas: areas.remove(&w.id).unwrap_or_default(),
                 id: w.id,
                 event_id: w.event_id,
                 concept_id: w.concept_id,
@@ -119,19 +154,24 @@ impl Resource for Worlds {
                 is_company: w.is_company,
                 launch_link: w.launch_link,
                 display_order: w.display_order,
+                logo: w.logo,
                 image: w.image,
             })
             .collect())
     }
 
     async fn create(txn: &DatabaseTransaction, input: WorldInput, _cx: &Cx<'_>) -> Result<i32> {
-        let row = world::ActiveModel { image: Set(None), logo: Set(None), ..Default::default() };
-        Ok(fill(txn, row, input).await?.insert(txn).await?.id)
+        let links = input.clone();
+        let id = fill(txn, Default::default(), input).await?.insert(txn).await?.id;
+        replace_links(txn, id, &links).await?;
+        Ok(id)
     }
 
     async fn update(txn: &DatabaseTransaction, row: world::Model, input: WorldInput, _cx: &Cx<'_>) -> Result<()> {
+        let id = row.id;
+        let links = input.clone();
         fill(txn, row.into(), input).await?.update(txn).await?;
-        Ok(())
+        replace_links(txn, id, &links).await
     }
 
     async fn delete(txn: &DatabaseTransaction, row: world::Model, _cx: &Cx<'_>) -> Result<()> {
@@ -142,6 +182,16 @@ impl Resource for Worlds {
         world::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }
+}
+
+/// World `id`'s keywords, credits and areas as `input` lists them (each keyword and artist must exist).
+async fn replace_links(txn: &DatabaseTransaction, id: i32, input: &WorldInput) -> Result<()> {
+    let problems = credits::unknown_references(txn, &input.keyword_ids, &input.artists).await?;
+    if !problems.is_empty() {
+        return Err(Error::Validation(problems));
+    }
+    credits::replace_world_links(txn, id, &input.keyword_ids, &input.artists).await?;
+    credits::replace_areas(txn, id, &input.areas).await
 }
 
 async fn fill(txn: &DatabaseTransaction, mut row: world::ActiveModel, input: WorldInput) -> Result<world::ActiveModel> {
@@ -160,5 +210,7 @@ async fn fill(txn: &DatabaseTransaction, mut row: world::ActiveModel, input: Wor
     row.is_company = Set(input.is_company);
     row.launch_link = Set(input.launch_link);
     row.display_order = Set(input.display_order);
+    row.image = Set(input.image);
+    row.logo = Set(input.logo);
     Ok(row)
 }

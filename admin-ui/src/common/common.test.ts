@@ -1,0 +1,94 @@
+import type { DataProvider } from 'react-admin';
+import { describe, expect, it } from 'vitest';
+import { csvValue, toCsv } from './csv';
+import { everyRecord } from './export';
+import { recordName } from './names';
+import { formatJst, fromJstInput, toJstInput } from './time';
+
+describe('Japan time in inputs', () => {
+  it('shows an instant as the Japan wall clock, whatever its offset', () => {
+    expect(toJstInput('2026-12-12T03:00:00Z')).toBe('2026-12-12T12:00');
+    expect(toJstInput('2026-12-31T20:30:00+00:00')).toBe('2027-01-01T05:30');
+    expect(toJstInput(null)).toBe('');
+    expect(toJstInput('soon')).toBe('');
+  });
+
+  it('sends what was typed as Japan time', () => {
+    expect(fromJstInput('2026-12-12T12:00')).toBe('2026-12-12T12:00:00+09:00');
+    expect(fromJstInput('2026-12-12T12:00:30')).toBe('2026-12-12T12:00:30+09:00');
+    expect(fromJstInput('')).toBeNull();
+    expect(fromJstInput('  ')).toBeNull();
+    // Round trip: the input shows again what was typed.
+    expect(toJstInput(fromJstInput('2027-01-01T00:15'))).toBe('2027-01-01T00:15');
+  });
+
+  it('formats for display in Japan time', () => {
+    expect(formatJst('2026-12-12T03:00:00Z', 'ja')).toBe('2026/12/12 12:00');
+    expect(formatJst('2026-12-12T03:00:00Z', 'en')).toBe('12/12/2026, 12:00');
+    expect(formatJst(null, 'ja')).toBe('');
+  });
+});
+
+describe('CSV export', () => {
+  it('writes the shown columns under their labels, quoted where needed, with a BOM', () => {
+    const csv = toCsv(
+      [
+        { id: 1, name_ja: '冬, 2026', note: 'say "hi"', tags: [1, 2], hidden: 'x' },
+        { id: 2, name_ja: '改行\nあり', note: null, tags: [], hidden: 'y' },
+      ],
+      [
+        { source: 'id', label: 'ID' },
+        { source: 'name_ja', label: '名前（日本語）' },
+        { source: 'note', label: 'Note' },
+        { source: 'tags', label: 'Tags' },
+      ],
+    );
+    expect(csv.startsWith('\ufeff')).toBe(true);
+    expect(csv.slice(1).split('\r\n')).toEqual([
+      'ID,名前（日本語）,Note,Tags',
+      '1,"冬, 2026","say ""hi""",1 2',
+      '2,"改行\nあり",,',
+      '',
+    ]);
+    expect(csv).not.toContain('hidden');
+  });
+
+  it('writes objects as JSON and booleans as words', () => {
+    expect(csvValue({ a: 1 })).toBe('{"a":1}');
+    expect(csvValue(false)).toBe('false');
+    expect(csvValue(undefined)).toBe('');
+  });
+});
+
+describe('record names', () => {
+  it('prefer the console language, then any name, handle or key', () => {
+    const event = { id: 3, name_ja: '冬', name_en: 'Winter' };
+    expect(recordName(event, 'ja')).toBe('冬');
+    expect(recordName(event, 'en')).toBe('Winter');
+    expect(recordName({ id: 4, name_ja: 'だけ', name_en: '' }, 'en')).toBe('だけ');
+    expect(recordName({ id: 5, title: 'Stream' }, 'ja')).toBe('Stream');
+    expect(recordName({ id: 6, vmarket_id: 'alice' }, 'en')).toBe('alice');
+    expect(recordName({ id: 7 }, 'ja')).toBe('#7');
+    expect(recordName(null, 'ja')).toBe('');
+  });
+});
+
+describe('exporting a whole list', () => {
+  it('fetches every matching record, a thousand at a time, with the list filter and order', async () => {
+    const calls: unknown[] = [];
+    const dataProvider = {
+      getList: async (_resource: string, params: { pagination: { page: number; perPage: number }; filter: unknown; sort: unknown }) => {
+        calls.push(params);
+        const { page, perPage } = params.pagination;
+        const start = (page - 1) * perPage;
+        const data = Array.from({ length: Math.max(0, Math.min(perPage, 2500 - start)) }, (_, i) => ({ id: start + i + 1 }));
+        return { data, total: 2500 };
+      },
+    } as unknown as DataProvider;
+    const all = await everyRecord(dataProvider, 'applications', { event_id: 13 }, { field: 'id', order: 'ASC' });
+    expect(all).toHaveLength(2500);
+    expect(all.at(-1)?.id).toBe(2500);
+    expect(calls).toHaveLength(3);
+    expect(calls[2]).toEqual({ filter: { event_id: 13 }, sort: { field: 'id', order: 'ASC' }, pagination: { page: 3, perPage: 1000 } });
+  });
+});

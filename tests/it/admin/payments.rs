@@ -1,0 +1,223 @@
+//! The `payments` console resource: every attempt with its settled payment, the filters staff
+//! find the odd ones with (event, state, provider, late, duplicate), who may read them, and the
+//! reconcile of a stuck attempt — refused to everyone but admins, answered 502 while the provider
+//! is silent, settling it once it answers, audited every time.
+
+use chrono::Duration;
+use rocket::http::Method;
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder};
+use serde_json::{Value, json};
+use vmarket::db::entities::{audit_log, event_entry_application, order, payment_history};
+use vmarket::model::entry_status::LotteryStatus;
+use vmarket::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
+use vmarket::model::phase::PhaseType;
+use vmarket::model::user::Role;
+
+use super::{Answer, call, list_path};
+use crate::support::TestApp;
+use crate::support::actors::Actor;
+use crate::support::localstripe::{Gate, GateMode, LocalStripe, SECRET_KEY};
+
+/// Opens an attempt of `owner` for `application_id` through `provider`, as `pre_order` does.
+async fn open(app: &TestApp, owner: &Actor<'_>, application_id: i32, provider: PaymentType) -> order::Model {
+    let payable = Payable::load(&app.db, application_id, owner.user.id, app.clock.now()).await.expect("payable");
+    payment::open_order(&app.db, &payable, owner.user.id, provider, app.clock.now()).await.expect("opened")
+}
+
+async fn audit_rows(app: &TestApp) -> Vec<audit_log::Model> {
+    audit_log::Entity::find()
+        .filter(audit_log::Column::Resource.eq("payments"))
+        .order_by_asc(audit_log::Column::Id)
+        .all(&app.db)
+        .await
+        .unwrap()
+}
+
+fn json_of(text: &Option<String>) -> Value {
+    text.as_deref().map(|t| serde_json::from_str(t).unwrap()).unwrap_or(Value::Null)
+}
+
+/// The ids a filter lists, as `who`.
+async fn listed(app: &TestApp, who: &Actor<'_>, filter: Value) -> Vec<i64> {
+    let path = list_path("/admin/api/payments", Some(r#"["id","ASC"]"#), None, Some(&filter.to_string()));
+    let answer: Answer = call(app, who, Method::Get, &path, None).await;
+    assert_eq!(answer.status, 200, "{filter}: {:?}", answer.body);
+    answer.ids()
+}
+
+#[rocket::async_test]
+async fn staff_find_duplicate_late_and_stuck_payments_and_only_admins_reconcile() {
+    let app = TestApp::builder().live().build().await;
+    // Event A: paid twice (two providers in two tabs): the second attempt is a duplicate.
+    let payer = app.with_user("pay_admin_a").await;
+    let won_a = app.won_application(&payer, "PayAdminA").await;
+    let stripe_a = open(&app, &payer, won_a.application_id, PaymentType::Stripe).await;
+    let paypal_a = open(&app, &payer, won_a.application_id, PaymentType::Paypal).await;
+    let now = app.clock.now();
+    assert!(matches!(
+        app.senders().outbox().settle(&app.db, stripe_a.id, "pi_a", now).await.unwrap(),
+        Settlement::Settled(_)
+    ));
+    assert!(matches!(
+        app.senders().outbox().settle(&app.db, paypal_a.id, "PAYPAL-A", now).await.unwrap(),
+        Settlement::Duplicate(_)
+    ));
+    // Event B: confirmed by the provider after the payment window closed.
+    let late_payer = app.with_user("pay_admin_b").await;
+    let won_b = app.won_application(&late_payer, "PayAdminB").await;
+    let late = open(&app, &late_payer, won_b.application_id, PaymentType::Stripe).await;
+    let after_window = won_b.event.at(PhaseType::FirstPaymentEnd) + Duration::hours(2);
+    assert!(matches!(
+        app.senders().outbox().settle(&app.db, late.id, "pi_b", after_window).await.unwrap(),
+        Settlement::Settled(_)
+    ));
+    // Event C: one attempt stuck at Stripe (which this app has no keys for), one never opened there.
+    let stuck_payer = app.with_user("pay_admin_c").await;
+    let won_c = app.won_application(&stuck_payer, "PayAdminC").await;
+    let stuck = open(&app, &stuck_payer, won_c.application_id, PaymentType::Stripe).await;
+    order::Model::set_provider_id(&app.db, stuck.id, "pi_stuck", app.clock.now()).await.unwrap();
+    let unopened = open(&app, &stuck_payer, won_c.application_id, PaymentType::Paypal).await;
+
+    let admin = app.as_staff(Role::Admin).await;
+    let director = app.as_staff(Role::Director).await;
+    let support = app.as_staff(Role::UcStaff).await;
+    let qa = app.as_staff(Role::QaTester).await;
+    let ids = |orders: &[&order::Model]| orders.iter().map(|o| i64::from(o.id)).collect::<Vec<_>>();
+
+    // What staff read: the attempt, its settled payment, application, circle and payer.
+    let (status, record) = admin.get_json(&format!("/admin/api/payments/{}", late.id)).await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["state"], "captured");
+    assert_eq!(record["is_late"], true);
+    assert_eq!(record["order_reference"], "pi_b");
+    assert_eq!(record["amount"], 8000);
+    assert_eq!(record["event_id"], won_b.event.id);
+    assert_eq!(record["application_id"], won_b.application_id);
+    assert_eq!(record["user_vmarket_id"], "pay_admin_b");
+    assert_eq!(record["circle_name_ja"], "PayAdminBの工房");
+    assert!(record["payment_id"].is_i64() && record["paid_at"].is_string());
+    let (_, duplicate) = admin.get_json(&format!("/admin/api/payments/{}", paypal_a.id)).await;
+    assert_eq!((duplicate["state"].as_str(), duplicate["is_duplicate"].as_bool()), (Some("failed"), Some(true)));
+    assert_eq!(duplicate["payment_id"], Value::Null, "no second settled payment");
+
+    // The filters.
+    for reader in [&admin, &director, &support] {
+        assert_eq!(listed(&app, reader, json!({"event_id": won_a.event.id})).await, ids(&[&stripe_a, &paypal_a]));
+    }
+    assert_eq!(listed(&app, &admin, json!({"is_duplicate": true})).await, ids(&[&paypal_a]));
+    assert_eq!(listed(&app, &admin, json!({"is_late": true})).await, ids(&[&late]));
+    assert_eq!(listed(&app, &admin, json!({"is_late": "false", "state": "captured"})).await, ids(&[&stripe_a]));
+    assert_eq!(listed(&app, &admin, json!({"state": "pending"})).await, ids(&[&stuck, &unopened]));
+    assert_eq!(listed(&app, &admin, json!({"provider": "paypal"})).await, ids(&[&paypal_a, &unopened]));
+    assert_eq!(listed(&app, &admin, json!({"q": stuck.transaction_uuid})).await, ids(&[&stuck]));
+    assert_eq!(listed(&app, &admin, json!({"q": "pi_stuck"})).await, ids(&[&stuck]));
+    let circle = record["circle_id"].clone();
+    assert_eq!(listed(&app, &admin, json!({"circle_id": circle})).await, ids(&[&late]));
+    let bad =
+        call(&app, &admin, Method::Get, &list_path("/admin/api/payments", None, None, Some(r#"{"is_late":3}"#)), None)
+            .await;
+    assert_eq!((bad.status, bad.attributes()), (422, vec!["filter.is_late".to_string()]));
+
+    // Who may do what: qa_tester sees nothing; only admins reconcile.
+    let path = format!("/admin/api/payments/{}/reconcile", stuck.id);
+    assert_eq!(call(&app, &qa, Method::Get, "/admin/api/payments", None).await.status, 403);
+    for refused in [&director, &support, &qa] {
+        let answer = call(&app, refused, Method::Post, &path, None).await;
+        assert_eq!((answer.status, answer.body["code"].as_str()), (403, Some("forbidden")));
+    }
+    assert!(audit_rows(&app).await.is_empty(), "refused reconciles leave no audit entry");
+
+    // The provider cannot be asked (this app has no Stripe keys): 502, nothing changes, audited.
+    let silent = call(&app, &admin, Method::Post, &format!("{path}?lang=en"), None).await;
+    assert_eq!((silent.status, silent.body["code"].as_str()), (502, Some("provider_unavailable")), "{:?}", silent.body);
+    assert!(silent.body["message"].as_str().unwrap().contains("payment service"));
+    let row = order::Entity::find_by_id(stuck.id).one(&app.db).await.unwrap().unwrap();
+    assert_eq!(row.state, OrderState::Pending);
+    // Never opened at its provider: nothing to ask, nothing changes.
+    let never = call(&app, &admin, Method::Post, &format!("/admin/api/payments/{}/reconcile", unopened.id), None).await;
+    assert_eq!((never.status, never.body["outcome"].as_str()), (200, Some("never_opened")), "{:?}", never.body);
+    assert_eq!(never.body["state"], "pending");
+    // Settled attempts are not reconciled.
+    let settled = call(&app, &admin, Method::Post, &format!("/admin/api/payments/{}/reconcile", late.id), None).await;
+    assert_eq!((settled.status, settled.body["code"].as_str()), (409, Some("payment_not_pending")));
+
+    let rows = audit_rows(&app).await;
+    assert_eq!(rows.len(), 2, "one entry per reconcile that ran");
+    assert_eq!((rows[0].action.as_str(), rows[0].actor_id), ("reconcile", admin.user.id));
+    assert_eq!(rows[0].record_id, stuck.id.to_string());
+    assert_eq!(json_of(&rows[0].before)["state"], "pending");
+    assert_eq!(json_of(&rows[0].after)["state"], "pending");
+    assert_eq!(json_of(&rows[0].after)["outcome"], "provider_unavailable");
+    assert_eq!(json_of(&rows[1].after)["outcome"], "never_opened");
+    // Payments are read-only otherwise.
+    let edit = call(&app, &admin, Method::Put, &format!("/admin/api/payments/{}", stuck.id), Some(&json!({}))).await;
+    assert_eq!(edit.status, 405);
+}
+
+#[rocket::async_test]
+async fn an_admin_reconciles_a_payment_stripe_took_while_our_capture_failed() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let gate = Gate::start(stripe.base.trim_start_matches("http://")).await;
+    let base = gate.base.clone();
+    let app = TestApp::builder()
+        .live()
+        .config(move |c| {
+            c.stripe_api_base = base;
+            c.stripe_secret_key = SECRET_KEY.into();
+            c.payment_timeout_ms = 500;
+        })
+        .build()
+        .await;
+    let mut owner = app.with_user("console_reconcile").await;
+    let won = app.won_application(&owner, "ConsoleReconcile").await;
+    owner.renew().await;
+    let ask = json!({"application_id": won.application_id, "payment_type": "stripe"});
+    let (status, opened) = owner.post_json("/api/v1/user/payment/pre_order", &ask).await;
+    assert_eq!(status, 200, "{opened}");
+    let (pi, uuid) = (opened["order_id"].as_str().unwrap().to_string(), opened["transaction_uuid"].as_str().unwrap());
+    // The payer's browser confirmed with Stripe.js: the money is taken at Stripe.
+    let card = stripe.card("4242424242424242").await;
+    let http = reqwest::Client::new();
+    http.post(format!("{}/v1/payment_intents/{pi}", stripe.base))
+        .bearer_auth(SECRET_KEY)
+        .form(&[("payment_method", card.as_str())])
+        .send()
+        .await
+        .unwrap();
+    let confirmed =
+        http.post(format!("{}/v1/payment_intents/{pi}/confirm", stripe.base)).bearer_auth(SECRET_KEY).send().await;
+    assert!(confirmed.unwrap().status().is_success());
+    // Our capture met a silent Stripe: the attempt is stuck pending.
+    gate.set(GateMode::Down);
+    let (status, body) = owner.post_json("/api/v1/user/payment/capture", &json!({"transaction_uuid": uuid})).await;
+    assert_eq!((status, body["code"].as_str()), (502, Some("payment_pending")));
+    let id =
+        order::Entity::find().filter(order::Column::TransactionUuid.eq(uuid)).one(&app.db).await.unwrap().unwrap().id;
+
+    let admin = app.as_staff(Role::Admin).await;
+    let path = format!("/admin/api/payments/{id}/reconcile");
+    let silent = call(&app, &admin, Method::Post, &path, None).await;
+    assert_eq!(silent.status, 502, "{:?}", silent.body);
+    gate.set(GateMode::Up);
+    let done = call(&app, &admin, Method::Post, &path, None).await;
+    assert_eq!(done.status, 200, "{:?}", done.body);
+    assert_eq!((done.body["outcome"].as_str(), done.body["state"].as_str()), (Some("settled"), Some("captured")));
+    assert_eq!(done.body["order_reference"], pi.as_str());
+    let application = event_entry_application::Entity::find_by_id(won.application_id).one(&app.db).await.unwrap();
+    assert_eq!(application.unwrap().lottery_status, LotteryStatus::Paid);
+    let settled = payment_history::Entity::find()
+        .filter(payment_history::Column::ApplicationId.eq(won.application_id))
+        .count(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(settled, 1);
+    assert_eq!(stripe.intent(&pi).await["status"], "succeeded", "the reconcile only read the intent");
+    // Again: nothing left to reconcile, and still one payment.
+    let again = call(&app, &admin, Method::Post, &path, None).await;
+    assert_eq!((again.status, again.body["code"].as_str()), (409, Some("payment_not_pending")));
+    let rows = audit_rows(&app).await;
+    let outcomes: Vec<_> = rows.iter().map(|r| json_of(&r.after)["outcome"].clone()).collect();
+    assert_eq!(outcomes, [json!("provider_unavailable"), json!("settled")]);
+    assert_eq!(json_of(&rows[1].before)["state"], "pending");
+    assert_eq!(json_of(&rows[1].after)["state"], "captured");
+}
