@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use rocket::{Build, Rocket};
-use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 
 use crate::account::SignInLimits;
@@ -46,7 +45,8 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let messages = Messages::bundled();
     let assets = ViteAssets::load(Path::new(&config.dist_dir));
     let static_dir = config.static_dir.clone();
-    let tera_messages = messages.clone();
+    let templates = crate::http::template::Templates::load(template_dir(&figment), messages.clone())
+        .map_err(crate::error::Error::Internal)?;
     let previewer =
         LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
     let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
@@ -83,12 +83,12 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(watch)
         .manage(crate::model::tree::Trees::default())
         .manage(render_cache)
+        .manage(templates)
         // First: it stores what a cached route answered before the others add per-request headers.
         .attach(crate::http::render_cache::Freshness)
         .attach(locale::LocaleRouting)
         .attach(security_headers)
         .attach(crate::telemetry::RequestLog)
-        .attach(Template::custom(move |engines| crate::i18n::tera::register(&mut engines.tera, tera_messages.clone())))
         .mount("/", web::pages::routes())
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())
@@ -109,4 +109,12 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         rocket = rocket.register(base, errors::api_catchers());
     }
     Ok(rocket)
+}
+
+/// The template directory: `template_dir` (relative to the configuration file that set it), else
+/// `templates`.
+fn template_dir(figment: &rocket::figment::Figment) -> std::path::PathBuf {
+    figment
+        .extract_inner::<rocket::figment::value::magic::RelativePathBuf>("template_dir")
+        .map_or_else(|_| "templates".into(), |p| p.relative())
 }

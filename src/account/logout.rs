@@ -3,12 +3,12 @@
 //! server-to-server) it clears the cookie and sends the browser on. The POST ends every session
 //! of the account and moves its token generation on.
 
+use crate::http::template::Template;
 use rocket::Either;
 use rocket::form::{Form, FromForm};
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
 use rocket::{Route, State, get, post, routes};
-use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 use serde_json::json;
 
@@ -43,7 +43,7 @@ pub async fn confirm(
     ctx.insert("noindex".into(), json!(true));
     ctx.insert("redirect_url".into(), json!(back.as_str()));
     ctx.insert("csrf_token".into(), json!(csrf::token(cookies, &site.config)));
-    Ok(Either::Right(Template::render("account/sign_out", serde_json::Value::Object(ctx))))
+    Ok(Either::Right(Template::render("account/sign_out", ctx)))
 }
 
 /// The sign-out form.

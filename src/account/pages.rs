@@ -2,12 +2,12 @@
 //! registered callback, a state and a PKCE challenge ([`AuthRequest`]); success starts an SSO
 //! session and sends the browser to the callback with a one-time code bound to both.
 
+use crate::http::template::Template;
 use chrono::{DateTime, Utc};
 use rocket::form::{Form, FromForm};
 use rocket::http::{CookieJar, Header, Status};
 use rocket::response::{Redirect, Responder};
 use rocket::{Route, State, get, post, routes};
-use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 use serde_json::{Value, json};
 
@@ -78,7 +78,7 @@ impl Ctx<'_> {
         if let Value::Object(map) = extra {
             ctx.extend(map);
         }
-        Template::render("account/sign_in", Value::Object(ctx))
+        Template::render("account/sign_in", ctx)
     }
 
     /// The page saying the sign-in request itself is unusable (no forms).

@@ -11,13 +11,13 @@
 //! - `/auth/logout` asks (GET) and signs out (POST with the CSRF token): every token of the user
 //!   stops working, here and at the account service.
 
+use crate::http::template::Template;
 use rocket::Either;
 use rocket::form::{Form, FromForm};
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
 use rocket::time::Duration;
 use rocket::{Route, State, get, post, routes};
-use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 use serde_json::json;
 use url::Url;
@@ -88,7 +88,7 @@ fn message_page(
     if let serde_json::Value::Object(map) = extra {
         ctx.extend(map);
     }
-    (status, Template::render("auth/message", serde_json::Value::Object(ctx)))
+    (status, Template::render("auth/message", ctx))
 }
 
 /// Sends the browser to the account service's sign-in page, to come back to `next`. An

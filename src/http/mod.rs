@@ -11,6 +11,7 @@ pub mod redirect;
 pub mod render_cache;
 pub mod snapshot;
 pub mod static_files;
+pub mod template;
 pub mod upload;
 pub mod vite;
 

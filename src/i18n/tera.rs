@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
+use ::tera::{self, Value};
 use chrono::{DateTime, Utc};
 use chrono_tz::Asia::Tokyo;
-use rocket_dyn_templates::tera::{self, Value};
 
 use crate::i18n::Messages;
 use crate::types::Lang;
@@ -103,6 +103,18 @@ impl tera::Filter for LangAttr {
     fn is_safe(&self) -> bool {
         true
     }
+}
+
+/// A Tera error with its causes, on one line (Tera's own message only names the template).
+pub fn describe(e: &tera::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 /// Registers the functions, filters and escaping on `tera`.

@@ -163,7 +163,12 @@ impl Mailer {
     /// Renders `outgoing` as it would be sent at `now`.
     pub fn render(&self, outgoing: &Outgoing, now: DateTime<Utc>) -> Result<Rendered> {
         self.templates.render(outgoing, &self.site_url, now).map_err(|e| {
-            Error::Internal(format!("mail {} ({}): {}", outgoing.kind.name(), outgoing.lang, render::describe(&e)))
+            Error::Internal(format!(
+                "mail {} ({}): {}",
+                outgoing.kind.name(),
+                outgoing.lang,
+                crate::i18n::tera::describe(&e)
+            ))
         })
     }
 

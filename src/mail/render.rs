@@ -8,8 +8,8 @@
 //! too. HTML templates are escaped like the pages; text and subject are not.
 
 use chrono::{DateTime, Utc};
-use rocket_dyn_templates::tera::{self, Context, Tera};
 use serde_json::Value;
+use tera::{self, Context, Tera};
 
 use super::{MailKind, Outgoing};
 use crate::i18n::Messages;
@@ -131,18 +131,6 @@ fn tidy_text(text: &str) -> String {
         out.push('\n');
     }
     out
-}
-
-/// A Tera error with its causes, on one line (Tera's own message only names the template).
-pub fn describe(e: &tera::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]

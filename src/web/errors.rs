@@ -82,8 +82,7 @@ pub fn page_response_in(
     if let Some(at) = req.rocket().state::<Clock>().and_then(Clock::travelled_now) {
         ctx.insert("time_travel".into(), json!(at.to_rfc3339()));
     }
-    let mut res =
-        rocket_dyn_templates::Template::render("errors/error", serde_json::Value::Object(ctx)).respond_to(req)?;
+    let mut res = crate::http::template::Template::render("errors/error", ctx).respond_to(req)?;
     res.set_status(status);
     Ok(res)
 }

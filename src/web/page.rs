@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use crate::http::template::Template;
 use chrono::{DateTime, Utc};
 use rocket::http::Status;
 use rocket::request::{FromRequest, Outcome, Request};
-use rocket_dyn_templates::Template;
 use sea_orm::DatabaseConnection;
 use serde_json::{Map, Value, json};
 
@@ -111,7 +111,7 @@ impl Page<'_> {
         if let Value::Object(extra) = ctx {
             base.extend(extra);
         }
-        Template::render(template, Value::Object(base))
+        Template::render(template, base)
     }
 }
 

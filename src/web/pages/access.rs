@@ -2,8 +2,8 @@
 //! their worlds and launch links (`/access/{permalink}/venues`; the links appear once the event
 //! has opened).
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::json;
 
 use crate::error::Result;

@@ -5,8 +5,8 @@
 //! Before the event-open phase (spec §4) the search header, a world's catalogue and the launch
 //! button are hidden; the pages say when the catalogue opens instead.
 
+use crate::http::template::Template;
 use rocket::{FromForm, Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::db::entities::{catalog_item, company, exhibitor, world};

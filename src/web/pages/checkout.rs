@@ -16,12 +16,12 @@
 //!   it is believed; it answers 303 to the `GET` above, whose top-level navigation carries the
 //!   payer's (SameSite=Lax) cookies again.
 
+use crate::http::template::Template;
 use rocket::data::{Data, ToByteUnit};
 use rocket::form::{Form, Lenient};
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
 use rocket::{Either, FromForm, Route, State, get, post, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::db::entities::{order, payment_history};

@@ -5,11 +5,11 @@
 //! may leave. Both preview the circle as visitors see it. A suspended circle says so and offers
 //! no change. A stranger gets 404, a member 403 on the owner's pages.
 
+use crate::http::template::Template;
 use rocket::form::Form;
 use rocket::http::CookieJar;
 use rocket::response::Redirect;
 use rocket::{FromForm, Route, State, get, post, routes};
-use rocket_dyn_templates::Template;
 use sea_orm::EntityTrait;
 use serde_json::{Value, json};
 

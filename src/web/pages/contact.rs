@@ -2,11 +2,11 @@
 //! which works without JavaScript. The form posts to itself; errors re-render it with the
 //! visitor's input and a message by each field; success redirects (303) to a confirmation view.
 
+use crate::http::template::Template;
 use rocket::form::{Form, FromForm};
 use rocket::http::Status;
 use rocket::response::Redirect;
 use rocket::{Route, get, post, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Map, Value, json};
 
 use crate::db::entities::{inquiry, inquiry_category};

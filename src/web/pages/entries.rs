@@ -13,11 +13,11 @@
 
 use std::collections::HashMap;
 
+use crate::http::template::Template;
 use rocket::form::{Form, FromForm};
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
 use rocket::{Either, Route, get, post, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;

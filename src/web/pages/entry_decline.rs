@@ -6,11 +6,11 @@
 //! happened. Only the circle's owner reaches the page (a member gets 403, anyone else 404).
 //! Works without JavaScript.
 
+use crate::http::template::Template;
 use rocket::form::{Form, FromForm};
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
 use rocket::{Route, get, post, routes};
-use rocket_dyn_templates::Template;
 use sea_orm::EntityTrait;
 use serde_json::json;
 

@@ -6,8 +6,8 @@
 //! window; members read only.
 //! The event's other history tabs (hub, catalog, submissions) appear when those pages exist.
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;

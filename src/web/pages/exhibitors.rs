@@ -1,8 +1,8 @@
 //! Exhibitor and company detail pages: `/{permalink}/exhibitor/{id}` and
 //! `/{permalink}/company/{id}`. Both answer 404 before the event opens (spec §4).
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::json;
 
 use crate::db::entities::{company, exhibitor, world};

@@ -1,7 +1,7 @@
 //! The event history page: past events, newest first.
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::json;
 
 use crate::error::Result;

@@ -3,8 +3,8 @@
 //! concepts. The same page of any public event is its top at `/{permalink}` ([`event_top`],
 //! served by the `/{slug}` catch-all when no redirect rule claims the path).
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::json;
 
 use crate::error::Result;

@@ -7,10 +7,10 @@
 //! English pages: `global`). A bad `page` or id, a hidden notification or one outside the
 //! section is 404.
 
+use crate::http::template::Template;
 use rocket::request::FromParam;
 use rocket::response::Redirect;
 use rocket::{FromForm, Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::db::entities::hub_notification;

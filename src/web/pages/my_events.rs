@@ -6,13 +6,13 @@
 
 use std::collections::HashMap;
 
+use crate::http::template::Template;
 use chrono::{DateTime, Utc};
 use chrono_tz::Asia::Tokyo;
 use rocket::form::Form;
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
 use rocket::{Either, Route, get, post, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::auth::csrf;

@@ -2,8 +2,8 @@
 //! invitations waiting, events open for entry) and the profile editor (a React island).
 //! Signed-out visitors are sent to sign in and brought back.
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::json;
 
 use crate::auth::guards::CurrentUser;

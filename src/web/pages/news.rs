@@ -1,8 +1,8 @@
 //! Mypage news (spec §2 `/mypage/news`, `/mypage/news/{id}`): the organisers' exhibitor
 //! notifications, newest first, with unread ones marked; opening one marks it read.
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;

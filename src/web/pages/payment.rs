@@ -18,11 +18,11 @@
 //!   ended: paid (with the receipt's link), still being confirmed with the provider, refused,
 //!   or money taken twice (to be refunded).
 
+use crate::http::template::Template;
 use rocket::http::Header;
 use rocket::request::Request;
 use rocket::response::{self, Responder};
 use rocket::{Route, State, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;

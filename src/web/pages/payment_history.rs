@@ -3,8 +3,8 @@
 //! per payment, addressed by its transaction UUID (anything else, or someone else's, is the
 //! 404 page) and laid out to print.
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;

@@ -2,10 +2,10 @@
 //! catch-all that applies the site's slug rules (spec §2), then serves a public event's top page
 //! at its permalink. The catch-all ranks after every other page route, so it never shadows one.
 
+use crate::http::template::Template;
 use rocket::http::uri::Origin;
 use rocket::response::{Redirect, Responder};
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 
 use crate::db::entities::{event, redirect_rule, vrc_redirect};
 use crate::error::{Error, Result};
@@ -30,7 +30,7 @@ pub async fn follow_vrc_redirect(page: Page<'_>, permalink: Permalink, id: &str)
 #[derive(Responder)]
 pub enum SlugPage {
     /// A slug rule's redirect.
-    Redirect(Redirect),
+    Redirect(Box<Redirect>),
     /// The top page of the event whose permalink is the slug.
     Event(Template),
 }
@@ -51,7 +51,7 @@ pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Opt
         return Ok(super::home::event_top(&page, slug).await?.map(SlugPage::Event));
     };
     let kind = if rule.permanent { Kind::Moved } else { Kind::Found };
-    Ok(Some(SlugPage::Redirect(match target {
+    Ok(Some(SlugPage::Redirect(Box::new(match target {
         RuleTarget::External(url) => redirect(kind, Target::Url(&url)),
         RuleTarget::SitePath(_) => {
             let mut location = target.location(page.lang);
@@ -62,7 +62,7 @@ pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Opt
             }
             redirect(kind, Target::Site(&location))
         }
-    })))
+    }))))
 }
 
 /// Routes of this module.

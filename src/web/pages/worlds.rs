@@ -1,7 +1,7 @@
 //! World pages: the worlds of an event grouped by concept, and a world's detail page.
 
+use crate::http::template::Template;
 use rocket::{Route, get, routes};
-use rocket_dyn_templates::Template;
 use serde_json::json;
 
 use crate::error::{Error, Result};
