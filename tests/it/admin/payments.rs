@@ -16,7 +16,7 @@ use vmarket::model::user::Role;
 use super::{Answer, call, list_path};
 use crate::support::TestApp;
 use crate::support::actors::Actor;
-use crate::support::localstripe::{Gate, GateMode, LocalStripe, SECRET_KEY};
+use crate::support::localstripe::{Gate, GateMode, LocalStripe, PUBLISHABLE_KEY, SECRET_KEY};
 
 /// Opens an attempt of `owner` for `application_id` through `provider`, as `pre_order` does.
 async fn open(app: &TestApp, owner: &Actor<'_>, application_id: i32, provider: PaymentType) -> order::Model {
@@ -37,12 +37,23 @@ fn json_of(text: &Option<String>) -> Value {
     text.as_deref().map(|t| serde_json::from_str(t).unwrap()).unwrap_or(Value::Null)
 }
 
-/// The ids a filter lists, as `who`.
+/// The ids a filter lists, as `who`, leaving out the demo's own payment attempts (the seeded
+/// paid application has one): the test's attempts are the ones after them.
 async fn listed(app: &TestApp, who: &Actor<'_>, filter: Value) -> Vec<i64> {
     let path = list_path("/admin/api/payments", Some(r#"["id","ASC"]"#), None, Some(&filter.to_string()));
     let answer: Answer = call(app, who, Method::Get, &path, None).await;
     assert_eq!(answer.status, 200, "{filter}: {:?}", answer.body);
-    answer.ids()
+    let demo = demo_attempts(app).await;
+    answer.ids().into_iter().filter(|id| !demo.contains(id)).collect()
+}
+
+/// The transactions of the demo's settled payments (`src/seed/data/entries.json`).
+const DEMO_TRANSACTIONS: [&str; 1] = ["c768c91c-5ddf-4b43-80c3-f9f2cd00890d"];
+
+/// The payment attempts the demo seed made.
+async fn demo_attempts(app: &TestApp) -> Vec<i64> {
+    let seeded = order::Entity::find().filter(order::Column::TransactionUuid.is_in(DEMO_TRANSACTIONS));
+    seeded.all(&app.db).await.unwrap().into_iter().map(|o| i64::from(o.id)).collect()
 }
 
 #[rocket::async_test]
@@ -164,6 +175,7 @@ async fn an_admin_reconciles_a_payment_stripe_took_while_our_capture_failed() {
         .config(move |c| {
             c.stripe_api_base = base;
             c.stripe_secret_key = SECRET_KEY.into();
+            c.stripe_publishable_key = PUBLISHABLE_KEY.into();
             c.payment_timeout_ms = 500;
         })
         .build()
