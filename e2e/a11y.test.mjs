@@ -497,6 +497,7 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
           order,
           status: 200,
           console: true,
+          exclude: [],
           target: async () => view.path,
         });
       }
