@@ -467,6 +467,8 @@ function report(audits, failures, consoleEmpty) {
     for (const v of a.violations) {
       const targets = v.nodes.slice(0, 3).map((n) => `\`${n.target.join(' ')}\``).join(', ');
       lines.push(`  - **${v.id}** (${v.wcag ? '' : 'best practice, '}${v.impact}, ${v.nodes.length}): ${v.help} — ${targets}`);
+      // The elements themselves: a class name alone (a console's generated one) says little.
+      for (const n of v.nodes.slice(0, 3)) lines.push(`    - \`${n.html.replace(/\s+/g, ' ').slice(0, 240)}\``);
     }
   }
   writeFileSync(join(OUT_DIR, 'REPORT.md'), `${lines.join('\n')}\n`);
@@ -517,7 +519,8 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
         audits.push(result);
         for (const v of result.violations.filter((v) => v.wcag && BLOCKING.has(v.impact))) {
           const targets = v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ');
-          failures.push(`${result.path} [${job.lang} ${job.width}px] ${v.id} (${v.impact}): ${v.help} — ${targets}`);
+          const html = (v.nodes[0]?.html ?? '').replace(/\s+/g, ' ').slice(0, 160);
+          failures.push(`${result.path} [${job.lang} ${job.width}px] ${v.id} (${v.impact}): ${v.help} — ${targets} — ${html}`);
         }
         if (result.focus.length > 0) {
           failures.push(`${result.path} [${job.lang}] focus not visible on ${result.focus.length}: ${result.focus.slice(0, 5).join(' | ')}`);

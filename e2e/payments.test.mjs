@@ -170,6 +170,8 @@ test('two tabs and a double click pay the demo friend\'s win once, in English', 
     assert.equal((await page.getByTestId('pay-amount').textContent())?.trim(), '¥4,500');
     assert.match((await page.getByTestId('pay-deadline').textContent()) ?? '', /\(Japan time\)$/);
     await photograph(page, 'pay-en');
+    // The demo offers PayPal (first), card and GMO: this story pays by card.
+    await page.locator('#payment_type_stripe').check();
     await Promise.all([page.waitForURL((u) => u.pathname === '/en/payment/confirm'), page.getByTestId('next').click()]);
     const confirm = page.url();
     const second = await context.newPage();
