@@ -284,6 +284,15 @@ async function audit(page, job, resized) {
     await page
       .waitForFunction((lang) => document.documentElement.lang === lang, job.lang, { timeout: 5000 })
       .catch(() => {});
+    // Let transitions end (a banner fading in while another story has the site travelled was
+    // once audited half-transparent, as a contrast failure).
+    await page
+      .evaluate(() => {
+        const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+        const ended = Promise.all(ending.map((a) => a.finished.catch(() => {})));
+        return Promise.race([ended, new Promise((done) => setTimeout(done, 3000))]);
+      })
+      .catch(() => {});
   } else if ((await page.locator('[data-island]').count()) > 0) {
     await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
   }
