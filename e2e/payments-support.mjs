@@ -47,16 +47,20 @@ function freePort() {
 }
 
 /**
- * A demo server of this story's own, with the demo's payment providers.
+ * A demo server of this story's own, with the demo's payment providers: no other story's time
+ * travel can move its clock. With `sharedStripe`, it pays through the localstripe `scripts/e2e`
+ * started (its `ROCKET_STRIPE_*` settings), which the story can then ask about the charges.
  * @param {string} name
+ * @param {{ sharedStripe?: boolean }} [options]
  */
-export async function privateServer(name) {
+export async function privateServer(name, options = {}) {
   const work = mkdtempSync(join(tmpdir(), `vmarket-${name}-`));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   /** @type {Record<string, string>} */
   const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('ROCKET_') && v !== undefined) env[k] = v;
+  const kept = (/** @type {string} */ k) => !k.startsWith('ROCKET_') || (options.sharedStripe && k.startsWith('ROCKET_STRIPE_'));
+  for (const [k, v] of Object.entries(process.env)) if (kept(k) && v !== undefined) env[k] = v;
   Object.assign(env, {
     ROCKET_DATABASE_URL: `sqlite://${work}/pay.db?mode=rwc`,
     ROCKET_DATA_DIR: join(work, 'data'),

@@ -15,16 +15,31 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { TEST_TIMEOUT_MS, launchBrowser, screenshot, signIn, url } from './support.mjs';
+import { TEST_TIMEOUT_MS, launchBrowser, screenshot, signIn } from './support.mjs';
+import { privateServer } from './payments-support.mjs';
 
 /** @type {import('playwright-core').Browser | undefined} */
 let browser;
+/**
+ * This file's own demo server (the shared one's clock is travelled by other stories), paying
+ * through the localstripe scripts/e2e started.
+ * @type {Awaited<ReturnType<typeof privateServer>> | undefined}
+ */
+let server;
 before(async () => {
   browser = await launchBrowser();
+  server = await privateServer('stripe', { sharedStripe: true });
 });
 after(async () => {
   await browser?.close();
+  await server?.stop();
 });
+
+/** @param {string} path */
+function url(path) {
+  assert.ok(server);
+  return server.url(path);
+}
 
 const DEMO_PASSWORD = JSON.parse(readFileSync(new URL('../src/seed/data/accounts.json', import.meta.url), 'utf8'))
   .password;
@@ -68,11 +83,6 @@ async function signedIn(account, start) {
   page.on('pageerror', (err) => errors.push(err.message));
   await page.goto(url(start));
   await signIn(page, account, (p) => p === start);
-  // Another test may have moved the site's clock (time travel); pay on the real one.
-  for (let i = 0; i < 60 && (await page.getByTestId('time-travel-banner').count()) > 0; i += 1) {
-    await page.waitForTimeout(2000);
-    await page.reload();
-  }
   return { context, page, errors };
 }
 
