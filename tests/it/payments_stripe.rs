@@ -190,10 +190,11 @@ async fn provider_down_or_silent_on_capture_never_settles_blindly_and_is_reconci
     let id =
         order::Entity::find().filter(order::Column::TransactionUuid.eq(uuid)).one(&app.db).await.unwrap().unwrap().id;
     gate.set(GateMode::Down);
-    let (mailer, queue) =
-        (vmarket::mail::Mailer::new(&app.config).unwrap(), vmarket::jobs::Queue::for_db(&app.db).unwrap());
-    let outbox = payments::Outbox { mailer: &mailer, queue: &queue };
-    assert_eq!(payments::reconcile(&app.db, outbox, &providers, id, app.clock.now()).await.unwrap(), Reconciled::Retry);
+    let senders = app.senders();
+    assert_eq!(
+        payments::reconcile(&app.db, senders.outbox(), &providers, id, app.clock.now()).await.unwrap(),
+        Reconciled::Retry
+    );
     gate.set(GateMode::Up);
     let ctx = JobContext::new(app.db.clone(), app.config.clone(), app.clock.clone()).unwrap();
     let workers = vmarket::jobs::start(ctx).await.unwrap();
