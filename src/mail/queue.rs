@@ -37,28 +37,31 @@ pub struct NewMail {
     pub dedup_key: Option<String>,
 }
 
+/// The row of `new` as a pending mail, due at `now`.
+fn pending(new: NewMail, now: DateTime<Utc>) -> mail::ActiveModel {
+    mail::ActiveModel {
+        recipient: Set(new.recipient),
+        lang: Set(new.lang),
+        kind: Set(new.kind),
+        subject: Set(new.subject),
+        text_body: Set(new.text_body),
+        html_body: Set(new.html_body),
+        message_id: Set(new.message_id),
+        status: Set(MailStatus::Pending),
+        attempts: Set(0),
+        last_error: Set(None),
+        created_at: Set(now),
+        next_attempt_at: Set(Some(now)),
+        sent_at: Set(None),
+        dedup_key: Set(new.dedup_key),
+        ..Default::default()
+    }
+}
+
 impl mail::Model {
     /// Stores `new` as a pending mail due at `now`. Works inside the caller's transaction.
     pub async fn insert(db: &impl ConnectionTrait, new: NewMail, now: DateTime<Utc>) -> Result<Self, DbErr> {
-        mail::ActiveModel {
-            recipient: Set(new.recipient),
-            lang: Set(new.lang),
-            kind: Set(new.kind),
-            subject: Set(new.subject),
-            text_body: Set(new.text_body),
-            html_body: Set(new.html_body),
-            message_id: Set(new.message_id),
-            status: Set(MailStatus::Pending),
-            attempts: Set(0),
-            last_error: Set(None),
-            created_at: Set(now),
-            next_attempt_at: Set(Some(now)),
-            sent_at: Set(None),
-            dedup_key: Set(new.dedup_key),
-            ..Default::default()
-        }
-        .insert(db)
-        .await
+        pending(new, now).insert(db).await
     }
 
     /// Stores `mails` as pending mails due at `now`, in one statement, skipping every mail whose
@@ -72,23 +75,7 @@ impl mail::Model {
         if mails.is_empty() {
             return Ok(Vec::new());
         }
-        let rows = mails.into_iter().map(|new| mail::ActiveModel {
-            recipient: Set(new.recipient),
-            lang: Set(new.lang),
-            kind: Set(new.kind),
-            subject: Set(new.subject),
-            text_body: Set(new.text_body),
-            html_body: Set(new.html_body),
-            message_id: Set(new.message_id),
-            status: Set(MailStatus::Pending),
-            attempts: Set(0),
-            last_error: Set(None),
-            created_at: Set(now),
-            next_attempt_at: Set(Some(now)),
-            sent_at: Set(None),
-            dedup_key: Set(new.dedup_key),
-            ..Default::default()
-        });
+        let rows = mails.into_iter().map(|new| pending(new, now));
         let inserted = mail::Entity::insert_many(rows)
             .on_conflict_do_nothing_on([mail::Column::DedupKey])
             .exec_with_returning_keys(db)
