@@ -344,6 +344,44 @@ pub struct HubNotificationView {
 }
 
 impl HubNotificationView {
+    /// The view of `n` in `lang` at `now`, with its tags, world and user already looked up.
+    fn assemble(
+        n: hub_notification::Model,
+        hub_tags: Vec<HubTagView>,
+        world: Option<&world::Model>,
+        user: Option<&user::Model>,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            id: n.id,
+            event_id: n.event_id,
+            is_live: n.is_live(now),
+            hub_tags,
+            world: world.map(|w| HubWorldView {
+                id: w.id,
+                name: Localized::new(lang, w.name_ja.clone(), w.name_en.clone()),
+                image: w.image.clone(),
+            }),
+            user: user.map(|u| HubUserView::new(u, lang)),
+            title: n.title,
+            content: n.content,
+            link_url: n.link_url,
+            thumbnail: n.thumbnail,
+            publish_at: n.publish_at,
+            start_at: n.start_at,
+            end_at: n.end_at,
+            display_date: n.display_date,
+            locale: n.locale,
+            category: n.category,
+            is_official: n.is_official,
+            by_ambassador: n.by_ambassador,
+            is_certificated_stream: n.is_certificated_stream,
+            is_public: n.is_public,
+            is_strong_recommended: n.is_strong_recommended,
+        }
+    }
+
     /// Views of `items` in `lang` at `now`, with tags, worlds and users in four queries.
     pub async fn load(
         db: &impl ConnectionTrait,
@@ -385,32 +423,11 @@ impl HubNotificationView {
             .collect();
         Ok(items
             .into_iter()
-            .map(|n| Self {
-                id: n.id,
-                event_id: n.event_id,
-                is_live: n.is_live(now),
-                hub_tags: by_item.remove(&n.id).unwrap_or_default(),
-                world: n.world_id.and_then(|id| worlds.get(&id)).map(|w| HubWorldView {
-                    id: w.id,
-                    name: Localized::new(lang, w.name_ja.clone(), w.name_en.clone()),
-                    image: w.image.clone(),
-                }),
-                user: n.user_id.and_then(|id| users.get(&id)).map(|u| HubUserView::new(u, lang)),
-                title: n.title,
-                content: n.content,
-                link_url: n.link_url,
-                thumbnail: n.thumbnail,
-                publish_at: n.publish_at,
-                start_at: n.start_at,
-                end_at: n.end_at,
-                display_date: n.display_date,
-                locale: n.locale,
-                category: n.category,
-                is_official: n.is_official,
-                by_ambassador: n.by_ambassador,
-                is_certificated_stream: n.is_certificated_stream,
-                is_public: n.is_public,
-                is_strong_recommended: n.is_strong_recommended,
+            .map(|n| {
+                let tags = by_item.remove(&n.id).unwrap_or_default();
+                let world = n.world_id.and_then(|id| worlds.get(&id));
+                let user = n.user_id.and_then(|id| users.get(&id));
+                Self::assemble(n, tags, world, user, lang, now)
             })
             .collect())
     }
@@ -457,32 +474,11 @@ impl HubNotificationView {
         };
         Ok(items
             .into_iter()
-            .map(|n| Self {
-                id: n.id,
-                event_id: n.event_id,
-                is_live: n.is_live(now),
-                hub_tags: by_item.remove(&n.id).unwrap_or_default(),
-                world: n.world_id.and_then(|id| tree.world_by_id(id)).map(|w| HubWorldView {
-                    id: w.id,
-                    name: Localized::new(lang, w.name_ja.clone(), w.name_en.clone()),
-                    image: w.image.clone(),
-                }),
-                user: n.user_id.and_then(|id| users.get(&id)).map(|u| HubUserView::new(u, lang)),
-                title: n.title,
-                content: n.content,
-                link_url: n.link_url,
-                thumbnail: n.thumbnail,
-                publish_at: n.publish_at,
-                start_at: n.start_at,
-                end_at: n.end_at,
-                display_date: n.display_date,
-                locale: n.locale,
-                category: n.category,
-                is_official: n.is_official,
-                by_ambassador: n.by_ambassador,
-                is_certificated_stream: n.is_certificated_stream,
-                is_public: n.is_public,
-                is_strong_recommended: n.is_strong_recommended,
+            .map(|n| {
+                let tags = by_item.remove(&n.id).unwrap_or_default();
+                let world = n.world_id.and_then(|id| tree.world_by_id(id));
+                let user = n.user_id.and_then(|id| users.get(&id));
+                Self::assemble(n, tags, world, user, lang, now)
             })
             .collect())
     }
