@@ -466,17 +466,21 @@ pub async fn settle(
     now: DateTime<Utc>,
 ) -> Result<Settled> {
     let found = order::Entity::find_by_id(order_id).one(db).await?.ok_or_else(Error::not_found)?;
-    let application = event_entry_application::Entity::find_by_id(found.application_id)
-        .one(db)
-        .await?
-        .ok_or_else(Error::not_found)?;
-    let entry = event_entry::Entity::find_by_id(application.entry_id).one(db).await?.ok_or_else(Error::not_found)?;
-    let ev = event::Entity::find_by_id(entry.event_id).one(db).await?.ok_or_else(Error::not_found)?;
-    let ev = EventWithPhases::load(db, ev).await?;
-    let is_late = application.lottery_status != LotteryStatus::Paid && !Payable::window_open(&ev, &application, now);
     let unsettled = |outcome| Ok(Settled { outcome, receipt: None });
 
+    // The application's row first, as `open_order` and a decline take it before the order's: two
+    // transactions that take the same rows in opposite orders deadlock on PostgreSQL.
     let txn = begin(db).await?;
+    let application = event_entry_application::Entity::find_by_id(found.application_id)
+        .lock_exclusive()
+        .one(&txn)
+        .await?
+        .ok_or_else(Error::not_found)?;
+    let entry = event_entry::Entity::find_by_id(application.entry_id).one(&txn).await?.ok_or_else(Error::not_found)?;
+    let ev = event::Entity::find_by_id(entry.event_id).one(&txn).await?.ok_or_else(Error::not_found)?;
+    let ev = EventWithPhases::load(&txn, ev).await?;
+    let is_late = application.lottery_status != LotteryStatus::Paid && !Payable::window_open(&ev, &application, now);
+
     let inserted = payment_history::ActiveModel {
         user_id: Set(found.user_id),
         application_id: Set(found.application_id),
@@ -535,8 +539,8 @@ pub async fn settle(
             .exec(&txn)
             .await?;
         if paid.rows_affected == 0 {
-            // The win left `first_win` / `second_win` since it was read (its owner declined it in
-            // between): the money is kept and flagged for staff, like a late payment.
+            // The application is not a win to pay (it was marked paid without this table, say):
+            // the money is kept and flagged for staff, like a late payment.
             payment_history::Entity::update_many()
                 .col_expr(payment_history::Column::IsLate, Expr::value(true))
                 .filter(payment_history::Column::Id.eq(payment.id))
