@@ -592,6 +592,14 @@ pub async fn finish(
         }
     };
     let outcome = apply(db, outbox, &found, remote, now).await?;
+    if !matches!(outcome, Outcome::Paid(_))
+        && let Some(paid) = payment_history::Model::of_order(db, found.id).await?
+    {
+        // A concurrent finish settled the attempt while this one asked the provider (which
+        // answered before that capture, or said the application was no longer payable because it
+        // had just been paid): that payment is the answer.
+        return Ok(Outcome::Paid(paid));
+    }
     if matches!(outcome, Outcome::Processing) {
         reconcile_later(outbox.queue, found.id, found.reconcile_attempts + 1).await;
     }
