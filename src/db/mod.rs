@@ -40,6 +40,12 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
     opts.sqlx_logging(false)
         .connect_timeout(Duration::from_secs(10))
         .acquire_timeout(Duration::from_secs(10))
+        // A connection is checked (pinged) when it comes out of the pool only after it has sat
+        // idle: a ping on every checkout cost each statement an extra round trip — to the
+        // server on PostgreSQL, to the connection's worker thread on SQLite (two thread
+        // switches). A hot connection has just answered; an idle one may have been dropped by
+        // the server or a proxy in between.
+        .test_before_acquire_if_idle_for(Duration::from_secs(30))
         .map_sqlx_sqlite_opts(|o| {
             o.journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
                 .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Full)
