@@ -89,6 +89,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .attach(locale::LocaleRouting)
         .attach(security_headers)
         .attach(crate::telemetry::RequestLog)
+        .attach(crate::http::memory::ReturnMemory::default())
         .mount("/", web::pages::routes())
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())

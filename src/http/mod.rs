@@ -5,6 +5,7 @@
 
 pub mod client_ip;
 pub mod limit;
+pub mod memory;
 pub mod notifier;
 pub mod protect;
 pub mod redirect;
