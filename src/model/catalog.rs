@@ -298,7 +298,9 @@ impl catalog_item::Model {
         Ok(ItemPage { items, count, all })
     }
 
-    /// [`Self::page`], with the unfiltered count taken from the event tree (one statement less).
+    /// [`Self::page`], with the unfiltered count taken from the event tree, and the filtered count
+    /// from the page itself when it is the last one ([`PageRequest::count_from_rows`]): one or
+    /// two statements less.
     pub async fn page_in(
         db: &impl ConnectionTrait,
         tree: &Tree,
@@ -310,8 +312,11 @@ impl catalog_item::Model {
             return Self::page(db, event_id, filter, page).await;
         };
         let select = Self::filtered(db.get_database_backend(), event_id, filter);
-        let count = select.clone().count(db).await?;
-        let items = select.offset(page.offset()).limit(page.limit).all(db).await?;
+        let items = select.clone().offset(page.offset()).limit(page.limit).all(db).await?;
+        let count = match page.count_from_rows(items.len()) {
+            Some(count) => count,
+            None => select.count(db).await?,
+        };
         Ok(ItemPage { items, count, all })
     }
 

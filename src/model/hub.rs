@@ -195,7 +195,9 @@ impl hub_notification::Model {
         Ok(HubPage { items, count, all })
     }
 
-    /// [`Self::page`], with the unfiltered count taken from the event tree (one statement less).
+    /// [`Self::page`], with the unfiltered count taken from the event tree, and the filtered count
+    /// from the page itself when it is the last one ([`PageRequest::count_from_rows`]): one or
+    /// two statements less.
     pub async fn page_in(
         db: &impl ConnectionTrait,
         tree: &Tree,
@@ -205,8 +207,11 @@ impl hub_notification::Model {
         page: PageRequest,
     ) -> Result<HubPage> {
         let select = Self::filtered(db.get_database_backend(), event_id, now, filter);
-        let count = select.clone().count(db).await?;
-        let items = select.offset(page.offset()).limit(page.limit).all(db).await?;
+        let items = select.clone().offset(page.offset()).limit(page.limit).all(db).await?;
+        let count = match page.count_from_rows(items.len()) {
+            Some(count) => count,
+            None => select.count(db).await?,
+        };
         Ok(HubPage { items, count, all: tree.hub_published_count(event_id, now) })
     }
 

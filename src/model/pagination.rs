@@ -50,6 +50,15 @@ impl PageRequest {
     pub fn offset(self) -> u64 {
         (self.page - 1) * self.limit
     }
+
+    /// How many rows match, when this page's `rows` tell it: a page with fewer rows than its limit
+    /// is the last one — if it has any, or is the first — so the count is its offset plus its
+    /// rows, and the list needs no count query. `None` when only counting can tell (a full page,
+    /// or an empty page past the first).
+    pub fn count_from_rows(self, rows: usize) -> Option<u64> {
+        let rows = rows as u64;
+        (rows < self.limit && (rows > 0 || self.page == 1)).then(|| self.offset() + rows)
+    }
 }
 
 /// The pagination object sent beside every list.
@@ -109,6 +118,16 @@ mod tests {
 
     fn req(page: u64, limit: u64) -> PageRequest {
         PageRequest { page, limit }
+    }
+
+    #[test]
+    fn only_a_last_page_tells_the_count() {
+        assert_eq!(req(1, 20).count_from_rows(6), Some(6));
+        assert_eq!(req(1, 20).count_from_rows(0), Some(0));
+        assert_eq!(req(3, 20).count_from_rows(5), Some(45));
+        // A full page may have more after it; an empty page past the first may be past the end.
+        assert_eq!(req(1, 20).count_from_rows(20), None);
+        assert_eq!(req(4, 20).count_from_rows(0), None);
     }
 
     #[test]

@@ -132,8 +132,8 @@ async fn public_pages_and_lists_stay_within_the_query_budget() {
     assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
 }
 
-/// Lists that take `limit`: one row or fifty, the same statements (batched loads, not one
-/// query per row).
+/// Lists that take `limit`: one row or fifty, no more statements (batched loads, not one query
+/// per row).
 const LIMITED: &[&str] = &[
     "/api/v1/events",
     "/api/v1/2026Summer/worlds",
@@ -165,6 +165,7 @@ async fn showing_more_rows_runs_no_more_statements() {
             sizes.push(rows(&body));
         }
         assert!(sizes[1] > sizes[0], "{list}: the demo has more than one row to show (got {sizes:?})");
-        assert_eq!(counts[0], counts[1], "{list}: statements for 1 row vs {} rows", sizes[1]);
+        // Fewer when the longer page is the last one: its rows tell the count.
+        assert!(counts[1] <= counts[0], "{list}: {counts:?} statements for 1 row vs {} rows", sizes[1]);
     }
 }
