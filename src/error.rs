@@ -66,6 +66,23 @@ impl Invalid {
     }
 }
 
+/// Records of one kind that still use a row ([`Error::InUse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Use {
+    /// The console resource they belong to (`entry_plans`), whose name the message shows.
+    pub resource: &'static str,
+    /// How many.
+    pub count: u64,
+}
+
+impl Use {
+    /// "Entry plans (2)" / "出展プラン 2件" in `lang`.
+    pub fn describe(&self, messages: &Messages, lang: Lang) -> String {
+        let what = messages.t(lang, &format!("admin.resources.{}.name", self.resource));
+        messages.tf(lang, "errors.use_count", &[("what", &what), ("count", &self.count.to_string())])
+    }
+}
+
 /// The JSON error body of every API failure.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
@@ -109,6 +126,16 @@ pub enum Error {
     Conflict {
         /// The error code.
         code: &'static str,
+    },
+    /// A change that other records stand in the way of (409): deleting a row they still use, or
+    /// moving it where they cannot follow. `code` says which change; `uses` which records and
+    /// how many, named in the message so that staff know what to delete or move first.
+    #[error("conflict: {code} (in use)")]
+    InUse {
+        /// The error code, e.g. `in_use`.
+        code: &'static str,
+        /// What still uses the row.
+        uses: Vec<Use>,
     },
     /// An action the resource does not offer (e.g. deleting an audit entry).
     #[error("method not allowed")]
@@ -178,7 +205,7 @@ impl Error {
             Self::Validation(_) => Status::UnprocessableEntity,
             Self::Unauthorized => Status::Unauthorized,
             Self::Forbidden | Self::CsrfFailed => Status::Forbidden,
-            Self::Conflict { .. } => Status::Conflict,
+            Self::Conflict { .. } | Self::InUse { .. } => Status::Conflict,
             Self::MethodNotAllowed => Status::MethodNotAllowed,
             Self::TooLarge => Status::PayloadTooLarge,
             Self::UnsupportedMediaType => Status::UnsupportedMediaType,
@@ -197,6 +224,7 @@ impl Error {
             Self::NotFound { code }
             | Self::BadRequest { code }
             | Self::Conflict { code }
+            | Self::InUse { code, .. }
             | Self::Refused { code }
             | Self::BadGateway { code } => code,
             Self::GatewayTimeout => "upstream_timeout",
@@ -217,8 +245,22 @@ impl Error {
     pub fn body(&self, messages: &Messages, lang: Lang) -> ErrorBody {
         ErrorBody {
             code: self.code().to_string(),
-            message: messages.t(lang, &format!("errors.{}", self.code())),
+            message: self.message(messages, lang),
             details: self.details(messages, lang),
+        }
+    }
+
+    /// The message in `lang`: the code's, followed by what still uses the row for
+    /// [`Error::InUse`] ("… Still used by: Entry plans (2), Applications (5).").
+    pub fn message(&self, messages: &Messages, lang: Lang) -> String {
+        let message = messages.t(lang, &format!("errors.{}", self.code()));
+        match self {
+            Self::InUse { uses, .. } if !uses.is_empty() => {
+                let listed = uses.iter().map(|u| u.describe(messages, lang)).collect::<Vec<_>>();
+                let separator = messages.t(lang, "errors.uses_separator");
+                messages.tf(lang, "errors.used_by", &[("message", &message), ("uses", &listed.join(&separator))])
+            }
+            _ => message,
         }
     }
 
@@ -227,6 +269,10 @@ impl Error {
     pub fn details(&self, messages: &Messages, lang: Lang) -> Vec<FieldError> {
         match self {
             Self::Validation(found) => found.iter().map(|i| i.translate(messages, lang)).collect(),
+            Self::InUse { uses, .. } => uses
+                .iter()
+                .map(|u| FieldError { attribute: u.resource.to_string(), message: u.describe(messages, lang) })
+                .collect(),
             _ => Vec::new(),
         }
     }

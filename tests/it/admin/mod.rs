@@ -7,6 +7,7 @@ mod circles;
 mod contract;
 mod credits;
 mod dashboard;
+mod deletes;
 mod door;
 mod entries;
 mod hub;

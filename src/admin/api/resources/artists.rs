@@ -2,8 +2,9 @@
 //! composers, designers —, named in both languages ([`names`](super::names)). An artist still
 //! credited cannot be deleted.
 
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
+use crate::admin::api::Uses;
 use crate::admin::api::resources::names::name_list;
 use crate::db::entities::{artist, concept_artist, world_artist};
 use crate::error::Result;
@@ -17,8 +18,10 @@ name_list!(
 );
 
 /// Worlds and concepts crediting artist `id`.
-async fn uses<C: ConnectionTrait>(db: &C, id: i32) -> Result<u64> {
-    let worlds = world_artist::Entity::find().filter(world_artist::Column::ArtistId.eq(id)).count(db).await?;
-    let concepts = concept_artist::Entity::find().filter(concept_artist::Column::ArtistId.eq(id)).count(db).await?;
-    Ok(worlds + concepts)
+async fn uses<C: ConnectionTrait>(db: &C, id: i32) -> Result<Uses> {
+    Uses::new()
+        .count(db, "worlds", world_artist::Entity::find().filter(world_artist::Column::ArtistId.eq(id)))
+        .await?
+        .count(db, "concepts", concept_artist::Entity::find().filter(concept_artist::Column::ArtistId.eq(id)))
+        .await
 }

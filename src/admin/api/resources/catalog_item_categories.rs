@@ -9,7 +9,7 @@ use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, must_exist, unused};
+use crate::admin::api::{Cx, Resource, Uses, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, catalog_item_category, catalog_item_category_group};
 use crate::error::Result;
@@ -104,7 +104,7 @@ impl Resource for CatalogItemCategories {
     }
 
     async fn delete(txn: &DatabaseTransaction, row: catalog_item_category::Model, _cx: &Cx<'_>) -> Result<()> {
-        unused(items(txn, row.id).await?)?;
+        Uses::new().add("catalog_items", items(txn, row.id).await?).refuse("in_use")?;
         catalog_item_category::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }

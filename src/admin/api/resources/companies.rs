@@ -11,7 +11,7 @@ use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, blank};
-use crate::admin::api::{Cx, ImageSlot, Resource, must_exist, unused};
+use crate::admin::api::{Cx, ImageSlot, Resource, Uses, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, company, company_highlight, company_world, event, exhibitor};
 use crate::error::Result;
@@ -159,12 +159,20 @@ impl Resource for Companies {
 
     async fn delete(txn: &DatabaseTransaction, row: company::Model, _cx: &Cx<'_>) -> Result<()> {
         let id = row.id;
-        let highlights =
-            company_highlight::Entity::find().filter(company_highlight::Column::CompanyId.eq(id)).count(txn).await?;
-        let items = catalog_item::Entity::find().filter(catalog_item::Column::CompanyId.eq(id)).count(txn).await?;
-        let worlds = company_world::Entity::find().filter(company_world::Column::CompanyId.eq(id)).count(txn).await?;
-        let exhibitors = exhibitor::Entity::find().filter(exhibitor::Column::CompanyId.eq(id)).count(txn).await?;
-        unused(highlights + items + worlds + exhibitors)?;
+        Uses::new()
+            .count(
+                txn,
+                "company_highlights",
+                company_highlight::Entity::find().filter(company_highlight::Column::CompanyId.eq(id)),
+            )
+            .await?
+            .count(txn, "catalog_items", catalog_item::Entity::find().filter(catalog_item::Column::CompanyId.eq(id)))
+            .await?
+            .count(txn, "worlds", company_world::Entity::find().filter(company_world::Column::CompanyId.eq(id)))
+            .await?
+            .count(txn, "exhibitors", exhibitor::Entity::find().filter(exhibitor::Column::CompanyId.eq(id)))
+            .await?
+            .refuse("in_use")?;
         company::Entity::delete_by_id(id).exec(txn).await?;
         Ok(())
     }

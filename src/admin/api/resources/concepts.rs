@@ -10,7 +10,7 @@ use validator::Validate;
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, blank};
 use crate::admin::api::resources::credits::{self, Credit, CreditInput};
-use crate::admin::api::{Cx, ImageSlot, Resource, must_exist, unused};
+use crate::admin::api::{Cx, ImageSlot, Resource, Uses, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{concept, event, world};
 use crate::error::{Error, Result};
@@ -195,7 +195,10 @@ impl Resource for Concepts {
     }
 
     async fn delete(txn: &DatabaseTransaction, row: concept::Model, _cx: &Cx<'_>) -> Result<()> {
-        unused(world::Entity::find().filter(world::Column::ConceptId.eq(row.id)).count(txn).await?)?;
+        Uses::new()
+            .count(txn, "worlds", world::Entity::find().filter(world::Column::ConceptId.eq(row.id)))
+            .await?
+            .refuse("in_use")?;
         concept::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }

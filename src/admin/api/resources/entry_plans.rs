@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, must_exist};
+use crate::admin::api::{Cx, Resource, Uses, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::event_entry_plan::ExhibitionCategory;
 use crate::db::entities::{event, event_entry_application, event_entry_plan, world};
@@ -150,17 +150,15 @@ impl Resource for EntryPlans {
         input: EntryPlanInput,
         cx: &Cx<'_>,
     ) -> Result<()> {
-        if input.event_id != Some(row.event_id) && applications_of(txn, row.id).await? > 0 {
-            return Err(Error::Conflict { code: "plan_has_applications" });
+        if input.event_id != Some(row.event_id) {
+            Uses::new().add("applications", applications_of(txn, row.id).await?).refuse("plan_has_applications")?;
         }
         fill(txn, row.into(), input, cx).await?.update(txn).await?;
         Ok(())
     }
 
     async fn delete(txn: &DatabaseTransaction, row: event_entry_plan::Model, _cx: &Cx<'_>) -> Result<()> {
-        if applications_of(txn, row.id).await? > 0 {
-            return Err(Error::Conflict { code: "plan_has_applications" });
-        }
+        Uses::new().add("applications", applications_of(txn, row.id).await?).refuse("plan_has_applications")?;
         event_entry_plan::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }

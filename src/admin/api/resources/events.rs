@@ -1,22 +1,25 @@
 //! `events`: an event with its phase timeline, edited together (the phases a form sends replace
-//! the event's phases: kept by id, added without one, removed when left out). An event with
-//! content (concepts, worlds, hub notifications) cannot be deleted.
+//! the event's phases: kept by id, added without one, removed when left out). An event that
+//! anything else refers to — content, the catalogue, redirects, news, entry plans, entries,
+//! lottery runs — cannot be deleted (409 `event_not_empty`, naming them); its phases go with it.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder, Set,
 };
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, Instant, blank};
-use crate::admin::api::{Cx, ImageSlot, Resource};
+use crate::admin::api::{Cx, ImageSlot, Resource, Uses};
 use crate::admin::permissions::{Action, Area};
-use crate::db::entities::{concept, event, event_phase, hub_notification, world};
+use crate::db::entities::{
+    catalog_item, company, concept, event, event_entry, event_entry_plan, event_phase, exhibitor,
+    exhibitor_notification, hub_notification, lottery_run, vrc_redirect, world,
+};
 use crate::error::{Error, Result};
 use crate::forms::checks;
 use crate::model::phase::PhaseType;
@@ -258,14 +261,44 @@ impl Resource for Events {
     }
 
     async fn delete(txn: &DatabaseTransaction, row: event::Model, _cx: &Cx<'_>) -> Result<()> {
-        let concepts = concept::Entity::find().filter(concept::Column::EventId.eq(row.id)).count(txn).await?;
-        let worlds = world::Entity::find().filter(world::Column::EventId.eq(row.id)).count(txn).await?;
-        let notes =
-            hub_notification::Entity::find().filter(hub_notification::Column::EventId.eq(row.id)).count(txn).await?;
-        if concepts + worlds + notes > 0 {
-            return Err(Error::Conflict { code: "event_not_empty" });
-        }
-        event::Entity::delete_by_id(row.id).exec(txn).await?;
+        let id = row.id;
+        Uses::new()
+            .count(txn, "concepts", concept::Entity::find().filter(concept::Column::EventId.eq(id)))
+            .await?
+            .count(txn, "worlds", world::Entity::find().filter(world::Column::EventId.eq(id)))
+            .await?
+            .count(txn, "companies", company::Entity::find().filter(company::Column::EventId.eq(id)))
+            .await?
+            .count(txn, "exhibitors", exhibitor::Entity::find().filter(exhibitor::Column::EventId.eq(id)))
+            .await?
+            .count(txn, "catalog_items", catalog_item::Entity::find().filter(catalog_item::Column::EventId.eq(id)))
+            .await?
+            .count(
+                txn,
+                "hub_notifications",
+                hub_notification::Entity::find().filter(hub_notification::Column::EventId.eq(id)),
+            )
+            .await?
+            .count(
+                txn,
+                "exhibitor_notifications",
+                exhibitor_notification::Entity::find().filter(exhibitor_notification::Column::EventId.eq(id)),
+            )
+            .await?
+            .count(txn, "vrc_redirects", vrc_redirect::Entity::find().filter(vrc_redirect::Column::EventId.eq(id)))
+            .await?
+            .count(
+                txn,
+                "entry_plans",
+                event_entry_plan::Entity::find().filter(event_entry_plan::Column::EventId.eq(id)),
+            )
+            .await?
+            .count(txn, "entries", event_entry::Entity::find().filter(event_entry::Column::EventId.eq(id)))
+            .await?
+            .count(txn, "lottery_runs", lottery_run::Entity::find().filter(lottery_run::Column::EventId.eq(id)))
+            .await?
+            .refuse("event_not_empty")?;
+        event::Entity::delete_by_id(id).exec(txn).await?;
         Ok(())
     }
 }

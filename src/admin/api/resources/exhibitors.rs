@@ -2,15 +2,13 @@
 //! concept kind, optionally in a world. References must be of the exhibitor's event (circles
 //! are not per event). An exhibitor with items or slots cannot be deleted.
 
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, Set,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, Set};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, must_exist, unused};
+use crate::admin::api::{Cx, Resource, Uses, must_exist};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, circle, company, event, exhibitor, exhibitor_slot, world};
 use crate::error::{Error, Invalid, Result};
@@ -119,11 +117,16 @@ impl Resource for Exhibitors {
     }
 
     async fn delete(txn: &DatabaseTransaction, row: exhibitor::Model, _cx: &Cx<'_>) -> Result<()> {
-        let items =
-            catalog_item::Entity::find().filter(catalog_item::Column::ExhibitorId.eq(row.id)).count(txn).await?;
-        let slots =
-            exhibitor_slot::Entity::find().filter(exhibitor_slot::Column::ExhibitorId.eq(row.id)).count(txn).await?;
-        unused(items + slots)?;
+        Uses::new()
+            .count(
+                txn,
+                "catalog_items",
+                catalog_item::Entity::find().filter(catalog_item::Column::ExhibitorId.eq(row.id)),
+            )
+            .await?
+            .count(txn, "worlds", exhibitor_slot::Entity::find().filter(exhibitor_slot::Column::ExhibitorId.eq(row.id)))
+            .await?
+            .refuse("in_use")?;
         exhibitor::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }

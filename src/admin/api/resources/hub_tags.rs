@@ -9,7 +9,7 @@ use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, unused};
+use crate::admin::api::{Cx, Resource, Uses};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{hub_notification_tag, hub_tag};
 use crate::error::Result;
@@ -90,7 +90,7 @@ impl Resource for HubTags {
     }
 
     async fn delete(txn: &DatabaseTransaction, row: hub_tag::Model, _cx: &Cx<'_>) -> Result<()> {
-        unused(uses(txn, row.id).await?)?;
+        Uses::new().add("hub_notifications", uses(txn, row.id).await?).refuse("in_use")?;
         hub_tag::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }

@@ -9,7 +9,7 @@ use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, blank};
-use crate::admin::api::{Cx, Resource, unused};
+use crate::admin::api::{Cx, Resource, Uses};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::error::Result;
@@ -131,7 +131,10 @@ impl Resource for InquiryCategories {
     }
 
     async fn delete(txn: &DatabaseTransaction, row: inquiry_category::Model, _cx: &Cx<'_>) -> Result<()> {
-        unused(inquiry::Entity::find().filter(inquiry::Column::CategoryId.eq(row.id)).count(txn).await?)?;
+        Uses::new()
+            .count(txn, "inquiries", inquiry::Entity::find().filter(inquiry::Column::CategoryId.eq(row.id)))
+            .await?
+            .refuse("in_use")?;
         inquiry_category::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }

@@ -37,7 +37,9 @@ pub struct NameInput {
 }
 
 /// A name-list resource `$resource` named `$name` over table module `$table` (columns `id`,
-/// `name_ja`, `name_en`), whose rows `$uses(db, id)` counts the uses of.
+/// `name_ja`, `name_en`), whose rows `$uses(db, id)` finds the uses of ([`Uses`]).
+///
+/// [`Uses`]: crate::admin::api::Uses
 macro_rules! name_list {
     ($(#[$doc:meta])* $resource:ident, $name:literal, $table:ident, $uses:path) => {
         $(#[$doc])*
@@ -64,7 +66,7 @@ macro_rules! name_list {
             ) -> $crate::error::Result<Vec<Self::Record>> {
                 let mut out = Vec::with_capacity(rows.len());
                 for row in rows {
-                    let use_count = $uses(db, row.id).await?;
+                    let use_count = $uses(db, row.id).await?.total();
                     out.push($crate::admin::api::resources::names::NameRecord {
                         id: row.id,
                         name_ja: row.name_ja,
@@ -109,7 +111,7 @@ macro_rules! name_list {
                 _cx: &$crate::admin::api::Cx<'_>,
             ) -> $crate::error::Result<()> {
                 use sea_orm::EntityTrait;
-                $crate::admin::api::unused($uses(txn, row.id).await?)?;
+                $uses(txn, row.id).await?.refuse("in_use")?;
                 $table::Entity::delete_by_id(row.id).exec(txn).await?;
                 Ok(())
             }

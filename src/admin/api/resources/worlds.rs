@@ -1,9 +1,13 @@
 //! `worlds`: the virtual worlds of a concept (its event follows from the concept), with their
-//! pictures, keywords, artist credits and numbered areas ([`credits`]). A world that exhibitors
-//! or hub notifications refer to cannot be deleted.
+//! pictures, keywords, artist credits and numbered areas ([`credits`]). A world that anything
+//! else refers to (posters, companies, exhibitors and their slots in its areas, hub
+//! notifications, entry plans) cannot be deleted (409 `in_use`, naming them); its keyword and
+//! artist links and its areas go with it. Nor can such a world move to a concept of another
+//! event (409 `world_event_fixed`): those records belong to its event.
 
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, Set,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter,
+    QuerySelect, QueryTrait, Set,
 };
 use serde::{Deserialize, Serialize};
 use validator::Validate;
@@ -11,9 +15,11 @@ use validator::Validate;
 use crate::admin::api::contract::Columns;
 use crate::admin::api::input::{self, blank};
 use crate::admin::api::resources::credits::{self, AreaInput, AreaRecord, Credit, CreditInput};
-use crate::admin::api::{Cx, ImageSlot, Resource, unused};
+use crate::admin::api::{Cx, ImageSlot, Resource, Uses};
 use crate::admin::permissions::{Action, Area};
-use crate::db::entities::{concept, exhibitor, hub_notification, world};
+use crate::db::entities::{
+    company_world, concept, event_entry_plan, exhibitor, exhibitor_slot, hub_notification, poster, world, world_area,
+};
 use crate::error::{Error, Result};
 use crate::forms::checks;
 use crate::types::kinds::{Platform, Venue, WorldArtistCategory};
@@ -168,20 +174,56 @@ impl Resource for Worlds {
     }
 
     async fn update(txn: &DatabaseTransaction, row: world::Model, input: WorldInput, _cx: &Cx<'_>) -> Result<()> {
-        let id = row.id;
+        let (id, event_id) = (row.id, row.event_id);
         let links = input.clone();
-        fill(txn, row.into(), input).await?.update(txn).await?;
+        let changed = fill(txn, row.into(), input).await?;
+        if changed.event_id.as_ref() != &event_id {
+            event_bound(txn, id).await?.refuse("world_event_fixed")?;
+        }
+        changed.update(txn).await?;
         replace_links(txn, id, &links).await
     }
 
     async fn delete(txn: &DatabaseTransaction, row: world::Model, _cx: &Cx<'_>) -> Result<()> {
-        let exhibitors = exhibitor::Entity::find().filter(exhibitor::Column::WorldId.eq(row.id)).count(txn).await?;
-        let notes =
-            hub_notification::Entity::find().filter(hub_notification::Column::WorldId.eq(row.id)).count(txn).await?;
-        unused(exhibitors + notes)?;
+        event_bound(txn, row.id)
+            .await?
+            .count(txn, "posters", poster::Entity::find().filter(poster::Column::WorldId.eq(row.id)))
+            .await?
+            .refuse("in_use")?;
         world::Entity::delete_by_id(row.id).exec(txn).await?;
         Ok(())
     }
+}
+
+/// What refers to world `id` and belongs to its event: companies showing it, exhibitors in it
+/// (or with a slot in one of its areas), hub notifications taking place in it, entry plans.
+async fn event_bound(txn: &DatabaseTransaction, id: i32) -> Result<Uses> {
+    let areas = world_area::Entity::find()
+        .select_only()
+        .column(world_area::Column::Id)
+        .filter(world_area::Column::WorldId.eq(id))
+        .into_query();
+    let slotted = exhibitor_slot::Entity::find()
+        .select_only()
+        .column(exhibitor_slot::Column::ExhibitorId)
+        .filter(exhibitor_slot::Column::WorldAreaId.in_subquery(areas))
+        .into_query();
+    let exhibitors = exhibitor::Entity::find().filter(
+        Condition::any().add(exhibitor::Column::WorldId.eq(id)).add(exhibitor::Column::Id.in_subquery(slotted)),
+    );
+    Uses::new()
+        .count(txn, "companies", company_world::Entity::find().filter(company_world::Column::WorldId.eq(id)))
+        .await?
+        .count(txn, "exhibitors", exhibitors)
+        .await?
+        .count(
+            txn,
+            "hub_notifications",
+            hub_notification::Entity::find().filter(hub_notification::Column::WorldId.eq(id)),
+        )
+        .await?
+        .count(txn, "entry_plans", event_entry_plan::Entity::find().filter(event_entry_plan::Column::WorldId.eq(id)))
+        .await
 }
 
 /// World `id`'s keywords, credits and areas as `input` lists them (each keyword and artist must exist).
