@@ -26,6 +26,11 @@ use crate::model::world::escape_like;
 /// The most records one list answer holds (react-admin's CSV export asks for 1000).
 pub const MAX_WINDOW: u64 = 1000;
 
+/// The last position a range may name: ids are 32-bit, so no table holds more rows, and every
+/// position below it fits the database's signed 64-bit `OFFSET` (a `u64` past `i64::MAX` made
+/// the query builder panic).
+pub const MAX_POSITION: u64 = i32::MAX as u64;
+
 /// The raw list parameters of a request.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RawList<'a> {
@@ -111,28 +116,40 @@ fn parse_sort<E: EntityTrait>(raw: Option<&str>, columns: &Columns, id: E::Colum
 
 fn parse_range(raw: Option<&str>) -> Result<(u64, u64)> {
     let Some(raw) = raw.filter(|r| !r.trim().is_empty()) else { return Ok((0, MAX_WINDOW)) };
-    let wrong = || invalid(Invalid::new("range", "validation.list_range").with("max", MAX_WINDOW));
+    let wrong =
+        || invalid(Invalid::new("range", "validation.list_range").with("max", MAX_WINDOW).with("last", MAX_POSITION));
     let (start, end) = serde_json::from_str::<(u64, u64)>(raw).map_err(|_| wrong())?;
-    if end < start || end - start >= MAX_WINDOW {
+    if end < start || end - start >= MAX_WINDOW || end > MAX_POSITION {
         return Err(wrong());
     }
     Ok((start, end - start + 1))
 }
 
-/// What kind of value a column holds, for filters.
+/// What kind of value a column holds, for filters. Integers are bound with the column's own
+/// width: PostgreSQL prepares a statement once per connection with the types it was first
+/// bound with, so an `int8` bound where the model's own queries of the same text bind `int4`
+/// fails (a 500), and a value out of the column's range can never match anyway (a 422).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    Integer,
+    Integer(Width),
     Text,
     Boolean,
     Time,
 }
 
+/// The width of an integer column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Width {
+    I16,
+    I32,
+    I64,
+}
+
 fn kind_of(column_type: &ColumnType) -> Option<Kind> {
     match column_type {
-        ColumnType::Integer | ColumnType::BigInteger | ColumnType::SmallInteger | ColumnType::TinyInteger => {
-            Some(Kind::Integer)
-        }
+        ColumnType::Integer => Some(Kind::Integer(Width::I32)),
+        ColumnType::BigInteger => Some(Kind::Integer(Width::I64)),
+        ColumnType::SmallInteger | ColumnType::TinyInteger => Some(Kind::Integer(Width::I16)),
         ColumnType::String(_) | ColumnType::Text | ColumnType::Char(_) => Some(Kind::Text),
         ColumnType::Boolean => Some(Kind::Boolean),
         ColumnType::TimestampWithTimeZone | ColumnType::Timestamp | ColumnType::DateTime => Some(Kind::Time),
@@ -142,9 +159,14 @@ fn kind_of(column_type: &ColumnType) -> Option<Kind> {
 
 /// One JSON filter value as a database value of `kind`, or `None` when it does not fit.
 fn scalar(kind: Kind, value: &Value) -> Option<sea_orm::Value> {
+    let sized = |width: Width, n: i64| match width {
+        Width::I16 => i16::try_from(n).ok().map(Into::into),
+        Width::I32 => i32::try_from(n).ok().map(Into::into),
+        Width::I64 => Some(n.into()),
+    };
     match (kind, value) {
-        (Kind::Integer, Value::Number(n)) => n.as_i64().map(Into::into),
-        (Kind::Integer, Value::String(s)) => s.trim().parse::<i64>().ok().map(Into::into),
+        (Kind::Integer(width), Value::Number(n)) => n.as_i64().and_then(|n| sized(width, n)),
+        (Kind::Integer(width), Value::String(s)) => s.trim().parse::<i64>().ok().and_then(|n| sized(width, n)),
         (Kind::Text, Value::String(s)) => Some(s.clone().into()),
         (Kind::Text, Value::Number(n)) => Some(n.to_string().into()),
         (Kind::Boolean, Value::Bool(b)) => Some((*b).into()),
@@ -198,7 +220,8 @@ fn parse_filter<E: EntityTrait>(raw: Option<&str>, columns: &Columns) -> Result<
         let declared = name == "id" || columns.filter.contains(&name);
         let found =
             declared.then(|| column::<E>(name)).flatten().and_then(|c| Some((c, kind_of(c.def().get_column_type())?)));
-        let Some((col, kind)) = found.filter(|(_, kind)| bound.is_none() || matches!(kind, Kind::Integer | Kind::Time))
+        let Some((col, kind)) =
+            found.filter(|(_, kind)| bound.is_none() || matches!(kind, Kind::Integer(_) | Kind::Time))
         else {
             return Err(invalid(Invalid::new("filter", "validation.list_filter").with("fields", fields.join(", "))));
         };
@@ -289,9 +312,22 @@ mod tests {
     }
 
     #[test]
+    fn ranges_stay_within_what_the_database_takes() {
+        assert_eq!(parse_range(Some("[0,24]")).unwrap(), (0, 25));
+        let last = format!("[{0},{0}]", MAX_POSITION);
+        assert_eq!(parse_range(Some(&last)).unwrap(), (MAX_POSITION, 1));
+        for raw in ["[9223372036854775808,9223372036854775808]", "[2147483648,2147483648]", "[0,18446744073709551615]"]
+        {
+            assert!(matches!(parse_range(Some(raw)), Err(Error::Validation(_))), "{raw}");
+        }
+    }
+
+    #[test]
     fn filter_values_by_column_kind() {
-        assert_eq!(scalar(Kind::Integer, &serde_json::json!("12")), Some(12i64.into()));
-        assert_eq!(scalar(Kind::Integer, &serde_json::json!("x")), None);
+        assert_eq!(scalar(Kind::Integer(Width::I32), &serde_json::json!("12")), Some(12i32.into()));
+        assert_eq!(scalar(Kind::Integer(Width::I64), &serde_json::json!(12)), Some(12i64.into()));
+        assert_eq!(scalar(Kind::Integer(Width::I32), &serde_json::json!(2_147_483_648i64)), None);
+        assert_eq!(scalar(Kind::Integer(Width::I32), &serde_json::json!("x")), None);
         assert_eq!(scalar(Kind::Boolean, &serde_json::json!("true")), Some(true.into()));
         assert_eq!(scalar(Kind::Boolean, &serde_json::json!(1)), None);
         assert!(scalar(Kind::Time, &serde_json::json!("2026-12-12T12:00")).is_some());

@@ -237,3 +237,146 @@ async fn an_event_with_content_is_not_deleted() {
     let still = call(&app, &director, Method::Get, "/admin/api/events/13", None).await;
     assert_eq!(still.status, 200);
 }
+
+/// Values a client may send for a filter, a bound, a sort or a range: negative, huge, fractional,
+/// of the wrong type, nested, not JSON at all.
+const ODD_VALUES: &[&str] = &[
+    "-1",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "1e308",
+    "1.5",
+    r#""x""#,
+    r#""+275760-09-13T00:00:00Z""#,
+    r#""%_\\""#,
+    "true",
+    "[]",
+    "[[1]]",
+    r#"{"a":1}"#,
+    "null",
+];
+
+#[rocket::async_test]
+async fn no_list_parameter_gets_a_500_from_any_resource() {
+    let app = setup().await;
+    let admin = app.as_staff(Role::Admin).await;
+    let mut asked = 0;
+    for resource in vmarket::admin::api::resources() {
+        let columns = resource.columns;
+        let mut filters: Vec<String> = vec!["id".into(), "q".into(), "unknown_field".into()];
+        filters.extend(columns.filter.iter().map(|f| f.to_string()));
+        filters.extend(columns.computed.iter().map(|(f, _)| f.to_string()));
+        let mut cases: Vec<(Option<String>, Option<String>, Option<String>)> = Vec::new();
+        for field in &filters {
+            for value in ODD_VALUES {
+                cases.push((None, None, Some(format!(r#"{{"{field}":{value}}}"#))));
+            }
+            for bound in ["_gte", "_lte"] {
+                for value in ["-9223372036854775809", "99999999999999999999", r#""+275760-09-13T00:00:00Z""#, "[1]"] {
+                    cases.push((None, None, Some(format!(r#"{{"{field}{bound}":{value}}}"#))));
+                }
+            }
+        }
+        for field in columns.sort.iter().chain(["id", "nope"].iter()) {
+            for order in [r#""ASC""#, r#""desc""#, "1", "null"] {
+                cases.push((Some(format!(r#"["{field}",{order}]"#)), None, None));
+            }
+        }
+        for range in [
+            "[9223372036854775808,9223372036854775808]",
+            "[2147483647,2147483647]",
+            "[2147483648,2147483649]",
+            "[18446744073709551615,18446744073709551615]",
+            "[-5,-1]",
+            "[1e3,2e3]",
+            "[0]",
+            "[0,1,2]",
+            r#"["0","9"]"#,
+            "{}",
+            "nonsense",
+        ] {
+            cases.push((None, Some(range.to_string()), None));
+        }
+        for filter in ["[]", "1", "\"q\"", "{", "null"] {
+            cases.push((None, None, Some(filter.to_string())));
+        }
+        for (sort, range, filter) in cases {
+            let path = list_path(
+                &format!("/admin/api/{}", resource.name),
+                sort.as_deref(),
+                range.as_deref(),
+                filter.as_deref(),
+            );
+            let answer = call(&app, &admin, Method::Get, &path, None).await;
+            asked += 1;
+            match answer.status {
+                200 => assert!(answer.body.is_array(), "{path}"),
+                422 => {
+                    assert_eq!(answer.body["code"], "validation_failed", "{path}");
+                    assert!(!answer.attributes().is_empty(), "{path}: the parameter is named");
+                }
+                other => panic!("{path}: {other} {:?}", answer.body),
+            }
+        }
+    }
+    assert!(asked > 2000, "{asked} lists asked");
+    let huge = list(&app, &admin, None, Some("[9223372036854775808,9223372036854775808]"), None).await;
+    assert_eq!((huge.status, huge.attributes()), (422, vec!["range".to_string()]));
+    let last = list(&app, &admin, None, Some("[2147483647,2147483647]"), None).await;
+    assert_eq!((last.status, last.content_range.as_deref()), (200, Some("events */6")), "the last position is empty");
+}
+
+/// Values a client may send for a record's field: of every JSON type, out of every range.
+const ODD_FIELDS: &[&str] = &[
+    "-1",
+    "9223372036854775808",
+    "1e308",
+    "1.5",
+    r#""x""#,
+    r#""""#,
+    r#""2026-13-45T99:99""#,
+    "true",
+    "null",
+    "[]",
+    "[null, -1, {}]",
+    r#"{"id": -1}"#,
+];
+
+#[rocket::async_test]
+async fn no_field_of_any_record_gets_a_500() {
+    let app = setup().await;
+    let admin = app.as_staff(Role::Admin).await;
+    let long = serde_json::Value::String("長".repeat(20_000));
+    let mut sent = 0;
+    for resource in vmarket::admin::api::resources() {
+        if !resource.actions.contains(&vmarket::admin::permissions::Action::Edit) {
+            continue;
+        }
+        let path = list_path(&format!("/admin/api/{}", resource.name), None, Some("[0,0]"), None);
+        let listed = call(&app, &admin, Method::Get, &path, None).await;
+        let Some(record) = listed.body.get(0).cloned() else { continue };
+        let id = record["id"].as_i64().unwrap();
+        let fields: Vec<String> = record.as_object().unwrap().keys().filter(|k| *k != "id").cloned().collect();
+        for field in fields.iter().map(String::as_str).chain(["unknown_field", "reason", "action"]) {
+            for value in ODD_FIELDS.iter().map(|v| serde_json::from_str(v).unwrap()).chain([long.clone()]) {
+                let body = json!({ field: value });
+                let answer =
+                    call(&app, &admin, Method::Put, &format!("/admin/api/{}/{id}", resource.name), Some(&body)).await;
+                sent += 1;
+                assert!(answer.status < 500, "{} {id} {body}: {} {:?}", resource.name, answer.status, answer.body);
+                assert!(answer.body["code"].is_string() || answer.status == 200, "{} {body}: an error body", resource.name);
+            }
+        }
+        for body in [json!([]), json!("x"), json!(null), json!(7)] {
+            let answer = call(&app, &admin, Method::Put, &format!("/admin/api/{}/{id}", resource.name), Some(&body)).await;
+            assert!(answer.status < 500, "{} {body}: {}", resource.name, answer.status);
+        }
+        if resource.actions.contains(&vmarket::admin::permissions::Action::Create) {
+            for body in [json!({}), json!([]), json!({"id": 1}), record.clone()] {
+                let answer = call(&app, &admin, Method::Post, &format!("/admin/api/{}", resource.name), Some(&body)).await;
+                assert!(answer.status < 500, "POST {} {body}: {} {:?}", resource.name, answer.status, answer.body);
+            }
+        }
+    }
+    assert!(sent > 1000, "{sent} changes sent");
+}
