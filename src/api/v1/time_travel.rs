@@ -7,7 +7,6 @@ use chrono::{DateTime, Utc};
 use rocket::data::Data;
 use rocket::serde::json::Json;
 use rocket::{Route, delete, get, put, routes};
-use sea_orm::TransactionTrait;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -59,11 +58,13 @@ fn allowed(console: Result<Console<'_>, Error>, action: Action) -> Result<Cx<'_>
     Ok(cx)
 }
 
-/// Stores `offset` with its audit entry, then moves this node's clock.
+/// Stores `offset` with its audit entry, then moves this node's clock. One write transaction
+/// (on SQLite an immediate one: it reads the stored offset before it writes, and a deferred one
+/// fails "database is locked" when a worker writes in between), reading "before" inside it.
 async fn travel(cx: &Cx<'_>, offset: chrono::Duration, action: Action) -> Result<TimeTravelView> {
-    let before = TimeTravelView::load(cx).await?;
+    let txn = crate::db::begin_write(cx.db).await?;
+    let before = TimeTravelView::of(cx, time_travel::offset(&txn).await?);
     let after = TimeTravelView::of(cx, offset);
-    let txn = cx.db.begin().await?;
     time_travel::store(&txn, offset, cx.staff.id, cx.clock.real_now()).await?;
     audit::Entry {
         actor: &cx.staff,

@@ -151,3 +151,25 @@ async fn refused_in_production_and_to_uc_staff_and_visitors() {
     assert_eq!(anonymous.status().code, 401);
     assert_eq!(app.clock.now(), at("2026-11-21T03:00:00Z"));
 }
+
+#[rocket::async_test]
+async fn travelling_waits_for_another_writer_instead_of_failing() {
+    use sea_orm::{ConnectionTrait, Statement};
+    let app = TestApp::builder().live().build().await;
+    let qa = app.as_staff(Role::QaTester).await;
+    // A worker (another connection) is in the middle of a write when the request comes, and
+    // commits while the request runs: on SQLite a transaction that read before it writes would
+    // then fail at once ("database is locked").
+    let worker = vmarket::db::begin_write(&app.db).await.unwrap();
+    let backend = app.db.get_database_backend();
+    let touch = "UPDATE events SET updated_at = updated_at WHERE id = 13";
+    worker.execute_raw(Statement::from_string(backend, touch)).await.unwrap();
+    let body = json!({"timestamp": "2026-12-13T12:00"});
+    let (answer, _) = tokio::join!(call(&app, &qa, Method::Put, PATH, Some(&body)), async {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        worker.commit().await.unwrap();
+    });
+    assert_eq!(answer.status, 200, "{:?}", answer.body);
+    assert_eq!(answer.body["timestamp"], "2026-12-13T03:00:00Z");
+    assert_eq!(qa.get_json(PATH).await.1["timestamp"], "2026-12-13T03:00:00Z");
+}
