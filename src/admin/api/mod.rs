@@ -37,8 +37,8 @@ use rocket::response::status;
 use rocket::serde::json::Json;
 use rocket::{Route, delete, get, post, put, routes};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait, ModelTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, SqlErr,
+    ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait, ModelTrait, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect, SqlErr,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -83,6 +83,18 @@ pub trait Resource: Send + Sync + 'static {
     const COLUMNS: Columns;
     /// Its picture fields, which take uploads ([`images`]); their inputs take the address.
     const IMAGES: &'static [ImageSlot] = &[];
+    /// The record's fields its audit entries keep (`None`: all). A record with personal data
+    /// (an email address, a message) keeps what says which record changed and how, no more: the
+    /// log is read by roles that may not read the record itself, and it is kept for good.
+    const AUDIT_FIELDS: Option<&'static [&'static str]> = None;
+
+    /// The rows `cx`'s staff member may see, beyond the role table's yes for the resource (by
+    /// default all of them): applied to lists (`getMany` and CSV export are lists) and to single
+    /// records alike, so a row outside it is a 404.
+    fn scope(cx: &Cx<'_>) -> Condition {
+        let _ = cx;
+        Condition::all()
+    }
 
     /// Records for `rows`, in the same order (loading whatever they refer to).
     fn records<C: ConnectionTrait + Sync>(
@@ -204,7 +216,7 @@ pub const fn registered<R: Resource>() -> Registered {
         columns: R::COLUMNS,
         images: R::IMAGES,
         list: |cx, raw| Box::pin(list::<R>(cx, raw)),
-        show: |cx, id| Box::pin(async move { one::<R, _>(cx.db, id, cx.now).await.map(|(_, v)| v) }),
+        show: |cx, id| Box::pin(async move { one::<R, _>(cx.db, id, cx).await.map(|(_, v)| v) }),
         create: |cx, body| Box::pin(create::<R>(cx, body)),
         update: |cx, id, body| Box::pin(update::<R>(cx, id, body)),
         delete: |cx, id| Box::pin(delete::<R>(cx, id)),
@@ -248,7 +260,7 @@ fn to_json(record: &impl Serialize) -> Result<Value> {
 
 async fn list<R: Resource>(cx: &Cx<'_>, raw: RawList<'_>) -> Result<Listed> {
     let params = ListParams::<R::Entity>::parse(raw, &R::COLUMNS)?;
-    let select = R::Entity::find().filter(params.condition);
+    let select = R::Entity::find().filter(params.condition).filter(R::scope(cx));
     let total = select.clone().count(cx.db).await?;
     let rows = select
         .order_by(params.sort, params.order)
@@ -261,12 +273,22 @@ async fn list<R: Resource>(cx: &Cx<'_>, raw: RawList<'_>) -> Result<Listed> {
     Ok(Listed { resource: R::NAME, start: params.start, total, items })
 }
 
-/// Row `id` of `R` and its record as JSON, or `not_found`.
-async fn one<R: Resource, C: ConnectionTrait + Sync>(db: &C, id: i32, now: DateTime<Utc>) -> Result<(Row<R>, Value)> {
-    let found = R::Entity::find().filter(id_column::<R::Entity>()?.eq(id)).one(db).await?;
+/// Row `id` of `R` and its record as JSON (as `cx`'s staff member may see it), or `not_found`.
+async fn one<R: Resource, C: ConnectionTrait + Sync>(db: &C, id: i32, cx: &Cx<'_>) -> Result<(Row<R>, Value)> {
+    let found = R::Entity::find().filter(id_column::<R::Entity>()?.eq(id)).filter(R::scope(cx)).one(db).await?;
     let row = found.ok_or_else(Error::not_found)?;
-    let record = R::records_at(db, vec![row.clone()], now).await?.into_iter().next().ok_or_else(Error::not_found)?;
+    let record = R::records_at(db, vec![row.clone()], cx.now).await?.into_iter().next().ok_or_else(Error::not_found)?;
     Ok((row, to_json(&record)?))
+}
+
+/// What the audit entry of `R` keeps of `record` ([`Resource::AUDIT_FIELDS`]).
+fn snapshot<R: Resource>(record: &Value) -> Value {
+    match (R::AUDIT_FIELDS, record) {
+        (Some(fields), Value::Object(all)) => Value::Object(
+            all.iter().filter(|(k, _)| fields.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ),
+        _ => record.clone(),
+    }
 }
 
 /// `Ok` when row `id` of `E` exists; otherwise a validation error on `field` ("choose an existing
@@ -324,8 +346,8 @@ async fn create<R: Resource>(cx: &Cx<'_>, body: Value) -> Result<Created> {
     let input = input::parse::<R::Input>(body)?;
     let txn = crate::db::begin_write(cx.db).await?;
     let id = R::create(&txn, input, cx).await.map_err(refusal)?;
-    let (_, after) = one::<R, _>(&txn, id, cx.now).await?;
-    audited(txn, cx, R::NAME, id, Action::Create, None, Some(after.clone())).await?;
+    let (_, after) = one::<R, _>(&txn, id, cx).await?;
+    audited(txn, cx, R::NAME, id, Action::Create, None, Some(snapshot::<R>(&after))).await?;
     Ok((id, after))
 }
 
@@ -344,29 +366,28 @@ fn merged(record: &Value, body: Value) -> Value {
 
 async fn update<R: Resource>(cx: &Cx<'_>, id: i32, body: Value) -> Result<Value> {
     let txn = crate::db::begin_write(cx.db).await?;
-    let (row, before) = one::<R, _>(&txn, id, cx.now).await?;
+    let (row, before) = one::<R, _>(&txn, id, cx).await?;
     let input = input::parse::<R::Input>(merged(&before, body))?;
     let reason = R::reason(&input);
     R::update(&txn, row, input, cx).await.map_err(refusal)?;
-    let (_, after) = one::<R, _>(&txn, id, cx.now).await?;
-    let logged = match (reason, &after) {
-        (Some(reason), Value::Object(record)) => {
-            let mut logged = record.clone();
-            logged.insert("reason".into(), Value::String(reason));
-            Value::Object(logged)
+    let (_, after) = one::<R, _>(&txn, id, cx).await?;
+    let logged = match (reason, snapshot::<R>(&after)) {
+        (Some(reason), Value::Object(mut record)) => {
+            record.insert("reason".into(), Value::String(reason));
+            Value::Object(record)
         }
-        _ => after.clone(),
+        (_, logged) => logged,
     };
-    audited(txn, cx, R::NAME, id, Action::Edit, Some(before), Some(logged)).await?;
+    audited(txn, cx, R::NAME, id, Action::Edit, Some(snapshot::<R>(&before)), Some(logged)).await?;
     Ok(after)
 }
 
 async fn delete<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<Value> {
     let txn = crate::db::begin_write(cx.db).await?;
-    let (row, before) = one::<R, _>(&txn, id, cx.now).await?;
+    let (row, before) = one::<R, _>(&txn, id, cx).await?;
     debug_assert_eq!(id_of::<R::Entity>(&row).ok(), Some(id));
     R::delete(&txn, row, cx).await.map_err(refusal)?;
-    audited(txn, cx, R::NAME, id, Action::Delete, Some(before.clone()), None).await?;
+    audited(txn, cx, R::NAME, id, Action::Delete, Some(snapshot::<R>(&before)), None).await?;
     Ok(before)
 }
 
@@ -383,15 +404,16 @@ fn with_key(record: &Value, key: &str, value: Value) -> Value {
 }
 
 async fn reconcile<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<Value> {
-    let (row, before) = one::<R, _>(cx.db, id, cx.now).await?;
+    let (row, before) = one::<R, _>(cx.db, id, cx).await?;
     let done = R::reconcile(row, cx).await?;
-    let (_, after) = one::<R, _>(cx.db, id, cx.now).await?;
-    let logged = with_key(&after, "outcome", Value::String(done.outcome.into()));
+    let (_, after) = one::<R, _>(cx.db, id, cx).await?;
+    let outcome = Value::String(done.outcome.into());
+    let logged = with_key(&snapshot::<R>(&after), "outcome", outcome.clone());
     let txn = crate::db::begin_write(cx.db).await?;
-    audited(txn, cx, R::NAME, id, Action::Reconcile, Some(before), Some(logged.clone())).await?;
+    audited(txn, cx, R::NAME, id, Action::Reconcile, Some(snapshot::<R>(&before)), Some(logged)).await?;
     match done.error {
         Some(error) => Err(error),
-        None => Ok(logged),
+        None => Ok(with_key(&after, "outcome", outcome)),
     }
 }
 

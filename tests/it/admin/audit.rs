@@ -132,3 +132,43 @@ async fn staff_read_the_log_with_filters_but_never_write_it() {
     }
     assert_eq!(audit_log::Entity::find().count(&app.db).await.unwrap(), 3);
 }
+
+#[rocket::async_test]
+async fn the_log_shows_only_what_the_viewer_may_read_and_no_email() {
+    let app = TestApp::builder().live().build().await;
+    let admin = app.as_staff(Role::Admin).await;
+    let director = app.as_staff(Role::Director).await;
+    let someone = app.user("someone").await;
+    let user_path = format!("/admin/api/users/{}", someone.user.id);
+    let record = call(&app, &admin, Method::Get, &user_path, None).await.body;
+    assert!(record["email"].as_str().is_some_and(|e| e.contains('@')), "{record}");
+    let changed = call(&app, &admin, Method::Put, &user_path, Some(&json!({"role": "uc_staff"}))).await;
+    assert_eq!(changed.status, 200, "{:?}", changed.body);
+    let winter = call(&app, &director, Method::Get, "/admin/api/events/13", None).await.body;
+    assert_eq!(call(&app, &director, Method::Put, "/admin/api/events/13", Some(&winter)).await.status, 200);
+
+    let list = list_path("/admin/api/audit_log", Some(r#"["id","ASC"]"#), Some("[0,999]"), None);
+    let resources = |answer: &super::Answer| -> Vec<String> {
+        answer.body.as_array().unwrap().iter().map(|r| r["resource"].as_str().unwrap().to_string()).collect()
+    };
+    let seen_by_admin = call(&app, &admin, Method::Get, &list, None).await;
+    assert_eq!(resources(&seen_by_admin), ["users", "events"]);
+    let entry = &seen_by_admin.body[0];
+    assert_eq!(entry["before"], json!({"id": someone.user.id, "vmarket_id": "someone", "role": "none"}));
+    assert_eq!(entry["after"], json!({"id": someone.user.id, "vmarket_id": "someone", "role": "uc_staff"}));
+    let stored = entries(&app).await;
+    assert!(stored.iter().all(|e| !format!("{:?}{:?}", e.before, e.after).contains('@')), "no email is stored");
+
+    // A director may not read users: not in the list, the CSV export (a list), getMany or getOne.
+    let seen_by_director = call(&app, &director, Method::Get, &list, None).await;
+    assert_eq!(resources(&seen_by_director), ["events"]);
+    assert_eq!(seen_by_director.content_range.as_deref(), Some("audit_log 0-0/1"));
+    let users_entry = entry["id"].as_i64().unwrap();
+    let many = list_path("/admin/api/audit_log", None, None, Some(&format!(r#"{{"id":[{users_entry}]}}"#)));
+    assert_eq!(call(&app, &director, Method::Get, &many, None).await.body, json!([]));
+    let filtered = list_path("/admin/api/audit_log", None, None, Some(r#"{"resource":"users"}"#));
+    assert_eq!(call(&app, &director, Method::Get, &filtered, None).await.body, json!([]));
+    let one = call(&app, &director, Method::Get, &format!("/admin/api/audit_log/{users_entry}"), None).await;
+    assert_eq!((one.status, one.body["code"].as_str()), (404, Some("not_found")));
+    assert_eq!(call(&app, &admin, Method::Get, &format!("/admin/api/audit_log/{users_entry}"), None).await.status, 200);
+}

@@ -1,16 +1,19 @@
 //! `audit_log`: every staff write, read-only, newest first by default in the console; filter by
-//! resource, record, actor, action and time (`at_gte` / `at_lte`).
+//! resource, record, actor, action and time (`at_gte` / `at_lte`). A viewer sees only the entries
+//! of resources their role may read (a director no `users` entries), in lists, `getMany`, CSV
+//! export and single entries alike.
 
 use chrono::{DateTime, Utc};
-use sea_orm::ConnectionTrait;
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::{NoInput, Resource};
+use crate::admin::api::{Cx, NoInput, Resource, resources};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::audit_log;
 use crate::error::Result;
+use crate::model::user::Role;
 
 /// The resource.
 pub struct AuditLog;
@@ -55,6 +58,10 @@ impl Resource for AuditLog {
         computed: &[],
     };
 
+    fn scope(cx: &Cx<'_>) -> Condition {
+        Condition::all().add(audit_log::Column::Resource.is_in(readable(cx.staff.role)))
+    }
+
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<audit_log::Model>) -> Result<Vec<AuditRecord>> {
         let json = |text: Option<String>| text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null);
         Ok(rows
@@ -73,4 +80,15 @@ impl Resource for AuditLog {
             })
             .collect())
     }
+}
+
+/// The resources whose audit entries `role` may read: those it may list, and time travel when it
+/// may see it.
+pub fn readable(role: Role) -> Vec<&'static str> {
+    resources()
+        .iter()
+        .filter(|r| r.area.allows(role, Action::List))
+        .map(|r| r.name)
+        .chain(Area::TimeTravel.allows(role, Action::Show).then_some("time_travel"))
+        .collect()
 }

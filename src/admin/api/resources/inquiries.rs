@@ -106,6 +106,9 @@ impl Resource for Inquiries {
     const NAME: &'static str = "inquiries";
     const AREA: Area = Area::Support;
     const ACTIONS: &'static [Action] = Action::READ_EDIT;
+    // Which inquiry and where it stands: not the sender's address, name or message.
+    const AUDIT_FIELDS: Option<&'static [&'static str]> =
+        Some(&["id", "category_id", "lang", "handling", "status", "slack_status", "jira_status", "created_at"]);
     const COLUMNS: Columns = Columns {
         sort: &["created_at", "handling", "category_id", "email"],
         filter: &["created_at", "handling", "category_id", "slack_status", "jira_status", "lang", "email"],

@@ -60,6 +60,8 @@ impl Resource for Users {
     const NAME: &'static str = "users";
     const AREA: Area = Area::Users;
     const ACTIONS: &'static [Action] = Action::READ_EDIT;
+    // Who, and their role: no email, names or icon in the log.
+    const AUDIT_FIELDS: Option<&'static [&'static str]> = Some(&["id", "vmarket_id", "role"]);
     const COLUMNS: Columns = Columns {
         sort: &["vmarket_id", "role", "created_at", "updated_at"],
         filter: &["role", "attribute", "vmarket_id", "created_at"],
