@@ -172,3 +172,37 @@ async fn the_log_shows_only_what_the_viewer_may_read_and_no_email() {
     assert_eq!((one.status, one.body["code"].as_str()), (404, Some("not_found")));
     assert_eq!(call(&app, &admin, Method::Get, &format!("/admin/api/audit_log/{users_entry}"), None).await.status, 200);
 }
+
+#[rocket::async_test]
+async fn two_admins_demoting_each_other_at_once_leave_one_admin() {
+    use sea_orm::{ColumnTrait, QueryFilter};
+    use vmarket::db::entities::user;
+    let app = TestApp::builder().live().build().await;
+    let first = app.as_staff(Role::Admin).await;
+    let second = app.with_user("second_admin").await;
+    // Only these two are admins: the demo's admin is demoted first.
+    let demo_admins = user::Entity::find().filter(user::Column::Role.eq(Role::Admin)).all(&app.db).await.unwrap();
+    for admin in demo_admins.iter().filter(|a| a.id != first.user.id) {
+        let path = format!("/admin/api/users/{}", admin.id);
+        assert_eq!(call(&app, &first, Method::Put, &path, Some(&json!({"role": "none"}))).await.status, 200);
+    }
+    let path = format!("/admin/api/users/{}", second.user.id);
+    assert_eq!(call(&app, &first, Method::Put, &path, Some(&json!({"role": "admin"}))).await.status, 200);
+
+    let none = json!({"role": "none"});
+    let (demote_second, demote_first) =
+        (format!("/admin/api/users/{}?lang=en", second.user.id), format!("/admin/api/users/{}?lang=en", first.user.id));
+    let (a, b) = tokio::join!(
+        call(&app, &first, Method::Put, &demote_second, Some(&none)),
+        call(&app, &second, Method::Put, &demote_first, Some(&none)),
+    );
+    // One demotion goes through; the other is refused: as the last admin's (409), or — when the
+    // first had committed before the second request was let in — because its sender is no
+    // admin any more (403).
+    let (done, refused) = if a.status == 200 { (&a, &b) } else { (&b, &a) };
+    assert_eq!(done.status, 200, "{:?} {:?}", a.body, b.body);
+    let refusal = (refused.status, refused.body["code"].as_str());
+    assert!(matches!(refusal, (409, Some("last_admin")) | (403, Some("forbidden"))), "{refusal:?}");
+    let admins = user::Entity::find().filter(user::Column::Role.eq(Role::Admin)).all(&app.db).await.unwrap();
+    assert_eq!(admins.len(), 1, "one admin is left");
+}

@@ -1,8 +1,14 @@
 //! `users`: everyone who signed in, with their staff role. Staff with access read them; only
-//! admins change a role (never their own, so that the last admin cannot lock everyone out).
+//! admins change a role — never their own, and never the last admin's (409 `last_admin`), also
+//! when two admins demote each other at once: the change locks every admin row first
+//! (PostgreSQL `FOR UPDATE`; SQLite's write transaction holds the database), so the second
+//! change sees the first.
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ActiveModelTrait, ConnectionTrait, DatabaseTransaction, Set};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set,
+};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
@@ -92,6 +98,17 @@ impl Resource for Users {
         let role = input.role.unwrap_or(Role::None);
         if row.id == cx.staff.id && role != row.role {
             return Err(Error::invalid("role", "validation.own_role"));
+        }
+        if row.role == Role::Admin && role != Role::Admin {
+            let admins = user::Entity::find()
+                .filter(user::Column::Role.eq(Role::Admin))
+                .order_by_asc(user::Column::Id)
+                .lock_exclusive()
+                .all(txn)
+                .await?;
+            if !admins.iter().any(|a| a.id != row.id) {
+                return Err(Error::Conflict { code: "last_admin" });
+            }
         }
         if role != row.role {
             let mut row: user::ActiveModel = row.into();
