@@ -2,6 +2,7 @@
 //! ra-data-simple-rest contract, the role matrix, the audit log, time travel and each resource.
 
 mod audit;
+mod audit_every_write;
 mod catalogue;
 mod circles;
 mod contract;
