@@ -173,3 +173,82 @@ async fn travelling_waits_for_another_writer_instead_of_failing() {
     assert_eq!(answer.body["timestamp"], "2026-12-13T03:00:00Z");
     assert_eq!(qa.get_json(PATH).await.1["timestamp"], "2026-12-13T03:00:00Z");
 }
+
+#[rocket::async_test]
+async fn job_deadlines_and_gating_follow_time_travel() {
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    use vmarket::db::entities::event_entry_application;
+    use vmarket::db::entities::event_entry_application::LotteryStatus;
+    use vmarket::jobs::{JobContext, LotteryClock};
+
+    let app = TestApp::builder().live().build().await;
+    let qa = app.as_staff(Role::QaTester).await;
+    // A worker node: its own clock, following the stored offset as `vmarket worker` does.
+    let worker_clock = Clock::manual(app.clock.real_now());
+    let follower = vmarket::model::time_travel::follow(worker_clock.clone(), app.db.clone(), &app.config).unwrap();
+    let ctx = JobContext::new(app.db.clone(), app.config.clone(), worker_clock.clone()).unwrap();
+    // 2027Spring is in its first payment window: two wins wait to be paid.
+    let events = call(
+        &app,
+        &qa,
+        Method::Get,
+        &super::list_path("/admin/api/events", None, None, Some(r#"{"permalink":"2027Spring"}"#)),
+        None,
+    )
+    .await;
+    let spring = &events.body[0];
+    let first_payment_end = spring["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["phase_type"] == "first_payment_end")
+        .map(|p| p["phase_timestamp"].as_str().unwrap().to_string())
+        .expect("a first payment window");
+    let wins = || async {
+        event_entry_application::Entity::find()
+            .filter(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::FirstWin))
+            .all(&app.db)
+            .await
+            .unwrap()
+            .len()
+    };
+    let won = wins().await;
+    assert!(won >= 2, "{won} first wins");
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert_eq!(wins().await, won, "the window is open: nothing to sweep");
+
+    // A pending invitation (14 days) and the catalogue's gate (locked until event_open).
+    let owner = app.user("tt_owner").await;
+    let friend = app.user("tt_friend").await;
+    let circle = app.create_circle(&owner, "時の工房").await["id"].as_i64().unwrap();
+    let (status, invitation) = app.invite(&owner, circle, &friend).await;
+    assert_eq!(status, 201, "{invitation}");
+    let (_, items) = app.get_json("/api/v1/2026Winter/catalog_items").await;
+    assert_eq!(items["data"].as_array().map(Vec::len), Some(0), "locked before the event opens");
+
+    // An hour after 2026Winter opens, past spring's payment window: the worker's sweep moves the
+    // unpaid wins on.
+    let after_end = at("2026-12-12T04:00:00Z");
+    assert!(vmarket::forms::checks::parse_instant(&first_payment_end).unwrap() < after_end);
+    let travelled = call(&app, &qa, Method::Put, PATH, Some(&json!({"timestamp": "2026-12-12T13:00"}))).await;
+    assert_eq!(travelled.status, 200, "{:?}", travelled.body);
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    assert!((worker_clock.now() - after_end).num_seconds().abs() < 5, "the worker follows");
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert_eq!(wins().await, won - 2, "spring's unpaid wins are swept");
+    let unpaid = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::FirstWinUnpaid))
+        .all(&app.db)
+        .await
+        .unwrap();
+    assert!(unpaid.len() >= 2, "first_win_unpaid: {}", unpaid.len());
+
+    // That day is weeks on: the invitation has expired, and 2026Winter is open (its catalogue too).
+    let (status, body) = app
+        .call_as(&friend, Method::Put, &format!("/api/v1/user/invitation_circles/{}/approval", invitation["id"]), None)
+        .await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("invitation_expired")), "{body}");
+    let (_, items) = app.get_json("/api/v1/2026Winter/catalog_items").await;
+    assert!(items["data"].as_array().is_some_and(|i| !i.is_empty()), "the catalogue unlocked");
+    follower.abort();
+}
