@@ -73,7 +73,7 @@ describe('<App>', () => {
 
 /** The session `/admin/api/session` answers for `role` with these permissions (no server here). */
 function staffWith(role: Session['role'], permissions: Session['permissions']): AuthProvider {
-  const session: Session = { id: 2, vmarket_id: role, name_ja: 'スタッフ', name_en: 'Staff', avatar: null, role, access: {}, permissions };
+  const session: Session = { id: 2, vmarket_id: role, name_ja: 'スタッフ', name_en: 'Staff', avatar: null, role, access: {}, permissions, time_travel: true };
   return createAuthProvider({
     fetch: async () => new Response(JSON.stringify(session), { status: 200 }),
     navigate: () => {},

@@ -39,14 +39,14 @@ function backend(refuse: string | null = null) {
   return { provider, travels };
 }
 
-function staff(permissions: string[]): AuthProvider {
+function staff(permissions: string[], timeTravel = true): AuthProvider {
   return {
     login: async () => {},
     logout: async () => false,
     checkAuth: async () => {},
     checkError: async () => {},
     getPermissions: async () => 'qa_tester',
-    getIdentity: async () => ({ id: 1, fullName: 'QA' }),
+    getIdentity: async () => ({ id: 1, fullName: 'QA', timeTravel }),
     canAccess: async ({ resource, action }) => resource === 'time_travel' && permissions.includes(action),
   };
 }
@@ -97,5 +97,15 @@ describe('the time-travel page', () => {
     open(staff([]), provider);
     await screen.findByText(ja.admin.time_travel.forbidden, {}, { timeout: 10_000 });
     expect(screen.queryByTestId('time-travel-go')).toBeNull();
+  });
+
+  it('is not there in production: no menu entry, no page, nothing sent', async () => {
+    const { provider, travels } = backend();
+    open(staff([], false), provider);
+    const gone = await screen.findByTestId('time-travel-unavailable', {}, { timeout: 10_000 });
+    expect(gone.textContent).toContain(ja.admin.time_travel.unavailable);
+    expect(screen.queryByTestId('time-travel')).toBeNull();
+    expect(screen.queryByText(ja.admin.menu.time_travel)).toBeNull();
+    expect(travels).toEqual([]);
   });
 });

@@ -2,11 +2,20 @@
  * The time-travel page (`/admin/time_travel`): where the site's clock stands (real and
  * travelled "now"), a date-time picker in Japan time, "jump to the start of phase X" for an
  * event's phases and "back to real time". Only for roles that may move the clock (admin,
- * director, qa_tester); the server refuses in production and its message is shown.
+ * director, qa_tester), and never in production: the session says so, and the page (like its
+ * menu entry) is not there; were the server to refuse anyway, its message is shown.
  */
 import { Alert, Box, Button, Card, CardContent, CardHeader, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
-import { Title, useCanAccess, useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import {
+  Title,
+  useCanAccess,
+  useDataProvider,
+  useGetIdentity,
+  useLocaleState,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
 import { PHASE_TYPES } from './common/choices';
 import { recordName } from './common/names';
 import { formatJst, fromJstInput, toJstInput } from './common/time';
@@ -194,11 +203,24 @@ function TimeTravelForm() {
 export function TimeTravel() {
   const translate = useTranslate();
   const { canAccess, isPending } = useCanAccess({ resource: 'time_travel', action: 'edit' });
+  const { identity, isPending: identifying } = useGetIdentity();
+  if (isPending || identifying) return null;
+  // Not on this server (production): no page at all, as for any unknown address.
+  if (identity?.timeTravel === false) {
+    return (
+      <Card sx={{ mt: 2 }} data-testid="time-travel-unavailable">
+        <Title title="ra.page.not_found" />
+        <CardContent>
+          <Alert severity="info">{translate('admin.time_travel.unavailable')}</Alert>
+        </CardContent>
+      </Card>
+    );
+  }
   return (
     <Card sx={{ mt: 2 }} data-testid="time-travel">
       <Title title="admin.time_travel.title" />
       <CardHeader title={translate('admin.time_travel.title')} />
-      {isPending ? null : canAccess ? (
+      {canAccess ? (
         <TimeTravelForm />
       ) : (
         <CardContent>

@@ -14,6 +14,7 @@ const director: Session = {
     payments: ['list', 'show'],
     time_travel: ['show', 'edit'],
   },
+  time_travel: true,
 };
 
 function env(status: number, body: unknown = director) {
@@ -56,6 +57,18 @@ describe('canAccess mirrors the role table', () => {
     expect(canAccessWith(admin, 'users', 'delete')).toBe(false);
     expect(canAccessWith(admin, 'users', 'clone')).toBe(false);
   });
+
+  it('never offers time travel where the server does not travel (production)', async () => {
+    expect(canAccessWith(director, 'time_travel', 'edit')).toBe(true);
+    const production: Session = { ...director, time_travel: false };
+    expect(canAccessWith(production, 'time_travel', 'show')).toBe(false);
+    expect(canAccessWith(production, 'time_travel', 'edit')).toBe(false);
+    expect(canAccessWith(production, 'events', 'edit')).toBe(true);
+    const { e } = env(200, production);
+    const auth = createAuthProvider(e);
+    expect(await auth.canAccess?.({ resource: 'time_travel', action: 'show' })).toBe(false);
+    expect((await auth.getIdentity?.())?.timeTravel).toBe(false);
+  });
 });
 
 describe('createAuthProvider', () => {
@@ -63,7 +76,7 @@ describe('createAuthProvider', () => {
     const { e } = env(200);
     const auth = createAuthProvider(e);
     await auth.checkAuth({});
-    expect(await auth.getIdentity?.()).toEqual({ id: 7, fullName: 'Director', avatar: undefined });
+    expect(await auth.getIdentity?.()).toEqual({ id: 7, fullName: 'Director', avatar: undefined, timeTravel: true });
     expect(await auth.getPermissions?.({})).toBe('director');
     expect(await auth.canAccess?.({ resource: 'users', action: 'list' })).toBe(false);
   });

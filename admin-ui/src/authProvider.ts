@@ -2,7 +2,9 @@
  * The console's authProvider, backed by the site's own sign-in: the HttpOnly token cookie is
  * sent with every call, `/admin/api/session` says who is signed in and what their role may do
  * (DOMAIN.md's role table, computed by the server, resource by resource), and `canAccess` reads
- * that table so menus and buttons match what the server allows. Signing out posts the site's sign-out form.
+ * that table so menus and buttons match what the server allows. The identity also says whether
+ * the server travels in time at all (`timeTravel`: not in production, where the menu entry and
+ * the page are gone). Signing out posts the site's sign-out form.
  */
 import type { AuthProvider } from 'react-admin';
 import { storedLocale } from './i18n';
@@ -21,6 +23,8 @@ export interface Session {
   access: Partial<Record<string, Access>>;
   /** Per resource (and the `time_travel` page), the actions the role may take. */
   permissions: Partial<Record<string, string[]>>;
+  /** Whether the server moves its clock at all (false in production: no time-travel page). */
+  time_travel: boolean;
 }
 
 /** What react-admin asks for, in the server's action names: an export is a list, a clone a create. */
@@ -31,6 +35,7 @@ const ACTION_ALIASES: Record<string, string> = { export: 'list', clone: 'create'
  * the server computes from the same table it enforces (unknown resources are refused).
  */
 export function canAccessWith(session: Session, resource: string, action: string): boolean {
+  if (resource === 'time_travel' && session.time_travel === false) return false;
   const allowed = session.permissions[resource];
   return allowed?.includes(ACTION_ALIASES[action] ?? action) ?? false;
 }
@@ -126,7 +131,12 @@ export function createAuthProvider(env: AuthEnvironment = browser): AuthProvider
     },
     getIdentity: async () => {
       const s = await session();
-      return { id: s.id, fullName: env.lang() === 'en' ? s.name_en : s.name_ja, avatar: s.avatar ?? undefined };
+      return {
+        id: s.id,
+        fullName: env.lang() === 'en' ? s.name_en : s.name_ja,
+        avatar: s.avatar ?? undefined,
+        timeTravel: s.time_travel !== false,
+      };
     },
     getPermissions: async () => (await session()).role,
     canAccess: async ({ resource, action }) => canAccessWith(await session(), resource, action),

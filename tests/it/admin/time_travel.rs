@@ -252,3 +252,19 @@ async fn job_deadlines_and_gating_follow_time_travel() {
     assert!(items["data"].as_array().is_some_and(|i| !i.is_empty()), "the catalogue unlocked");
     follower.abort();
 }
+
+#[rocket::async_test]
+async fn the_session_says_whether_time_travel_is_there() {
+    for (environment, available) in
+        [(Environment::Development, true), (Environment::Staging, true), (Environment::Production, false)]
+    {
+        let app = TestApp::builder().live().config(move |c| c.environment = environment).build().await;
+        let admin = app.as_staff(Role::Admin).await;
+        let (status, session) = admin.get_json("/admin/api/session").await;
+        assert_eq!(status, 200, "{session}");
+        assert_eq!(session["time_travel"], available, "{environment:?}");
+        assert_eq!(session["permissions"].get("time_travel").is_some(), available, "{environment:?}: {session}");
+        assert_eq!(session["access"].get("time_travel").is_some(), available, "{environment:?}");
+        assert!(session["permissions"]["events"].is_array(), "the rest is there");
+    }
+}
