@@ -36,6 +36,20 @@ describe('console resources', () => {
     }
   });
 
+  it('offer every bulk change of a flag both ways (publish / unpublish, recommend / stop recommending)', () => {
+    for (const spec of specs) {
+      for (const b of spec.bulk ?? []) {
+        for (const [field, value] of Object.entries(b.data)) {
+          if (typeof value !== 'boolean') continue;
+          const back = (spec.bulk ?? []).some((o) => o.data[field] === !value);
+          expect(back, `${spec.name}: ${b.label} sets ${field} to ${value}; which action undoes it?`).toBe(true);
+        }
+      }
+    }
+    const hub = specs.find((s) => s.name === 'hub_notifications');
+    expect(hub?.bulk?.map((b) => b.data)).toContainEqual({ is_strong_recommended: false });
+  });
+
   for (const lang of ['ja', 'en'] as const) {
     it(`have every label and choice in ${lang}.json`, () => {
       const missing: string[] = [];

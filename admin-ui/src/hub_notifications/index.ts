@@ -13,6 +13,7 @@ export const spec: ResourceSpec = {
     { label: 'admin.bulk.publish', data: { is_public: true } },
     { label: 'admin.bulk.unpublish', data: { is_public: false } },
     { label: 'admin.bulk.recommend', data: { is_strong_recommended: true } },
+    { label: 'admin.bulk.unrecommend', data: { is_strong_recommended: false } },
   ],
   fields: [
     { source: 'event_id', kind: 'reference', reference: 'events', required: true, input: true, list: true, sortable: true, filter: true },

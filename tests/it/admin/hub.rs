@@ -204,3 +204,30 @@ async fn posters_hang_in_a_world_and_show_on_its_page() {
     let id = made.body["id"].as_i64().unwrap();
     assert_eq!(call(&app, &director, Method::Delete, &format!("/admin/api/posters/{id}"), None).await.status, 200);
 }
+
+#[rocket::async_test]
+async fn staff_recommend_and_stop_recommending_in_bulk() {
+    let app = TestApp::builder().live().build().await;
+    let director = app.as_staff(Role::Director).await;
+    let pinned_path =
+        list_path("/admin/api/hub_notifications", None, None, Some(r#"{"event_id":13,"is_strong_recommended":true}"#));
+    let pinned = call(&app, &director, Method::Get, &pinned_path, None).await.ids();
+    assert!(pinned.len() >= 2, "{pinned:?}");
+    let public_pinned = || async {
+        let (_, body) = app.get_json("/api/v1/2026Winter/hub_notifications?limit=100").await;
+        body["data"].as_array().unwrap().iter().filter(|n| n["is_strong_recommended"] == true).count()
+    };
+    assert!(public_pinned().await > 0);
+    // The console's bulk "stop strongly recommending": one partial PUT per selected record.
+    for id in &pinned {
+        let path = format!("/admin/api/hub_notifications/{id}");
+        let changed = send(&app, &director, Method::Put, &path, json!({"is_strong_recommended": false})).await;
+        assert_eq!((changed.status, &changed.body["is_strong_recommended"]), (200, &json!(false)), "{id}");
+    }
+    assert_eq!(call(&app, &director, Method::Get, &pinned_path, None).await.ids(), Vec::<i64>::new());
+    assert_eq!(public_pinned().await, 0, "nothing is pinned on the hub any more");
+    let path = format!("/admin/api/hub_notifications/{}", pinned[0]);
+    let again = send(&app, &director, Method::Put, &path, json!({"is_strong_recommended": true})).await;
+    assert_eq!(again.status, 200);
+    assert_eq!(call(&app, &director, Method::Get, &pinned_path, None).await.ids(), [pinned[0]]);
+}
