@@ -93,7 +93,7 @@ describe('time travel calls', () => {
 
 describe('pictures chosen in a form', () => {
   /** An HTTP environment that stores uploads and answers the saved record back. */
-  function uploads(refuse = false) {
+  function uploads(refuse = false, attribute = 'logo') {
     const calls: Call[] = [];
     const fetchJson = (async (url: string, options: fetchUtils.Options = {}) => {
       calls.push({ url, options });
@@ -102,7 +102,7 @@ describe('pictures chosen in a form', () => {
           throw new HttpError('Some values are not valid.', 422, {
             code: 'validation_failed',
             message: 'Some values are not valid.',
-            details: [{ attribute: 'logo', message: 'This image file is too large. Choose one of at most 5 MiB.' }],
+            details: [{ attribute, message: 'This image file is too large. Choose one of at most 5 MiB.' }],
           });
         }
         const json = { url: '/media/admin/events/logo/abc.png', width: 10, height: 10 };
@@ -140,5 +140,38 @@ describe('pictures chosen in a form', () => {
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).body.errors.logo).toBe('This image file is too large. Choose one of at most 5 MiB.');
     expect(calls).toHaveLength(1);
+  });
+
+  it("pictures of a record's rows are uploaded as `<list>.<field>`, a refusal shown beside the row's input", async () => {
+    const { calls, e } = uploads();
+    const provider = createDataProvider(e);
+    const rawFile = new File([new Uint8Array([137, 80, 78, 71])], 'area.png', { type: 'image/png' });
+    const areas = [
+      { id: 4, number: 1, name: '入口', image: { src: '/media/a.png', title: 'a' } },
+      { number: 2, name: '広場', image: { rawFile, src: 'blob:x', title: 'area.png' } },
+    ];
+    await provider.update('worlds', { id: 9, data: { id: 9, keyword_ids: [1, 2], areas }, previousData: { id: 9 } });
+    expect(calls[0]?.url).toBe('/admin/api/uploads?resource=worlds&field=areas.image&lang=en');
+    expect(JSON.parse(String(calls[1]?.options.body))).toEqual({
+      id: 9,
+      keyword_ids: [1, 2],
+      areas: [
+        { id: 4, number: 1, name: '入口', image: '/media/a.png' },
+        { number: 2, name: '広場', image: '/media/admin/events/logo/abc.png' },
+      ],
+    });
+
+    const refused = uploads(true, 'areas.image');
+    const error = (await createDataProvider(refused.e)
+      .update('worlds', {
+        id: 9,
+        data: { areas: [{ number: 1, name: 'x', image: { rawFile, src: 'blob:y', title: 'huge.png' } }] },
+        previousData: { id: 9 },
+      })
+      .catch((err: unknown) => err)) as HttpError;
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.body.errors['areas.0.image']).toBe('This image file is too large. Choose one of at most 5 MiB.');
+    expect(error.body.errors['areas.image']).toBeUndefined();
+    expect(refused.calls).toHaveLength(1);
   });
 });

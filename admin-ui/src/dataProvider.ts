@@ -90,24 +90,54 @@ function isShownPicture(value: unknown): value is { src: string } {
 /**
  * `data` as the server takes it: each chosen file uploaded for its field (`POST
  * /admin/api/uploads?resource=…&field=…`, multipart) and replaced by the stored picture's
- * address, each picture kept as it was back to its address. A refused file fails the save with
- * the server's reason on that field.
+ * address, each picture kept as it was back to its address. Pictures of rows inside the record
+ * (a world's areas) are the field `<list>.<field>` (`areas.image`). A refused file fails the
+ * save with the server's reason on that field.
  */
 export async function withUploads(
   http: ReturnType<typeof createHttpClient>,
   resource: string,
   data: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = { ...data };
-  for (const [field, value] of Object.entries(data)) {
+  /** `value` as an address: uploaded for `field`; a refusal names the input at `path`. */
+  const picture = async (field: string, path: string, value: unknown): Promise<unknown> => {
     if (isChosenFile(value)) {
       const body = new FormData();
       body.append('file', value.rawFile, value.rawFile.name);
       const query = `resource=${encodeURIComponent(resource)}&field=${encodeURIComponent(field)}`;
-      const stored = await http(`${API_URL}/uploads?${query}`, { method: 'POST', body });
-      out[field] = (stored.json as { url: string }).url;
-    } else if (isShownPicture(value)) {
-      out[field] = value.src;
+      try {
+        const stored = await http(`${API_URL}/uploads?${query}`, { method: 'POST', body });
+        return (stored.json as { url: string }).url;
+      } catch (err) {
+        if (!(err instanceof HttpError) || field === path) throw err;
+        const errors = err.body?.errors as Record<string, unknown> | undefined;
+        if (!errors || !(field in errors)) throw err;
+        const { [field]: reason, ...rest } = errors;
+        throw new HttpError(err.message, err.status, { ...err.body, errors: { ...rest, [path]: reason } });
+      }
+    }
+    return isShownPicture(value) ? value.src : value;
+  };
+  const isRow = (item: unknown): item is Record<string, unknown> =>
+    typeof item === 'object' && item !== null && !Array.isArray(item) && !isChosenFile(item) && !isShownPicture(item);
+  const out: Record<string, unknown> = { ...data };
+  for (const [field, value] of Object.entries(data)) {
+    if (Array.isArray(value) && value.some(isRow)) {
+      const rows = [];
+      for (const [index, item] of value.entries()) {
+        if (!isRow(item)) {
+          rows.push(item);
+          continue;
+        }
+        const row: Record<string, unknown> = { ...item };
+        for (const [key, inner] of Object.entries(item)) {
+          row[key] = await picture(`${field}.${key}`, `${field}.${index}.${key}`, inner);
+        }
+        rows.push(row);
+      }
+      out[field] = rows;
+    } else {
+      out[field] = await picture(field, field, value);
     }
   }
   return out;

@@ -69,10 +69,19 @@ export const PICTURE_TYPES = { 'image/png': ['.png'], 'image/jpeg': ['.jpg', '.j
  * address; a refused file (type, size) gets the server's reason beside the field. Removing the
  * picture clears the field.
  */
-export function PictureInput({ source, validate }: { source: string; validate?: Validator | Validator[] }) {
+export function PictureInput({
+  source,
+  validate,
+  label: labelKey,
+}: {
+  source: string;
+  validate?: Validator | Validator[];
+  /** The catalogue key of its label, when not the resource's own field (a row's column). */
+  label?: string;
+}) {
   const translate = useTranslate();
   const resource = useResourceContext();
-  const label = translate(`resources.${resource}.fields.${source}`);
+  const label = translate(labelKey ?? `resources.${resource}.fields.${source}`);
   const box = useRef<HTMLDivElement>(null);
   const choose = translate('admin.images.choose', { field: label });
   useNamedRemoveButtons(box, translate('admin.images.remove', { field: label }));
@@ -85,6 +94,7 @@ export function PictureInput({ source, validate }: { source: string; validate?: 
     <div ref={box}>
       <ImageInput
         source={source}
+        label={labelKey}
         accept={PICTURE_TYPES}
         format={format}
         validate={validate}

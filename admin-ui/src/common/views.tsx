@@ -184,7 +184,7 @@ function inputBody(f: FieldSpec, label?: string): ReactElement {
     case 'select':
       return <SelectInput {...common} choices={f.choices ?? []} />;
     case 'image':
-      return <PictureInput source={f.source} validate={validate} />;
+      return <PictureInput source={f.source} validate={validate} label={label} />;
     case 'reference':
       return <ReferencePicker {...common} reference={f.reference ?? ''} />;
     case 'tags':

@@ -42,6 +42,7 @@ export const spec: ResourceSpec = {
       columns: [
         { source: 'number', kind: 'number', required: true, input: true },
         { source: 'name', kind: 'text', required: true, input: true },
+        { source: 'image', kind: 'image', input: true },
       ],
     },
   ],

@@ -6,8 +6,9 @@
 //! (`/media/…`). The console then saves that address in the record's field with the normal,
 //! audited `PUT`/`POST`, whose input checks it like any picture address.
 //!
-//! Only a field a resource declares in [`Resource::IMAGES`](super::Resource::IMAGES) takes an
-//! upload, and only from a role that may create or edit that resource. A picture that is not a
+//! A picture of a row inside a record (a world's areas) is the field `<list>.<field>`
+//! (`areas.image`). Only a field a resource declares in
+//! [`Resource::IMAGES`](super::Resource::IMAGES) takes an upload, and only from a role that may create or edit that resource. A picture that is not a
 //! PNG, JPEG, WebP or GIF, is over 5 MiB or is over 4096 px a side is refused with a 422 naming
 //! the field, so the console shows the reason beside it; nothing is stored then.
 

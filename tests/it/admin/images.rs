@@ -167,3 +167,42 @@ async fn wrong_files_and_wrong_people_are_refused_and_nothing_is_stored() {
     assert_eq!(forged.status().code, 403, "a cookie upload without the CSRF token");
     assert!(!objects.exists(), "still nothing stored");
 }
+
+#[rocket::async_test]
+async fn a_world_areas_picture_is_uploaded_saved_and_cleared_like_the_others() {
+    let app = TestApp::builder().live().build().await;
+    let director = app.as_staff(Role::Director).await;
+    let (status, stored) = upload(&director, "worlds", "areas.image", Some(&png(2400, 1200))).await;
+    assert_eq!(status, 201, "{stored}");
+    let url = stored["url"].as_str().unwrap().to_string();
+    assert!(url.starts_with("/media/admin/worlds/areas.image/"), "{url}");
+    assert_eq!(served_size(&app, &url).await, (1920, 960), "scaled into the key visual's box");
+    let (status, refused) = upload(&director, "worlds", "areas.logo", Some(&png(10, 10))).await;
+    assert_eq!((status, refused["details"][0]["attribute"].as_str()), (422, Some("field")));
+
+    let concepts = list_path("/admin/api/concepts", None, Some("[0,0]"), Some(r#"{"event_id":13}"#));
+    let concept = call(&app, &director, Method::Get, &concepts, None).await.body[0]["id"].clone();
+    let world = json!({
+        "concept_id": concept, "name_ja": "絵のある広場", "name_en": "Pictured plaza", "exhibition_platform": "pc",
+        "venue": "vrc", "areas": [{"number": 1, "name": "エントランス", "image": url}, {"number": 2, "name": "広場"}],
+    });
+    let saved = call(&app, &director, Method::Post, "/admin/api/worlds", Some(&world)).await;
+    assert_eq!(saved.status, 201, "{:?}", saved.body);
+    let id = saved.body["id"].as_i64().unwrap();
+    let areas = saved.body["areas"].as_array().unwrap().clone();
+    assert_eq!((areas[0]["image"].as_str(), areas[1]["image"].clone()), (Some(url.as_str()), Value::Null));
+
+    // The edit form sends the areas back with their ids and pictures: kept; a cleared one goes.
+    let mut again = saved.body.clone();
+    again["areas"][1]["image"] = json!(url);
+    again["areas"][0]["image"] = json!("");
+    let saved = call(&app, &director, Method::Put, &format!("/admin/api/worlds/{id}"), Some(&again)).await;
+    let now = saved.body["areas"].as_array().unwrap();
+    assert_eq!((now[0]["id"].clone(), now[0]["image"].clone()), (areas[0]["id"].clone(), Value::Null));
+    assert_eq!(now[1]["image"].as_str(), Some(url.as_str()));
+
+    let mut bad = saved.body.clone();
+    bad["areas"][0]["image"] = json!("javascript:alert(1)");
+    let answer = call(&app, &director, Method::Put, &format!("/admin/api/worlds/{id}?lang=en"), Some(&bad)).await;
+    assert_eq!((answer.status, answer.attributes()), (422, vec!["areas.0.image".to_string()]), "{:?}", answer.body);
+}

@@ -1,9 +1,10 @@
 //! What worlds and concepts carry besides their own columns (spec §3 World, Concept): keywords
 //! (`keyword_ids`, the shared [`keywords`](super::keywords) list), artist credits (`artists`: an
 //! artist of [`artists`](super::artists) and the role they played) and, for worlds, numbered
-//! areas. Loaded for a page of records in a fixed number of queries; a form sends the whole list
-//! and it replaces the stored one (areas are kept by id, so their pictures and the exhibitor
-//! slots in them stay). An area exhibitors have slots in is never removed (422 on `areas`).
+//! areas, each with a picture (uploaded like any console picture, as the worlds' field
+//! `areas.image`). Loaded for a page of records in a fixed number of queries; a form sends the
+//! whole list and it replaces the stored one (areas are kept by id, so the exhibitor slots in
+//! them stay). An area exhibitors have slots in is never removed (422 on `areas`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -60,7 +61,7 @@ pub struct AreaRecord {
     pub name: String,
     /// Its number in the world.
     pub number: i32,
-    /// Its picture, if any (kept as it is by the console).
+    /// Its picture, if any.
     pub image: Option<String>,
 }
 
@@ -77,6 +78,10 @@ pub struct AreaInput {
     /// Its number in the world.
     #[validate(required, range(min = 1, max = 10000))]
     pub number: Option<i32>,
+    /// Its picture (an uploaded picture's address; none clears it).
+    #[serde(deserialize_with = "input::blank")]
+    #[validate(custom(function = "input::picture"))]
+    pub image: Option<String>,
 }
 
 /// Keyword ids per owner, from link rows `(owner, keyword)`.
@@ -275,9 +280,9 @@ fn distinct(ids: &[i32]) -> Vec<i32> {
     ids.iter().copied().filter(|id| seen.insert(*id)).collect()
 }
 
-/// Makes world `id`'s areas exactly `areas`: those with an id of this world are kept (name and
-/// number updated, picture untouched), the others added, the rest removed — unless exhibitors
-/// have slots in one (422 on `areas`).
+/// Makes world `id`'s areas exactly `areas`: those with an id of this world are kept (name,
+/// number and picture updated), the others added, the rest removed — unless exhibitors have
+/// slots in one (422 on `areas`).
 pub async fn replace_areas(txn: &DatabaseTransaction, id: i32, areas: &[AreaInput]) -> Result<()> {
     let existing = world_area::Entity::find().filter(world_area::Column::WorldId.eq(id)).all(txn).await?;
     let kept: HashSet<i32> =
@@ -296,6 +301,7 @@ pub async fn replace_areas(txn: &DatabaseTransaction, id: i32, areas: &[AreaInpu
             world_id: Set(id),
             name: Set(area.name.clone()),
             number: Set(area.number.unwrap_or(1)),
+            image: Set(area.image.clone()),
             ..Default::default()
         };
         match area.id.filter(|a| kept.contains(a)) {
@@ -304,7 +310,6 @@ pub async fn replace_areas(txn: &DatabaseTransaction, id: i32, areas: &[AreaInpu
                 row.update(txn).await?;
             }
             None => {
-                row.image = Set(None);
                 row.insert(txn).await?;
             }
         }

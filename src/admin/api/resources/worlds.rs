@@ -135,7 +135,8 @@ impl Resource for Worlds {
         search: &["name_ja", "name_en", "description_ja", "description_en"],
         computed: &[],
     };
-    const IMAGES: &'static [ImageSlot] = &[ImageSlot::wide("image"), ImageSlot::square("logo")];
+    const IMAGES: &'static [ImageSlot] =
+        &[ImageSlot::wide("image"), ImageSlot::square("logo"), ImageSlot::wide("areas.image")];
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<world::Model>) -> Result<Vec<WorldRecord>> {
         let ids: Vec<i32> = rows.iter().map(|w| w.id).collect();
