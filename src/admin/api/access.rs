@@ -35,7 +35,9 @@ pub struct Cx<'r> {
     pub clock: &'r Clock,
     /// The language of messages (`?lang=`, Japanese by default).
     pub lang: Lang,
-    /// "Now" on the application clock.
+    /// "Now" on the application clock (travelled while staff time-travel): what windows,
+    /// statuses and defaults of the domain follow. Rows and the audit log are stamped with
+    /// [`Cx::acted_at`].
     pub now: DateTime<Utc>,
     /// The staff member.
     pub staff: user::Model,
@@ -63,6 +65,15 @@ impl Cx<'_> {
         for follow_up in work {
             follow_up.push(self.queue).await;
         }
+    }
+
+    /// When this staff write happens, for the rows it stamps (`created_at`, `updated_at`) and
+    /// its audit entry: the real time the staff member acted, whatever the site is travelled to
+    /// (a record edited while QA looks at next month was changed today, and the log says so).
+    /// Instants of the domain — a notification published "now", a status as it stands — follow
+    /// the application clock, [`Cx::now`].
+    pub fn acted_at(&self) -> DateTime<Utc> {
+        self.clock.real_now()
     }
 
     /// A message in the request's language.

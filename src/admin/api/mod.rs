@@ -328,8 +328,7 @@ async fn audited(
 ) -> Result<()> {
     let entry = audit::Entry {
         actor: &cx.staff,
-        // Real time: the log says when it happened, whatever the site was travelled to.
-        at: cx.clock.real_now(),
+        at: cx.acted_at(),
         resource,
         record_id: id.to_string(),
         action: action.as_str(),

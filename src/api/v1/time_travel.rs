@@ -65,10 +65,10 @@ async fn travel(cx: &Cx<'_>, offset: chrono::Duration, action: Action) -> Result
     let txn = crate::db::begin_write(cx.db).await?;
     let before = TimeTravelView::of(cx, time_travel::offset(&txn).await?);
     let after = TimeTravelView::of(cx, offset);
-    time_travel::store(&txn, offset, cx.staff.id, cx.clock.real_now()).await?;
+    time_travel::store(&txn, offset, cx.staff.id, cx.acted_at()).await?;
     audit::Entry {
         actor: &cx.staff,
-        at: cx.clock.real_now(),
+        at: cx.acted_at(),
         resource: "time_travel",
         record_id: "1".into(),
         action: action.as_str(),

@@ -206,3 +206,35 @@ async fn two_admins_demoting_each_other_at_once_leave_one_admin() {
     let admins = user::Entity::find().filter(user::Column::Role.eq(Role::Admin)).all(&app.db).await.unwrap();
     assert_eq!(admins.len(), 1, "one admin is left");
 }
+
+#[rocket::async_test]
+async fn console_writes_are_stamped_with_the_real_time_while_the_site_travels() {
+    let app = TestApp::builder().live().at(at("2026-11-21T03:00:00Z")).build().await;
+    let director = app.as_staff(Role::Director).await;
+    let travelled = call(
+        &app,
+        &director,
+        Method::Put,
+        "/api/v1/admin/time_travel",
+        Some(&json!({"timestamp": "2027-02-01T12:00"})),
+    )
+    .await;
+    assert_eq!(travelled.status, 200);
+    assert_eq!(app.clock.now(), at("2027-02-01T03:00:00Z"), "the site is in February");
+    let body = json!({"permalink": "stamped", "version": 31, "name_ja": "刻印", "name_en": "Stamped", "phases": []});
+    let created = call(&app, &director, Method::Post, "/admin/api/events", Some(&body)).await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    assert_eq!(created.body["created_at"], "2026-11-21T03:00:00Z", "when the staff member acted");
+    assert_eq!(created.body["updated_at"], "2026-11-21T03:00:00Z");
+    app.clock.set(at("2026-11-21T04:00:00Z"));
+    let id = created.body["id"].as_i64().unwrap();
+    let mut changed = created.body.clone();
+    changed["name_en"] = json!("Stamped again");
+    let updated = call(&app, &director, Method::Put, &format!("/admin/api/events/{id}"), Some(&changed)).await;
+    assert_eq!(updated.body["updated_at"], "2026-11-21T04:00:00Z");
+    assert_eq!(updated.body["created_at"], "2026-11-21T03:00:00Z");
+    let rows = entries(&app).await;
+    let last = rows.last().unwrap();
+    assert_eq!((last.resource.as_str(), last.action.as_str(), last.at), ("events", "edit", at("2026-11-21T04:00:00Z")));
+    assert!(rows.iter().all(|r| r.at < at("2026-12-01T00:00:00Z")), "the log's \"when\" is real time");
+}

@@ -268,6 +268,6 @@ impl Resource for Applications {
             .await?
             .first()
             .map_or(row.lottery_status, |r| r.lottery_status);
-        correct(txn, row, from, to, cx.now).await
+        correct(txn, row, from, to, cx.acted_at()).await
     }
 }

@@ -118,7 +118,7 @@ impl Resource for Circles {
 
     async fn update(txn: &DatabaseTransaction, row: circle::Model, input: CircleInput, cx: &Cx<'_>) -> Result<()> {
         let suspended = input.is_suspended.unwrap_or(row.is_suspended);
-        circle::Model::set_suspended(txn, row.id, suspended, cx.now).await?;
+        circle::Model::set_suspended(txn, row.id, suspended, cx.acted_at()).await?;
         Ok(())
     }
 }

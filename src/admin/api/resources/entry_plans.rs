@@ -140,7 +140,7 @@ impl Resource for EntryPlans {
     }
 
     async fn create(txn: &DatabaseTransaction, input: EntryPlanInput, cx: &Cx<'_>) -> Result<i32> {
-        let row = event_entry_plan::ActiveModel { created_at: Set(cx.now), ..Default::default() };
+        let row = event_entry_plan::ActiveModel { created_at: Set(cx.acted_at()), ..Default::default() };
         Ok(fill(txn, row, input, cx).await?.insert(txn).await?.id)
     }
 
@@ -196,6 +196,6 @@ async fn fill(
     row.fee = Set(input.fee.unwrap_or_default());
     row.preview_world_launch_url = Set(input.preview_world_launch_url);
     row.display_order = Set(input.display_order);
-    row.updated_at = Set(cx.now);
+    row.updated_at = Set(cx.acted_at());
     Ok(row)
 }

@@ -246,7 +246,7 @@ impl Resource for Events {
     }
 
     async fn create(txn: &DatabaseTransaction, input: EventInput, cx: &Cx<'_>) -> Result<i32> {
-        let row = event::ActiveModel { created_at: Set(cx.now), ..Default::default() };
+        let row = event::ActiveModel { created_at: Set(cx.acted_at()), ..Default::default() };
         let phases = input.phases.clone();
         let saved = fill(txn, row, input, None, cx).await?.insert(txn).await?;
         replace_phases(txn, saved.id, phases).await?;
@@ -337,7 +337,7 @@ async fn fill(
     row.logo = Set(input.logo);
     row.icon = Set(input.icon);
     row.first_view_image = Set(input.first_view_image);
-    row.updated_at = Set(cx.now);
+    row.updated_at = Set(cx.acted_at());
     Ok(row)
 }
 

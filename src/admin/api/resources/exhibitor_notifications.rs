@@ -120,7 +120,7 @@ impl Resource for ExhibitorNotifications {
     }
 
     async fn create(txn: &DatabaseTransaction, input: ExhibitorNotificationInput, cx: &Cx<'_>) -> Result<i32> {
-        let row = exhibitor_notification::ActiveModel { created_at: Set(cx.now), ..Default::default() };
+        let row = exhibitor_notification::ActiveModel { created_at: Set(cx.acted_at()), ..Default::default() };
         Ok(fill(txn, row, input, cx).await?.insert(txn).await?.id)
     }
 
@@ -153,6 +153,6 @@ async fn fill(
     row.description_en = Set(input.description_en.unwrap_or_default());
     row.published_at = Set(input.published_at.map_or(cx.now, |at| at.0));
     row.is_public = Set(input.is_public);
-    row.updated_at = Set(cx.now);
+    row.updated_at = Set(cx.acted_at());
     Ok(row)
 }

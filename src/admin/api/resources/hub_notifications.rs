@@ -197,7 +197,8 @@ impl Resource for HubNotifications {
     }
 
     async fn create(txn: &DatabaseTransaction, input: HubNotificationInput, cx: &Cx<'_>) -> Result<i32> {
-        let row = hub_notification::ActiveModel { user_id: Set(None), created_at: Set(cx.now), ..Default::default() };
+        let row =
+            hub_notification::ActiveModel { user_id: Set(None), created_at: Set(cx.acted_at()), ..Default::default() };
         let tags = input.hub_tag_ids.clone();
         let saved = fill(txn, row, input, cx).await?.insert(txn).await?;
         replace_tags(txn, saved.id, tags).await?;
@@ -259,7 +260,7 @@ async fn fill(
     row.is_public = Set(input.is_public);
     row.is_strong_recommended = Set(input.is_strong_recommended);
     row.world_id = Set(input.world_id);
-    row.updated_at = Set(cx.now);
+    row.updated_at = Set(cx.acted_at());
     Ok(row)
 }
 

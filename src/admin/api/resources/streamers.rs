@@ -81,7 +81,7 @@ impl Resource for Streamers {
         if attribute != row.attribute {
             let mut row: user::ActiveModel = row.into();
             row.attribute = Set(attribute);
-            row.updated_at = Set(cx.now);
+            row.updated_at = Set(cx.acted_at());
             row.update(txn).await?;
         }
         Ok(())

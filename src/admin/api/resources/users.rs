@@ -113,7 +113,7 @@ impl Resource for Users {
         if role != row.role {
             let mut row: user::ActiveModel = row.into();
             row.role = Set(role);
-            row.updated_at = Set(cx.now);
+            row.updated_at = Set(cx.acted_at());
             row.update(txn).await?;
         }
         Ok(())
