@@ -184,3 +184,69 @@ async fn browser_writes_need_the_csrf_token() {
     let with = app.request_as(&director, Via::Cookie, Method::Put, "/admin/api/events/13", Some(&event)).await;
     assert_eq!(with.status().code, 200);
 }
+
+/// The resources issue 14 lists, by their REST names.
+const ISSUE_14: &[&str] = &[
+    "events",
+    "concepts",
+    "worlds",
+    "keywords",
+    "artists",
+    "posters",
+    "companies",
+    "company_highlights",
+    "catalog_items",
+    "catalog_item_categories",
+    "exhibitors",
+    "hub_notifications",
+    "hub_tags",
+    "ambassadors",
+    "streamers",
+    "exhibitor_notifications",
+    "inquiry_categories",
+    "inquiries",
+    "redirect_rules",
+    "vrc_redirects",
+    "circles",
+    "entries",
+    "applications",
+    "entry_plans",
+    "lottery_runs",
+    "payments",
+    "users",
+    "audit_log",
+];
+
+#[test]
+fn the_console_registers_exactly_the_servers_resources_in_the_same_order() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("admin-ui/src");
+    let registry = std::fs::read_to_string(root.join("resources.ts")).unwrap();
+    let console: Vec<&str> = registry
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("{ name: '"))
+        .filter_map(|l| l.split('\'').next())
+        .collect();
+    let server: Vec<&str> = resources().iter().map(|r| r.name).collect();
+    assert_eq!(console, server, "admin-ui/src/resources.ts and src/admin/api/resources/mod.rs ALL");
+    for name in ISSUE_14 {
+        assert!(server.contains(name), "issue 14 lists {name}");
+    }
+    // Each folder's form pages match what the server offers.
+    for resource in resources() {
+        let spec = std::fs::read_to_string(root.join(resource.name).join("index.ts")).unwrap();
+        let pages = spec.lines().find_map(|l| l.trim().strip_prefix("actions: '")).and_then(|l| l.split('\'').next());
+        let has = |a: Action| resource.actions.contains(&a);
+        let fits = match pages {
+            Some("crud") => resource.actions == Action::CRUD,
+            Some("edit") => has(Action::Edit) && !has(Action::Create) && !has(Action::Delete),
+            Some("create") => has(Action::Create) && !has(Action::Delete),
+            Some("read") => !has(Action::Create) && !has(Action::Delete),
+            _ => false,
+        };
+        assert!(
+            fits,
+            "{}: the console's `actions: {pages:?}` against the server's {:?}",
+            resource.name, resource.actions
+        );
+    }
+}
