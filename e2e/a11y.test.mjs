@@ -3,7 +3,8 @@
  * `e2e/a11y-routes.json` — public pages as a visitor, mypage as the demo exhibitor, the console
  * as the demo admin — in Japanese and English, at 1280 px and 390 px. Fails on any violation of
  * impact serious or critical; writes every finding (minor and moderate ones included) to
- * SCREENSHOT_DIR/a11y/REPORT.md and a full-page screenshot of each audited page beside it.
+ * SCREENSHOT_DIR/a11y/REPORT.md and a full-page screenshot of each page with a finding beside it
+ * (of every page with VMARKET_E2E_A11Y_SCREENSHOTS=all).
  *
  * The page list is kept in sync with the mounted routes by tests/it/a11y_routes.rs.
  *
@@ -46,6 +47,8 @@ const CONCURRENCY = Number(process.env.VMARKET_E2E_A11Y_CONCURRENCY || 3);
 const ONLY = new RegExp(process.env.VMARKET_E2E_A11Y_ONLY || '');
 /** Time spent per step, summed over all page views (printed at the end). */
 const TIMINGS = { open: 0, axe: 0, screenshot: 0 };
+/** Screenshot every audited view, not only those with a finding. */
+const ALL_SCREENSHOTS = process.env.VMARKET_E2E_A11Y_SCREENSHOTS === 'all';
 
 const DEMO_PASSWORD = 'vmarket-demo-2026';
 const ACCOUNTS = {
@@ -340,9 +343,14 @@ async function axeAndScreenshot(page, job, landed, t) {
   const focus = job.width === WIDTHS[0] && !job.console ? await focusWithoutRing(page, job.exclude) : [];
   TIMINGS.axe += Date.now() - t;
   t = Date.now();
-  const file = `${String(job.order).padStart(3, '0')}-${slug(path.replace(/^\/en(?=\/|$)/, '') || '/')}.${job.lang}.${job.width}.jpg`;
-  // JPEG: encodes several times faster than PNG for tall pages, and is plenty for review.
-  await page.screenshot({ path: join(OUT_DIR, file), fullPage: true, type: 'jpeg', quality: 70, animations: 'disabled' });
+  // A full-page screenshot costs about as much as the audit itself: by default only pages with a
+  // finding get one (what a reviewer opens); VMARKET_E2E_A11Y_SCREENSHOTS=all shoots every view.
+  let file = '';
+  if (ALL_SCREENSHOTS || violations.length > 0 || focus.length > 0) {
+    file = `${String(job.order).padStart(3, '0')}-${slug(path.replace(/^\/en(?=\/|$)/, '') || '/')}.${job.lang}.${job.width}.jpg`;
+    // JPEG: encodes several times faster than PNG for tall pages, and is plenty for review.
+    await page.screenshot({ path: join(OUT_DIR, file), fullPage: true, type: 'jpeg', quality: 70, animations: 'disabled' });
+  }
   TIMINGS.screenshot += Date.now() - t;
   return { job, path, violations, screenshot: file, focus };
 }
@@ -467,7 +475,8 @@ function report(audits, failures, consoleEmpty) {
   }
   lines.push('## Pages', '');
   for (const a of audits) {
-    const head = `- \`${a.path}\` (${a.job.lang}, ${a.job.width} px, ${a.job.as}) — [screenshot](${a.screenshot})`;
+    const shot = a.screenshot ? ` — [screenshot](${a.screenshot})` : '';
+    const head = `- \`${a.path}\` (${a.job.lang}, ${a.job.width} px, ${a.job.as})${shot}`;
     if (a.violations.length === 0) {
       lines.push(`${head}: no findings`);
       continue;
