@@ -91,7 +91,14 @@ pub enum Remote {
     Declined,
     /// Over at the provider (voided, cancelled, refunded): closed with this reason.
     Gone(&'static str),
+    /// The provider no longer knows the payment object (PayPal forgets an order left unapproved
+    /// for about three hours, or voided): nothing was taken on it, and nothing can be. Closed as
+    /// `expired`; the payer starts a fresh attempt.
+    Expired,
 }
+
+/// Why an attempt whose payment object the provider no longer knows was closed.
+pub const PROVIDER_EXPIRED: &str = "provider_expired";
 
 /// Where an attempt stands after [`finish`].
 #[derive(Debug, Clone)]
@@ -253,7 +260,12 @@ async fn open_paypal(
         };
         return Ok(Step::Ready(Box::new((stored, next))));
     };
-    let remote = pp.order(&id).await.map_err(provider_error)?;
+    let Some(remote) = pp.order(&id).await.map_err(provider_error)? else {
+        // PayPal forgot the order (left unapproved for hours, or voided): nobody can pay it any
+        // more, so the attempt is over and the next round opens a fresh one.
+        order::Model::close(db, found.id, OrderState::Expired, PROVIDER_EXPIRED, now).await?;
+        return Ok(Step::Again);
+    };
     match remote.status.as_str() {
         "APPROVED" | "COMPLETED" => Ok(Step::Ready(Box::new((found, Next::Checkout)))),
         "VOIDED" => {
@@ -449,7 +461,8 @@ pub async fn ask(
         PaymentType::Paypal => {
             let Some(pp) = providers.paypal.as_ref() else { return Ok(Err(ProviderError::Unknown)) };
             let order = match pp.order(&id).await {
-                Ok(order) => order,
+                Ok(Some(order)) => order,
+                Ok(None) => return Ok(Ok(Remote::Expired)),
                 Err(e) => return Ok(Err(e)),
             };
             match order.status.as_str() {
@@ -512,9 +525,10 @@ async fn capture_order(
                 // else: what does the order say now?
                 tracing::info!(order_id = found.id, %code, "paypal refused a capture; reading the order");
                 match pp.order(id).await {
-                    Ok(order) if order.status == "COMPLETED" => from_capture(&order),
-                    Ok(order) if order.status == "VOIDED" => Remote::Gone("voided"),
-                    Ok(_) => Remote::Open("payment_not_completed"),
+                    Ok(Some(order)) if order.status == "COMPLETED" => from_capture(&order),
+                    Ok(Some(order)) if order.status == "VOIDED" => Remote::Gone("voided"),
+                    Ok(Some(_)) => Remote::Open("payment_not_completed"),
+                    Ok(None) => Remote::Expired,
                     Err(e) => return Ok(Err(e)),
                 }
             }
@@ -556,6 +570,11 @@ pub async fn apply(
         Remote::Declined => Ok(Outcome::Declined),
         Remote::Gone(reason) => {
             order::Model::close(db, found.id, OrderState::Failed, reason, now).await?;
+            Ok(Outcome::Closed)
+        }
+        Remote::Expired => {
+            tracing::info!(order_id = found.id, "the provider no longer knows the attempt's payment: expired");
+            order::Model::close(db, found.id, OrderState::Expired, PROVIDER_EXPIRED, now).await?;
             Ok(Outcome::Closed)
         }
     }

@@ -42,6 +42,7 @@ mod payments;
 mod payments_durability;
 mod payments_gmo;
 mod payments_paypal;
+mod payments_paypal_expiry;
 mod payments_redirect;
 mod payments_stripe;
 mod phases;
