@@ -625,7 +625,7 @@ pub async fn finish(
     Ok(outcome)
 }
 
-/// The reconcile of a redirect provider's pending attempt (see [`super::reconcile`]).
+/// The reconcile of a redirect provider's pending attempt (see [`super::reconcile()`]).
 pub async fn reconcile(
     db: &DatabaseConnection,
     outbox: Outbox<'_>,
@@ -633,7 +633,6 @@ pub async fn reconcile(
     found: &order::Model,
     now: DateTime<Utc>,
 ) -> Result<Reconciled> {
-    order::Model::count_reconcile(db, found.id, now).await?;
     let remote = match ask(db, providers, found, now).await? {
         Ok(remote) => remote,
         Err(_) => return Ok(Reconciled::Retry),

@@ -10,6 +10,10 @@
 //!   with `Idempotency-Key: confirm-<transaction_uuid>-<payment_method>`: the card is charged at
 //!   most once per intent (Stripe charges a PaymentIntent once; the key covers replays).
 //! - `GET /v1/payment_intents/{id}`: the truth when an outcome is unknown.
+//! - `POST /v1/payment_intents/{id}/cancel` with `Idempotency-Key: cancel-<transaction_uuid>`:
+//!   an attempt we close while its intent is still open (its window closed, another attempt paid)
+//!   is cancelled first, so that the client secret the payer's browser holds can no longer
+//!   confirm it.
 //!
 //! Webhooks: `Stripe-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`, each `v1` the HMAC-SHA256 of
 //! `"<t>.<raw body>"` under one endpoint secret (several during a secret rotation). A request
@@ -175,6 +179,16 @@ impl Stripe {
         let confirm =
             self.http.post(format!("{}/v1/payment_intents/{id}/confirm", self.base)).header("Idempotency-Key", key);
         self.send(confirm).await
+    }
+
+    /// Cancels intent `id` of attempt `transaction_uuid` (Stripe refuses once it succeeded or is
+    /// processing: `payment_intent_unexpected_state`).
+    pub async fn cancel(&self, id: &str, transaction_uuid: &str) -> Result<Intent, ProviderError> {
+        let cancel = self
+            .http
+            .post(format!("{}/v1/payment_intents/{id}/cancel", self.base))
+            .header("Idempotency-Key", format!("cancel-{transaction_uuid}"));
+        self.send(cancel).await
     }
 
     /// The intent `id` as Stripe has it now.

@@ -45,6 +45,7 @@ mod payments_paypal;
 mod payments_paypal_expiry;
 mod payments_redirect;
 mod payments_stripe;
+mod payments_sweep;
 mod phases;
 mod process;
 mod query_budget;
