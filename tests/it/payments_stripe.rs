@@ -316,3 +316,21 @@ async fn localstripe_s_own_signed_webhook_settles_a_browser_confirmed_payment() 
     }
     assert_eq!(status_of(&app, won.application_id).await, LotteryStatus::Paid);
 }
+
+#[rocket::async_test]
+async fn a_signature_timestamp_out_of_range_is_refused_with_the_error_body_not_a_crash() {
+    let app = TestApp::builder().config(|c| c.stripe_webhook_secrets = vec![WEBHOOK_SECRET.into()]).build().await;
+    let body = event("evt_overflow", "payment_intent.succeeded", "pi_overflow", 8000, "succeeded");
+    // `now - t` overflows an i64 for these: the check used to panic (a 500) before any signature
+    // was compared.
+    for t in [i64::MIN, i64::MIN + 1, -(i64::MAX - 10), i64::MAX] {
+        let signature = sign(body.as_bytes(), WEBHOOK_SECRET, t);
+        let (status, answer) = webhook(&app, &body, Some(signature)).await;
+        assert_eq!((status, answer["code"].as_str()), (400, Some("invalid_signature")), "t={t}: {answer}");
+        assert!(answer["message"].as_str().is_some_and(|m| !m.is_empty()), "t={t}: {answer}");
+        assert!(answer["details"].is_array(), "t={t}: {answer}");
+    }
+    // A timestamp that is not a number at all is as malformed as a missing one.
+    let (status, answer) = webhook(&app, &body, Some("t=99999999999999999999999,v1=00".into())).await;
+    assert_eq!((status, answer["code"].as_str()), (400, Some("invalid_signature")), "{answer}");
+}
