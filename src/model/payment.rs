@@ -39,7 +39,7 @@ use crate::model::event::{EventWithPhases, Window};
 use crate::model::lottery_mails::yen;
 use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
-use crate::types::{Bilingual, Lang};
+use crate::types::{Bilingual, Lang, TransactionUuid};
 
 /// What an application's owner is about to pay for, checked at `now`.
 #[derive(Debug, Clone)]
@@ -336,11 +336,10 @@ pub async fn open_order(
 }
 
 impl order::Model {
-    /// The attempt `transaction_uuid` of `user_id`: 404 for anyone else's or a malformed one.
-    pub async fn of_user(db: &impl ConnectionTrait, transaction_uuid: &str, user_id: i32) -> Result<Self> {
-        let uuid = uuid::Uuid::parse_str(transaction_uuid).map_err(|_| Error::not_found())?;
+    /// The attempt `transaction_uuid` of `user_id`: 404 for anyone else's.
+    pub async fn of_user(db: &impl ConnectionTrait, transaction_uuid: &TransactionUuid, user_id: i32) -> Result<Self> {
         order::Entity::find()
-            .filter(order::Column::TransactionUuid.eq(uuid.hyphenated().to_string()))
+            .filter(order::Column::TransactionUuid.eq(transaction_uuid.as_str()))
             .filter(order::Column::UserId.eq(user_id))
             .one(db)
             .await?
@@ -736,11 +735,14 @@ impl payment_history::Model {
             .ok_or_else(Error::not_found)
     }
 
-    /// `user_id`'s settled payment of attempt `transaction_uuid` (a UUID): 404 otherwise.
-    pub async fn by_transaction(db: &impl ConnectionTrait, transaction_uuid: &str, user_id: i32) -> Result<Self> {
-        let uuid = uuid::Uuid::parse_str(transaction_uuid).map_err(|_| Error::not_found())?;
+    /// `user_id`'s settled payment of attempt `transaction_uuid`: 404 otherwise.
+    pub async fn by_transaction(
+        db: &impl ConnectionTrait,
+        transaction_uuid: &TransactionUuid,
+        user_id: i32,
+    ) -> Result<Self> {
         payment_history::Entity::find()
-            .filter(payment_history::Column::TransactionUuid.eq(uuid.hyphenated().to_string()))
+            .filter(payment_history::Column::TransactionUuid.eq(transaction_uuid.as_str()))
             .filter(payment_history::Column::UserId.eq(user_id))
             .one(db)
             .await?

@@ -33,7 +33,7 @@ use crate::db::entities::{order, payment_history};
 use crate::error::{Error, Result};
 use crate::http::redirect;
 use crate::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
-use crate::types::Lang;
+use crate::types::{Lang, TransactionUuid};
 
 /// What a payer asks to pay through a redirect provider.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -398,7 +398,10 @@ pub async fn paypal_capture(
             }
             order::Model::of_user_at(db, PaymentType::Paypal, id, user_id).await?
         }
-        (_, Some(uuid)) => order::Model::of_user(db, uuid, user_id).await?,
+        (_, Some(uuid)) => {
+            let uuid = TransactionUuid::parse(uuid).map_err(|_| Error::not_found())?;
+            order::Model::of_user(db, &uuid, user_id).await?
+        }
         _ => return Err(Error::invalid("order_id", "validation.required")),
     };
     if found.provider != PaymentType::Paypal {
@@ -788,12 +791,12 @@ pub async fn gmo_notification(
     Ok(outcome)
 }
 
-/// The attempt a return to `/checkout` is about: `transaction` (a UUID) or, from GMO's POST,
+/// The attempt a return to `/checkout` is about: `transaction` or, from GMO's POST,
 /// the order id in a `result` whose hash checks out with the shop password.
 pub async fn returning(
     db: &DatabaseConnection,
     providers: &Providers,
-    transaction: Option<&str>,
+    transaction: Option<&TransactionUuid>,
     gmo_result: Option<&str>,
 ) -> Result<Option<(order::Model, Option<String>)>> {
     let hint = match (gmo_result, providers.gmo.as_ref()) {

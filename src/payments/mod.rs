@@ -34,7 +34,7 @@ use crate::error::{Error, Result};
 use crate::jobs::{Queue, ReconcilePayment, SendMail};
 use crate::mail::Mailer;
 use crate::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
-use crate::types::Lang;
+use crate::types::{Lang, TransactionUuid};
 use stripe::{Intent, Stripe};
 
 /// What a provider call ended with, when it did not succeed.
@@ -256,6 +256,7 @@ pub async fn capture(
     now: DateTime<Utc>,
 ) -> Result<payment_history::Model> {
     let uuid = input.transaction_uuid.ok_or_else(|| Error::invalid("transaction_uuid", "validation.required"))?;
+    let uuid = TransactionUuid::parse(&uuid).map_err(|_| Error::not_found())?;
     let found = order::Model::of_user(db, &uuid, user_id).await?;
     if let Some(paid) = payment_history::Model::of_order(db, found.id).await? {
         return Ok(paid);

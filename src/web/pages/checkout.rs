@@ -32,6 +32,7 @@ use crate::mail::Mailer;
 use crate::model::payment::{OrderState, PaymentType, PaymentView};
 use crate::payments::checkout::{self, Next, Outcome};
 use crate::payments::{Outbox, Providers};
+use crate::types::TransactionUuid;
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
 use crate::web::pages::payment_history::grouped;
@@ -138,13 +139,13 @@ pub async fn back(
     providers: &State<Providers>,
     queue: &State<Queue>,
     mailer: &State<Mailer>,
-    transaction: Option<&str>,
+    transaction: Option<TransactionUuid>,
     cancel: Option<&str>,
     declined: Option<&str>,
 ) -> Result<Template> {
     let transaction = transaction.ok_or_else(Error::not_found)?;
     let (found, _) =
-        checkout::returning(p.db, providers, Some(transaction), None).await?.ok_or_else(Error::not_found)?;
+        checkout::returning(p.db, providers, Some(&transaction), None).await?.ok_or_else(Error::not_found)?;
     if !Providers::is_redirect(found.provider) {
         return Err(Error::not_found());
     }
@@ -162,10 +163,11 @@ pub async fn posted_back(
 ) -> Result<Redirect> {
     let bytes =
         payload.open(64.kibibytes()).into_bytes().await.map_err(|_| Error::BadRequest { code: "bad_request" })?;
+    let transaction = transaction.map(|raw| TransactionUuid::parse(raw).map_err(|_| Error::not_found())).transpose()?;
     let pairs = crate::payments::gmo::parse_pairs(&bytes.into_inner());
     let result = crate::payments::gmo::field(&pairs, "result");
     let (found, said) =
-        checkout::returning(p.db, providers, transaction, result).await?.ok_or_else(Error::not_found)?;
+        checkout::returning(p.db, providers, transaction.as_ref(), result).await?.ok_or_else(Error::not_found)?;
     let declined = if said.as_deref() == Some("ERROR") { "&declined=1" } else { "" };
     Ok(redirect::to_site(&p.href(&format!("/checkout?transaction={}{declined}", found.transaction_uuid))))
 }
