@@ -486,7 +486,9 @@ class PayPal(fakehttp.App):
             order = self.find(req.params["id"])
             if not order:
                 return json_response(404, {})
-            return json_response(200, dict(self.view(order), captures=self.captures.get(order["id"], 0), funding=order["funding"]))
+            return json_response(200, dict(
+                self.view(order), captures=self.captures.get(order["id"], 0), funding=order["funding"],
+                locale=order["locale"], return_url=order["return_url"], cancel_url=order["cancel_url"]))
 
     def approve_control(self, req):
         body = req.json() or {}

@@ -184,12 +184,15 @@ fn provider_error(e: ProviderError) -> Error {
     }
 }
 
-/// Opens (or reuses) the attempt to pay application `application_id` through `payment_type`.
+/// Opens (or reuses) the attempt to pay application `application_id` through `payment_type`;
+/// a redirect provider's payment object is opened in `lang` (PayPal's locale and item, the
+/// return to `/checkout` in that language).
 pub async fn pre_order(
     db: &DatabaseConnection,
     providers: &Providers,
     user_id: i32,
     input: PreOrderInput,
+    lang: Lang,
     now: DateTime<Utc>,
 ) -> Result<PreOrder> {
     let application_id = input
@@ -201,7 +204,7 @@ pub async fn pre_order(
     let stripe = match payment_type {
         PaymentType::Stripe => providers.stripe()?,
         PaymentType::Paypal | PaymentType::SmbcGmo => {
-            return checkout::pre_order(db, providers, user_id, application_id, payment_type, Lang::Ja, now).await;
+            return checkout::pre_order(db, providers, user_id, application_id, payment_type, lang, now).await;
         }
     };
     let opened = payment::open_order(db, &payable, user_id, payment_type, now).await?;
