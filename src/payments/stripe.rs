@@ -27,7 +27,7 @@ use serde::Deserialize;
 use sha2::Sha256;
 
 use super::ProviderError;
-use crate::config::Config;
+use crate::config::{Config, Secret};
 
 /// How far a webhook's timestamp may be from now (Stripe's default).
 pub const TOLERANCE_SECS: i64 = 300;
@@ -38,7 +38,7 @@ pub const TOLERANCE_SECS: i64 = 300;
 pub struct Stripe {
     http: reqwest::Client,
     base: String,
-    secret_key: String,
+    secret_key: Secret,
     publishable_key: String,
     js_url: url::Url,
 }
@@ -84,7 +84,7 @@ impl Stripe {
     /// key opens payments, the publishable key lets Stripe.js take the card) and Stripe.js has an
     /// http(s) URL (see [`Config::check_stripe`]).
     pub fn from_config(config: &Config) -> Option<Self> {
-        if config.stripe_secret_key.trim().is_empty() || config.stripe_publishable_key.trim().is_empty() {
+        if config.stripe_secret_key.is_empty() || config.stripe_publishable_key.trim().is_empty() {
             return None;
         }
         let js_url = config.stripe_js_url().ok()?;
@@ -120,7 +120,7 @@ impl Stripe {
     }
 
     async fn send(&self, req: reqwest::RequestBuilder) -> Result<Intent, ProviderError> {
-        let res = req.bearer_auth(&self.secret_key).send().await.map_err(|e| {
+        let res = req.bearer_auth(self.secret_key.expose()).send().await.map_err(|e| {
             tracing::warn!(error = %e.without_url(), "stripe call failed");
             ProviderError::Unknown
         })?;
@@ -219,7 +219,7 @@ pub enum SignatureError {
 
 /// Checks `header` (`Stripe-Signature`) for `payload` against every secret in `secrets` at unix
 /// time `now`.
-pub fn verify_signature(payload: &[u8], header: &str, secrets: &[String], now: i64) -> Result<(), SignatureError> {
+pub fn verify_signature(payload: &[u8], header: &str, secrets: &[Secret], now: i64) -> Result<(), SignatureError> {
     let mut timestamp = None;
     let mut signatures = Vec::new();
     for part in header.split(',') {
@@ -245,7 +245,8 @@ pub fn verify_signature(payload: &[u8], header: &str, secrets: &[String], now: i
         return Err(SignatureError::Stale);
     }
     for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).map_err(|_| SignatureError::Mismatch)?;
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(secret.expose().as_bytes()).map_err(|_| SignatureError::Mismatch)?;
         mac.update(timestamp.to_string().as_bytes());
         mac.update(b".");
         mac.update(payload);
@@ -273,8 +274,8 @@ mod tests {
 
     const BODY: &[u8] = br#"{"id":"evt_1","type":"payment_intent.succeeded"}"#;
 
-    fn secrets(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+    fn secrets(list: &[&str]) -> Vec<Secret> {
+        list.iter().map(|s| Secret::from(*s)).collect()
     }
 
     #[test]
