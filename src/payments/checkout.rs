@@ -559,7 +559,7 @@ pub async fn apply(
                     order_id = found.id,
                     "provider amount differs from the attempt: not settled, for staff"
                 );
-                order::Model::close(db, found.id, OrderState::Failed, "amount_mismatch", now).await?;
+                order::Model::flag_for_refund(db, found.id, crate::model::payment::AMOUNT_MISMATCH, now).await?;
                 return Ok(Outcome::Closed);
             }
             let reference = found.provider_order_id.clone().unwrap_or_default();

@@ -344,7 +344,7 @@ pub async fn finish(
                     order_id = found.id,
                     "provider amount differs from the attempt: not settled, for staff"
                 );
-                order::Model::close(db, found.id, OrderState::Failed, "amount_mismatch", now).await?;
+                order::Model::flag_for_refund(db, found.id, crate::model::payment::AMOUNT_MISMATCH, now).await?;
                 return Ok(Finished::Closed);
             }
             match outbox.settle(db, found.id, &intent.id, now).await? {

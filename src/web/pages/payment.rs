@@ -206,7 +206,9 @@ pub async fn complete(
         (Some(paid), _) if paid.is_late => "late",
         (Some(_), _) => "paid",
         (None, OrderState::Pending) => "pending",
-        (None, OrderState::Failed) if attempt.failure.as_deref() == Some("duplicate_payment") => "duplicate",
+        (None, OrderState::Failed) if attempt.failure.as_deref() == Some(crate::model::payment::DUPLICATE_PAYMENT) => {
+            "duplicate"
+        }
         (None, OrderState::Expired) => "expired",
         (None, _) => "failed",
     };
