@@ -100,7 +100,7 @@ pub struct Config {
     pub jira_user: String,
     /// Jira API token; empty = Jira off.
     #[serde(default)]
-    pub jira_api_token: String,
+    pub jira_api_token: Secret,
     /// How many times an inquiry is tried per target before it is marked `failed`.
     #[serde(default = "default_inquiry_max_attempts")]
     pub inquiry_max_attempts: u32,
@@ -139,7 +139,7 @@ pub struct Config {
     pub stripe_api_base: String,
     /// Stripe secret key (`sk_…`); empty = Stripe is not offered. No default outside tests.
     #[serde(default)]
-    pub stripe_secret_key: String,
+    pub stripe_secret_key: Secret,
     /// Stripe publishable key (`pk_…`), for Stripe.js in the payer's browser; empty = Stripe is
     /// not offered (a card cannot be taken without it).
     #[serde(default)]
@@ -152,7 +152,7 @@ pub struct Config {
     /// Webhook endpoint secrets (`whsec_…`): every one listed verifies, so a rotation lists the
     /// new and the old secret until the old one is retired.
     #[serde(default)]
-    pub stripe_webhook_secrets: Vec<String>,
+    pub stripe_webhook_secrets: Vec<Secret>,
     /// Timeout of one payment provider call (ms); a call that times out has an unknown outcome
     /// and is reconciled by asking the provider, never repeated blindly.
     #[serde(default = "default_payment_timeout_ms")]
@@ -421,7 +421,7 @@ impl Config {
     /// Refuses a Stripe configuration that cannot work in a browser: a secret key without a
     /// publishable key (or the reverse), or a Stripe.js URL that is not an absolute http(s) URL.
     pub fn check_stripe(&self) -> Result<(), String> {
-        let secret = !self.stripe_secret_key.trim().is_empty();
+        let secret = !self.stripe_secret_key.is_empty();
         let publishable = !self.stripe_publishable_key.trim().is_empty();
         if secret != publishable {
             return Err("stripe_secret_key and stripe_publishable_key go together: set both or neither".into());
@@ -485,7 +485,7 @@ impl Default for Config {
             link_preview_cache_secs: default_link_preview_cache_secs(),
             jira_base_url: String::new(),
             jira_user: String::new(),
-            jira_api_token: String::new(),
+            jira_api_token: Secret::default(),
             inquiry_max_attempts: default_inquiry_max_attempts(),
             inquiry_rate_per_minute: default_inquiry_rate_per_minute(),
             job_retry_base_secs: default_job_retry_base_secs(),
@@ -497,7 +497,7 @@ impl Default for Config {
             circle_member_cap: default_circle_member_cap(),
             circle_user_search_per_minute: default_circle_user_search_per_minute(),
             stripe_api_base: default_stripe_api_base(),
-            stripe_secret_key: String::new(),
+            stripe_secret_key: Secret::default(),
             stripe_publishable_key: String::new(),
             stripe_js_url: default_stripe_js_url(),
             stripe_webhook_secrets: Vec::new(),
@@ -529,10 +529,15 @@ mod tests {
         let config = Config {
             paypal_client_secret: "pp-secret-123".into(),
             gmo_shop_pass: "gmo-pass-456".into(),
+            stripe_secret_key: "sk_live_789".into(),
+            stripe_webhook_secrets: vec!["whsec_new_1".into(), "whsec_old_2".into()],
+            jira_api_token: "jira-token-0ab".into(),
             ..Config::default()
         };
         let printed = format!("{config:?}");
-        assert!(!printed.contains("pp-secret-123") && !printed.contains("gmo-pass-456"), "{printed}");
+        for secret in ["pp-secret-123", "gmo-pass-456", "sk_live_789", "whsec_new_1", "whsec_old_2", "jira-token-0ab"] {
+            assert!(!printed.contains(secret), "{secret} in {printed}");
+        }
         assert!(printed.contains("Secret(***)") && format!("{:?}", Secret::default()) == "Secret(empty)");
     }
 

@@ -15,7 +15,10 @@ PayPal's protocol as spoken here:
   experience_context.return_url/cancel_url) -> 201 order, status PAYER_ACTION_REQUIRED with a
   `payer-action` link to the approval page (status CREATED with an `approve` link without an
   experience context). JPY values must be whole numbers (DECIMAL_PRECISION otherwise).
-- GET /v2/checkout/orders/{id} -> the order (404 RESOURCE_NOT_FOUND).
+- GET /v2/checkout/orders/{id} -> the order (404 RESOURCE_NOT_FOUND). Like PayPal, the fake
+  forgets an order left unapproved for --order-ttl seconds (3 hours by default; measured on the
+  fake's clock, which follows clock_offset): from then on every call about it — get, capture,
+  the approval page — answers 404 RESOURCE_NOT_FOUND.
 - POST /v2/checkout/orders/{id}/capture -> 201 order with purchase_units[0].payments.captures[0]
   (COMPLETED, or PENDING for a "pending" funding); 422 ORDER_NOT_APPROVED before approval,
   ORDER_ALREADY_CAPTURED after a capture, INSTRUMENT_DECLINED for a "declined" funding (the order
@@ -32,10 +35,12 @@ PayPal's protocol as spoken here:
 - GET /checkoutnow?token={id}: the approval page (pay, pay with a card that will be declined or
   stay pending, cancel), returning to return_url?token=&PayerID= or cancel_url?token=.
 
-Test controls under /_fake/ (not PayPal's): config (webhook_url, webhook_id, token_ttl,
+Test controls under /_fake/ (not PayPal's): config (webhook_url, webhook_id, token_ttl, order_ttl,
 approve_base to hand out approval links on another origin, expire_tokens, clock_offset in seconds
-so that transmission times follow a test's clock), faults (see fakehttp.py), approving an order
-without a browser, signing or delivering a webhook event, and the recorded state.
+so that transmission times and order expiry follow a test's clock), faults (see fakehttp.py),
+approving an order without a browser, expiring one now (POST /_fake/orders/{id}/expire: PayPal
+forgets it, as after 3 hours unapproved or a void), signing or delivering a webhook event, and
+the recorded state.
 """
 
 import argparse
@@ -59,6 +64,11 @@ AUTH_ALGO = "SHA256withRSA"
 
 
 CLOCK = {"offset": 0.0}
+
+
+def clock():
+    """The fake's time in seconds (real time plus the configured clock offset)."""
+    return time.time() + CLOCK["offset"]
 
 
 def now_iso():
@@ -90,6 +100,7 @@ class PayPal(fakehttp.App):
         super().__init__()
         self.clients = {args.client_id: args.client_secret}
         self.token_ttl = args.token_ttl
+        self.order_ttl = args.order_ttl
         self.public_base = args.public_base.rstrip("/")
         self.approve_base = None  # a test may make the fake hand out links elsewhere
         self.webhook_url = args.webhook_url
@@ -115,6 +126,7 @@ class PayPal(fakehttp.App):
         r("GET", "/_fake/state", self.state)
         r("GET", "/_fake/orders/(?P<id>[A-Za-z0-9]+)", self.raw_order)
         r("POST", "/_fake/orders/(?P<id>[A-Za-z0-9]+)/approve", self.approve_control)
+        r("POST", "/_fake/orders/(?P<id>[A-Za-z0-9]+)/expire", self.expire_control)
         r("POST", "/_fake/webhooks/sign", self.sign_control)
         r("POST", "/_fake/webhooks/deliver", self.deliver_control)
         r("GET", "/_fake/webhooks", self.deliveries_control)
@@ -247,17 +259,26 @@ class PayPal(fakehttp.App):
             },
             "return_url": context.get("return_url"), "cancel_url": context.get("cancel_url"),
             "locale": context.get("locale", "ja-JP"),
-            "create_time": now_iso(), "payer": None, "funding": None, "capture": None,
+            "create_time": now_iso(), "created": clock(), "payer": None, "funding": None, "capture": None,
         }
         with self.lock:
             self.orders[order["id"]] = order
         return json_response(201, self.view(order))
 
+    def find(self, order_id):
+        """The order `order_id`, unless PayPal would have forgotten it: left unapproved for longer
+        than order_ttl (it is dropped then, for good). Call with the lock held."""
+        order = self.orders.get(order_id)
+        if order and order["status"] in ("CREATED", "PAYER_ACTION_REQUIRED") and clock() - order["created"] > float(self.order_ttl):
+            del self.orders[order_id]
+            return None
+        return order
+
     def get_order(self, req):
         if not self.authorized(req):
             return self.unauthorized()
         with self.lock:
-            order = self.orders.get(req.params["id"])
+            order = self.find(req.params["id"])
             if not order:
                 return error(404, "RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID", "The specified resource does not exist.")
             return json_response(200, self.view(order))
@@ -271,9 +292,9 @@ class PayPal(fakehttp.App):
 
     def capture_order(self, order_id):
         with self.lock:
-            order = self.orders.get(order_id)
+            order = self.find(order_id)
             if not order:
-                return error(404, "RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID")
+                return error(404, "RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID", "The specified resource does not exist.")
             if order["status"] == "COMPLETED":
                 return error(422, "UNPROCESSABLE_ENTITY", "ORDER_ALREADY_CAPTURED", "Order already captured.")
             if order["status"] != "APPROVED":
@@ -310,7 +331,7 @@ class PayPal(fakehttp.App):
 
     def approval_page(self, req):
         with self.lock:
-            order = self.orders.get(req.query.get("token", ""))
+            order = self.find(req.query.get("token", ""))
         if not order or order["status"] not in ("CREATED", "PAYER_ACTION_REQUIRED"):
             return html_response(404, fakehttp.page("PayPal (demo)", "<h1>この注文は承認できません / This order cannot be approved</h1>"))
         unit = order["unit"]
@@ -331,7 +352,7 @@ class PayPal(fakehttp.App):
 
     def approve(self, order_id, funding):
         with self.lock:
-            order = self.orders.get(order_id)
+            order = self.find(order_id)
             if not order or order["status"] not in ("CREATED", "PAYER_ACTION_REQUIRED"):
                 return None
             order["status"] = "APPROVED"
@@ -349,7 +370,7 @@ class PayPal(fakehttp.App):
         form = req.form()
         order_id, choice = form.get("token", ""), form.get("choice", "")
         with self.lock:
-            order = self.orders.get(order_id)
+            order = self.find(order_id)
         if not order:
             return html_response(404, fakehttp.page("PayPal (demo)", "<h1>注文が見つかりません / No such order</h1>"))
         if choice == "cancel":
@@ -444,7 +465,7 @@ class PayPal(fakehttp.App):
     def config(self, req):
         body = req.json() or {}
         with self.lock:
-            for field in ("webhook_url", "webhook_id", "token_ttl", "approve_base"):
+            for field in ("webhook_url", "webhook_id", "token_ttl", "order_ttl", "approve_base"):
                 if field in body:
                     setattr(self, field, body[field])
             if "clock_offset" in body:
@@ -462,10 +483,12 @@ class PayPal(fakehttp.App):
 
     def raw_order(self, req):
         with self.lock:
-            order = self.orders.get(req.params["id"])
+            order = self.find(req.params["id"])
             if not order:
                 return json_response(404, {})
-            return json_response(200, dict(self.view(order), captures=self.captures.get(order["id"], 0), funding=order["funding"]))
+            return json_response(200, dict(
+                self.view(order), captures=self.captures.get(order["id"], 0), funding=order["funding"],
+                locale=order["locale"], return_url=order["return_url"], cancel_url=order["cancel_url"]))
 
     def approve_control(self, req):
         body = req.json() or {}
@@ -473,6 +496,11 @@ class PayPal(fakehttp.App):
         if not approved:
             return json_response(409, {"error": "not approvable"})
         return json_response(200, {"return_url": with_query(approved["return_url"] or "/", {"token": approved["id"], "PayerID": approved["payer"]["payer_id"]})})
+
+    def expire_control(self, req):
+        with self.lock:
+            gone = self.orders.pop(req.params["id"], None)
+        return json_response(200 if gone else 404, {"expired": bool(gone)})
 
     def sign_control(self, req):
         body = req.json() or {}
@@ -501,6 +529,7 @@ def main():
     parser.add_argument("--webhook-url", default="")
     parser.add_argument("--webhook-id", default="WH-DEMO")
     parser.add_argument("--token-ttl", type=int, default=32400)
+    parser.add_argument("--order-ttl", type=int, default=3 * 3600, help="seconds an unapproved order lives")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     args.public_base = args.public_base or "http://%s:%d" % (args.host, args.port)

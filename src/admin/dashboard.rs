@@ -7,7 +7,10 @@
 //! - draws previewed but not published yet (lottery);
 //! - payments stuck pending for more than [`STUCK_PAYMENT_MINUTES`] (payments): a payer paying
 //!   right now is pending for a minute or two; longer, the provider's answer was lost and an
-//!   admin reconciles it.
+//!   admin reconciles it;
+//! - payments to refund (payments): the provider took money that no payment settled — paid a
+//!   second time, or an amount other than the fee
+//!   ([`crate::model::payment::MONEY_TAKEN_UNSETTLED`]), the longest-waiting first.
 //!
 //! A staff member gets only the cards of areas their role may read. Adding a card: a function
 //! and a line in [`CARDS`].
@@ -24,6 +27,7 @@ use serde_json::{Value, json};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::admin::api::resources::inquiries::unforwarded_before;
+use crate::admin::api::resources::payments::needs_refund;
 use crate::admin::api::{Console, Cx};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::lottery_run::LotteryRunState;
@@ -91,6 +95,7 @@ const CARDS: &[CardKind] = &[
     CardKind { area: Area::Support, fill: |cx| Box::pin(unforwarded(cx)) },
     CardKind { area: Area::Lottery, fill: |cx| Box::pin(draws_awaiting_publication(cx)) },
     CardKind { area: Area::Payments, fill: |cx| Box::pin(stuck_payments(cx)) },
+    CardKind { area: Area::Payments, fill: |cx| Box::pin(payments_to_refund(cx)) },
 ];
 
 /// `at` as the RFC 3339 text list filters take.
@@ -221,6 +226,35 @@ async fn draws_awaiting_publication(cx: &Cx<'_>) -> Result<Card> {
     })
 }
 
+/// `#id circle ¥amount (provider)` for each attempt of `rows`, in the staff member's language.
+async fn attempt_titles(cx: &Cx<'_>, rows: &[order::Model]) -> Result<Vec<String>> {
+    let applications = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::Id.is_in(rows.iter().map(|o| o.application_id).collect::<Vec<_>>()))
+        .all(cx.db)
+        .await?;
+    let entries = event_entry::Entity::find()
+        .filter(event_entry::Column::Id.is_in(applications.iter().map(|a| a.entry_id).collect::<Vec<_>>()))
+        .all(cx.db)
+        .await?;
+    let circles =
+        crate::admin::api::resources::applications::circles_of(cx.db, entries.iter().map(|e| e.circle_id).collect())
+            .await?;
+    Ok(rows
+        .iter()
+        .map(|o| {
+            let circle = applications
+                .iter()
+                .find(|a| a.id == o.application_id)
+                .and_then(|a| entries.iter().find(|e| e.id == a.entry_id))
+                .and_then(|e| circles.get(&e.circle_id))
+                .map(|c| crate::types::Bilingual::new(c.name_ja.clone(), c.name_en.clone()).pick(cx.lang).clone())
+                .unwrap_or_default();
+            let provider = cx.t(&format!("admin.choices.payment_type.{}", o.provider.as_str()));
+            format!("#{} {circle} ¥{} ({provider})", o.id, crate::model::lottery_mails::yen(o.amount))
+        })
+        .collect())
+}
+
 /// Payment attempts pending for longer than a payer takes, oldest first.
 async fn stuck_payments(cx: &Cx<'_>) -> Result<Card> {
     let before = cx.now - Duration::minutes(STUCK_PAYMENT_MINUTES);
@@ -234,38 +268,47 @@ async fn stuck_payments(cx: &Cx<'_>) -> Result<Card> {
         .limit(SHOWN)
         .all(cx.db)
         .await?;
-    let applications = event_entry_application::Entity::find()
-        .filter(event_entry_application::Column::Id.is_in(rows.iter().map(|o| o.application_id).collect::<Vec<_>>()))
-        .all(cx.db)
-        .await?;
-    let entries = event_entry::Entity::find()
-        .filter(event_entry::Column::Id.is_in(applications.iter().map(|a| a.entry_id).collect::<Vec<_>>()))
-        .all(cx.db)
-        .await?;
-    let circles =
-        crate::admin::api::resources::applications::circles_of(cx.db, entries.iter().map(|e| e.circle_id).collect())
-            .await?;
+    let titles = attempt_titles(cx, &rows).await?;
     let items = rows
         .into_iter()
-        .map(|o| {
-            let circle = applications
-                .iter()
-                .find(|a| a.id == o.application_id)
-                .and_then(|a| entries.iter().find(|e| e.id == a.entry_id))
-                .and_then(|e| circles.get(&e.circle_id))
-                .map(|c| crate::types::Bilingual::new(c.name_ja.clone(), c.name_en.clone()).pick(cx.lang).clone())
-                .unwrap_or_default();
-            let provider = cx.t(&format!("admin.choices.payment_type.{}", o.provider.as_str()));
-            CardItem {
-                id: o.id,
-                title: format!("#{} {circle} ¥{} ({provider})", o.id, crate::model::lottery_mails::yen(o.amount)),
-                detail: Some(cx.tf("admin.dashboard.checked", &[("count", &o.reconcile_attempts.to_string())])),
-                at: o.created_at,
-            }
+        .zip(titles)
+        .map(|(o, title)| CardItem {
+            id: o.id,
+            title,
+            detail: Some(cx.tf("admin.dashboard.checked", &[("count", &o.reconcile_attempts.to_string())])),
+            at: o.created_at,
         })
         .collect();
     let filter = json!({"state": "pending", "created_at_lte": instant(before)});
     Ok(Card { key: "stuck_payments", resource: "payments", filter, count, items })
+}
+
+/// Attempts closed although the provider took money that no payment settled (to refund), the
+/// longest-waiting first, each with why.
+async fn payments_to_refund(cx: &Cx<'_>) -> Result<Card> {
+    let filter = json!({"needs_refund": true});
+    let condition = needs_refund(&filter["needs_refund"])
+        .ok_or_else(|| Error::Internal("dashboard: needs_refund filter".into()))?;
+    let count = order::Entity::find().filter(condition.clone()).count(cx.db).await?;
+    let rows = order::Entity::find()
+        .filter(condition)
+        .order_by_asc(order::Column::UpdatedAt)
+        .order_by_asc(order::Column::Id)
+        .limit(SHOWN)
+        .all(cx.db)
+        .await?;
+    let titles = attempt_titles(cx, &rows).await?;
+    let items = rows
+        .into_iter()
+        .zip(titles)
+        .map(|(o, title)| CardItem {
+            id: o.id,
+            title,
+            detail: o.failure.as_deref().map(|why| cx.t(&format!("admin.dashboard.money_taken.{why}"))),
+            at: o.updated_at,
+        })
+        .collect();
+    Ok(Card { key: "payments_to_refund", resource: "payments", filter, count, items })
 }
 
 /// What needs attention, for the signed-in staff member's role.

@@ -259,7 +259,7 @@ async fn create_jira_issue(
     let res = ctx
         .http
         .post(url)
-        .basic_auth(&config.jira_user, Some(&config.jira_api_token))
+        .basic_auth(&config.jira_user, Some(config.jira_api_token.expose()))
         .json(&json!({ "fields": jira_fields(row, category) }))
         .send()
         .await

@@ -166,10 +166,8 @@ impl LotteryClock {
 
     /// Schedules the tick of the minute after the current (real) one.
     async fn schedule_next(ctx: &JobContext) -> Result<(), DbErr> {
-        let now = ctx.clock.real_now();
-        let minute = now.timestamp().div_euclid(Self::PERIOD_SECS) + 1;
-        let delay = (minute * Self::PERIOD_SECS - now.timestamp()).max(0) as u64;
-        ctx.queue.push(Self { minute }, Duration::from_secs(delay), &format!("lottery_clock:{minute}")).await
+        let (minute, delay) = super::next_minute(ctx);
+        ctx.queue.push(Self { minute }, delay, &format!("lottery_clock:{minute}")).await
     }
 }
 

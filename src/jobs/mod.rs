@@ -13,6 +13,7 @@
 
 pub mod forward_inquiry;
 pub mod lottery;
+pub mod payment_sweep;
 pub mod reconcile_payment;
 pub mod send_lottery_results;
 pub mod send_mail;
@@ -37,6 +38,7 @@ use crate::config::Config;
 use crate::mail::{Delivery, Mailer, Queued};
 pub use forward_inquiry::ForwardInquiry;
 pub use lottery::{LotteryClock, PreviewLottery, PublishLottery};
+pub use payment_sweep::PaymentSweep;
 pub use reconcile_payment::ReconcilePayment;
 pub use send_lottery_results::SendLotteryResults;
 pub use send_mail::SendMail;
@@ -81,6 +83,7 @@ const JOBS: &[JobType] = &[
     job_type::<LotteryClock>(),
     job_type::<SendLotteryResults>(),
     job_type::<ReconcilePayment>(),
+    job_type::<PaymentSweep>(),
 ];
 
 /// Where jobs are stored: the same database as everything else.
@@ -242,6 +245,14 @@ impl JobContext {
         let secs = base.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
         Duration::from_secs(secs.min(6 * 3600))
     }
+}
+
+/// The minute after the current (real) one, in Unix minutes, and how long until it starts: when
+/// a once-a-minute job ([`LotteryClock`], [`PaymentSweep`]) schedules its next tick.
+pub fn next_minute(ctx: &JobContext) -> (i64, Duration) {
+    let now = ctx.clock.real_now().timestamp();
+    let minute = now.div_euclid(60) + 1;
+    (minute, Duration::from_secs((minute * 60 - now).max(0) as u64))
 }
 
 /// Running workers; [`Workers::stop`] shuts them down gracefully.

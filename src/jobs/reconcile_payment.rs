@@ -6,7 +6,8 @@
 //! When the provider does not answer, the next run is scheduled with exponential backoff, at
 //! most `RECONCILE_MAX_ATTEMPTS` runs; the attempt then stays pending for staff. On start, every
 //! pending attempt with a provider object is looked at once ([`Job::resume`]), so a crash
-//! between a timeout and its reconcile loses nothing.
+//! between a timeout and its reconcile loses nothing; the `PaymentSweep` job then keeps looking
+//! at whatever stays pending ([`crate::payments::sweep()`]).
 
 use std::time::Duration;
 

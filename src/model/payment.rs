@@ -21,8 +21,8 @@
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    Set, SqlErr, SqliteTransactionMode, TransactionOptions, TransactionSession, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set, SqlErr, SqliteTransactionMode, TransactionOptions, TransactionSession, TransactionTrait,
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -39,7 +39,7 @@ use crate::model::event::{EventWithPhases, Window};
 use crate::model::lottery_mails::yen;
 use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
-use crate::types::{Bilingual, Lang};
+use crate::types::{Bilingual, Lang, TransactionUuid};
 
 /// What an application's owner is about to pay for, checked at `now`.
 #[derive(Debug, Clone)]
@@ -336,11 +336,10 @@ pub async fn open_order(
 }
 
 impl order::Model {
-    /// The attempt `transaction_uuid` of `user_id`: 404 for anyone else's or a malformed one.
-    pub async fn of_user(db: &impl ConnectionTrait, transaction_uuid: &str, user_id: i32) -> Result<Self> {
-        let uuid = uuid::Uuid::parse_str(transaction_uuid).map_err(|_| Error::not_found())?;
+    /// The attempt `transaction_uuid` of `user_id`: 404 for anyone else's.
+    pub async fn of_user(db: &impl ConnectionTrait, transaction_uuid: &TransactionUuid, user_id: i32) -> Result<Self> {
         order::Entity::find()
-            .filter(order::Column::TransactionUuid.eq(uuid.hyphenated().to_string()))
+            .filter(order::Column::TransactionUuid.eq(transaction_uuid.as_str()))
             .filter(order::Column::UserId.eq(user_id))
             .one(db)
             .await?
@@ -397,6 +396,34 @@ impl order::Model {
         Ok(done.rows_affected == 1)
     }
 
+    /// Flags attempt `id` for a refund: the provider took money that no payment settles,
+    /// `reason` one of [`MONEY_TAKEN_UNSETTLED`]. Unlike [`Self::close`] it also applies to an
+    /// attempt already closed here (expired, superseded, cancelled: the money arrived after we
+    /// gave up on it) — staff must see every such payment; a settled attempt stays settled.
+    /// Returns whether it changed.
+    pub async fn flag_for_refund(
+        db: &impl ConnectionTrait,
+        id: i32,
+        reason: &'static str,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        debug_assert!(MONEY_TAKEN_UNSETTLED.contains(&reason));
+        let done = order::Entity::update_many()
+            .col_expr(order::Column::State, Expr::value(OrderState::Failed))
+            .col_expr(order::Column::Failure, Expr::value(reason))
+            .col_expr(order::Column::UpdatedAt, Expr::value(now))
+            .filter(order::Column::Id.eq(id))
+            .filter(order::Column::State.ne(OrderState::Captured))
+            .filter(
+                Condition::any()
+                    .add(order::Column::Failure.is_null())
+                    .add(order::Column::Failure.is_not_in(MONEY_TAKEN_UNSETTLED)),
+            )
+            .exec(db)
+            .await?;
+        Ok(done.rows_affected == 1)
+    }
+
     /// Counts one more question to the provider about the attempt.
     pub async fn count_reconcile(db: &impl ConnectionTrait, id: i32, now: DateTime<Utc>) -> Result<()> {
         order::Entity::update_many()
@@ -419,6 +446,17 @@ impl order::Model {
             .await?)
     }
 }
+
+/// `failure` of an attempt that took money a second time for an application already paid.
+pub const DUPLICATE_PAYMENT: &str = "duplicate_payment";
+/// `failure` of an attempt whose provider took another amount or currency than the attempt's.
+pub const AMOUNT_MISMATCH: &str = "amount_mismatch";
+
+/// Why an attempt closed although the provider took money that no payment settled: paid a
+/// second time for an application already paid ([`DUPLICATE_PAYMENT`]), or an amount or currency
+/// other than the attempt's ([`AMOUNT_MISMATCH`]). Staff refund them (the console's `needs_refund`
+/// filter and the dashboard's "payments to refund" card); see [`order::Model::flag_for_refund`].
+pub const MONEY_TAKEN_UNSETTLED: [&str; 2] = [DUPLICATE_PAYMENT, AMOUNT_MISMATCH];
 
 /// How a settle ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -508,7 +546,7 @@ pub async fn settle(
             if existing.order_id == found.id {
                 return unsettled(Settlement::AlreadySettled(existing));
             }
-            order::Model::close(db, found.id, OrderState::Failed, "duplicate_payment", now).await?;
+            order::Model::flag_for_refund(db, found.id, DUPLICATE_PAYMENT, now).await?;
             tracing::error!(
                 order_id = found.id,
                 application_id = found.application_id,
@@ -736,11 +774,14 @@ impl payment_history::Model {
             .ok_or_else(Error::not_found)
     }
 
-    /// `user_id`'s settled payment of attempt `transaction_uuid` (a UUID): 404 otherwise.
-    pub async fn by_transaction(db: &impl ConnectionTrait, transaction_uuid: &str, user_id: i32) -> Result<Self> {
-        let uuid = uuid::Uuid::parse_str(transaction_uuid).map_err(|_| Error::not_found())?;
+    /// `user_id`'s settled payment of attempt `transaction_uuid`: 404 otherwise.
+    pub async fn by_transaction(
+        db: &impl ConnectionTrait,
+        transaction_uuid: &TransactionUuid,
+        user_id: i32,
+    ) -> Result<Self> {
         payment_history::Entity::find()
-            .filter(payment_history::Column::TransactionUuid.eq(uuid.hyphenated().to_string()))
+            .filter(payment_history::Column::TransactionUuid.eq(transaction_uuid.as_str()))
             .filter(payment_history::Column::UserId.eq(user_id))
             .one(db)
             .await?

@@ -8,6 +8,7 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 use crate::db::entities::order;
 use crate::error::{Error, Result};
 use crate::model::payment::{OrderState, PaymentType};
+use crate::types::TransactionUuid;
 
 impl order::Model {
     /// Records the provider page of attempt `id` (first one wins) and returns the attempt.
@@ -37,14 +38,10 @@ impl order::Model {
         Ok(())
     }
 
-    /// The attempt `transaction_uuid` (a UUID), whoever's it is: `/checkout` finishes attempts
-    /// for a payer the provider sent back, who may not be signed in.
-    pub async fn by_transaction(db: &impl ConnectionTrait, transaction_uuid: &str) -> Result<Option<Self>> {
-        let Ok(uuid) = uuid::Uuid::parse_str(transaction_uuid) else { return Ok(None) };
-        Ok(order::Entity::find()
-            .filter(order::Column::TransactionUuid.eq(uuid.hyphenated().to_string()))
-            .one(db)
-            .await?)
+    /// The attempt `transaction_uuid`, whoever's it is: `/checkout` finishes attempts for a payer
+    /// the provider sent back, who may not be signed in.
+    pub async fn by_transaction(db: &impl ConnectionTrait, transaction_uuid: &TransactionUuid) -> Result<Option<Self>> {
+        Ok(order::Entity::find().filter(order::Column::TransactionUuid.eq(transaction_uuid.as_str())).one(db).await?)
     }
 
     /// `user_id`'s attempt through `provider` whose provider object is `provider_order_id`:

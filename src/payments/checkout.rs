@@ -33,7 +33,7 @@ use crate::db::entities::{order, payment_history};
 use crate::error::{Error, Result};
 use crate::http::redirect;
 use crate::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
-use crate::types::Lang;
+use crate::types::{Lang, TransactionUuid};
 
 /// What a payer asks to pay through a redirect provider.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -91,7 +91,14 @@ pub enum Remote {
     Declined,
     /// Over at the provider (voided, cancelled, refunded): closed with this reason.
     Gone(&'static str),
+    /// The provider no longer knows the payment object (PayPal forgets an order left unapproved
+    /// for about three hours, or voided): nothing was taken on it, and nothing can be. Closed as
+    /// `expired`; the payer starts a fresh attempt.
+    Expired,
 }
+
+/// Why an attempt whose payment object the provider no longer knows was closed.
+pub const PROVIDER_EXPIRED: &str = "provider_expired";
 
 /// Where an attempt stands after [`finish`].
 #[derive(Debug, Clone)]
@@ -253,7 +260,12 @@ async fn open_paypal(
         };
         return Ok(Step::Ready(Box::new((stored, next))));
     };
-    let remote = pp.order(&id).await.map_err(provider_error)?;
+    let Some(remote) = pp.order(&id).await.map_err(provider_error)? else {
+        // PayPal forgot the order (left unapproved for hours, or voided): nobody can pay it any
+        // more, so the attempt is over and the next round opens a fresh one.
+        order::Model::close(db, found.id, OrderState::Expired, PROVIDER_EXPIRED, now).await?;
+        return Ok(Step::Again);
+    };
     match remote.status.as_str() {
         "APPROVED" | "COMPLETED" => Ok(Step::Ready(Box::new((found, Next::Checkout)))),
         "VOIDED" => {
@@ -386,7 +398,10 @@ pub async fn paypal_capture(
             }
             order::Model::of_user_at(db, PaymentType::Paypal, id, user_id).await?
         }
-        (_, Some(uuid)) => order::Model::of_user(db, uuid, user_id).await?,
+        (_, Some(uuid)) => {
+            let uuid = TransactionUuid::parse(uuid).map_err(|_| Error::not_found())?;
+            order::Model::of_user(db, &uuid, user_id).await?
+        }
         _ => return Err(Error::invalid("order_id", "validation.required")),
     };
     if found.provider != PaymentType::Paypal {
@@ -449,7 +464,8 @@ pub async fn ask(
         PaymentType::Paypal => {
             let Some(pp) = providers.paypal.as_ref() else { return Ok(Err(ProviderError::Unknown)) };
             let order = match pp.order(&id).await {
-                Ok(order) => order,
+                Ok(Some(order)) => order,
+                Ok(None) => return Ok(Ok(Remote::Expired)),
                 Err(e) => return Ok(Err(e)),
             };
             match order.status.as_str() {
@@ -512,9 +528,10 @@ async fn capture_order(
                 // else: what does the order say now?
                 tracing::info!(order_id = found.id, %code, "paypal refused a capture; reading the order");
                 match pp.order(id).await {
-                    Ok(order) if order.status == "COMPLETED" => from_capture(&order),
-                    Ok(order) if order.status == "VOIDED" => Remote::Gone("voided"),
-                    Ok(_) => Remote::Open("payment_not_completed"),
+                    Ok(Some(order)) if order.status == "COMPLETED" => from_capture(&order),
+                    Ok(Some(order)) if order.status == "VOIDED" => Remote::Gone("voided"),
+                    Ok(Some(_)) => Remote::Open("payment_not_completed"),
+                    Ok(None) => Remote::Expired,
                     Err(e) => return Ok(Err(e)),
                 }
             }
@@ -542,7 +559,7 @@ pub async fn apply(
                     order_id = found.id,
                     "provider amount differs from the attempt: not settled, for staff"
                 );
-                order::Model::close(db, found.id, OrderState::Failed, "amount_mismatch", now).await?;
+                order::Model::flag_for_refund(db, found.id, crate::model::payment::AMOUNT_MISMATCH, now).await?;
                 return Ok(Outcome::Closed);
             }
             let reference = found.provider_order_id.clone().unwrap_or_default();
@@ -556,6 +573,11 @@ pub async fn apply(
         Remote::Declined => Ok(Outcome::Declined),
         Remote::Gone(reason) => {
             order::Model::close(db, found.id, OrderState::Failed, reason, now).await?;
+            Ok(Outcome::Closed)
+        }
+        Remote::Expired => {
+            tracing::info!(order_id = found.id, "the provider no longer knows the attempt's payment: expired");
+            order::Model::close(db, found.id, OrderState::Expired, PROVIDER_EXPIRED, now).await?;
             Ok(Outcome::Closed)
         }
     }
@@ -606,7 +628,7 @@ pub async fn finish(
     Ok(outcome)
 }
 
-/// The reconcile of a redirect provider's pending attempt (see [`super::reconcile`]).
+/// The reconcile of a redirect provider's pending attempt (see [`super::reconcile()`]).
 pub async fn reconcile(
     db: &DatabaseConnection,
     outbox: Outbox<'_>,
@@ -614,7 +636,6 @@ pub async fn reconcile(
     found: &order::Model,
     now: DateTime<Utc>,
 ) -> Result<Reconciled> {
-    order::Model::count_reconcile(db, found.id, now).await?;
     let remote = match ask(db, providers, found, now).await? {
         Ok(remote) => remote,
         Err(_) => return Ok(Reconciled::Retry),
@@ -770,12 +791,12 @@ pub async fn gmo_notification(
     Ok(outcome)
 }
 
-/// The attempt a return to `/checkout` is about: `transaction` (a UUID) or, from GMO's POST,
+/// The attempt a return to `/checkout` is about: `transaction` or, from GMO's POST,
 /// the order id in a `result` whose hash checks out with the shop password.
 pub async fn returning(
     db: &DatabaseConnection,
     providers: &Providers,
-    transaction: Option<&str>,
+    transaction: Option<&TransactionUuid>,
     gmo_result: Option<&str>,
 ) -> Result<Option<(order::Model, Option<String>)>> {
     let hint = match (gmo_result, providers.gmo.as_ref()) {

@@ -18,10 +18,13 @@
 pub mod checkout;
 pub mod gmo;
 pub mod paypal;
+pub mod reconcile;
 pub mod stripe;
 
+pub use reconcile::{Reconciled, reconcile, sweep};
+
 use chrono::{DateTime, Utc};
-use sea_orm::{ConnectionTrait, DatabaseConnection, EntityTrait, TransactionTrait};
+use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -31,7 +34,7 @@ use crate::error::{Error, Result};
 use crate::jobs::{Queue, ReconcilePayment, SendMail};
 use crate::mail::Mailer;
 use crate::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
-use crate::types::Lang;
+use crate::types::{Lang, TransactionUuid};
 use stripe::{Intent, Stripe};
 
 /// What a provider call ended with, when it did not succeed.
@@ -181,12 +184,15 @@ fn provider_error(e: ProviderError) -> Error {
     }
 }
 
-/// Opens (or reuses) the attempt to pay application `application_id` through `payment_type`.
+/// Opens (or reuses) the attempt to pay application `application_id` through `payment_type`;
+/// a redirect provider's payment object is opened in `lang` (PayPal's locale and item, the
+/// return to `/checkout` in that language).
 pub async fn pre_order(
     db: &DatabaseConnection,
     providers: &Providers,
     user_id: i32,
     input: PreOrderInput,
+    lang: Lang,
     now: DateTime<Utc>,
 ) -> Result<PreOrder> {
     let application_id = input
@@ -198,7 +204,7 @@ pub async fn pre_order(
     let stripe = match payment_type {
         PaymentType::Stripe => providers.stripe()?,
         PaymentType::Paypal | PaymentType::SmbcGmo => {
-            return checkout::pre_order(db, providers, user_id, application_id, payment_type, Lang::Ja, now).await;
+            return checkout::pre_order(db, providers, user_id, application_id, payment_type, lang, now).await;
         }
     };
     let opened = payment::open_order(db, &payable, user_id, payment_type, now).await?;
@@ -253,6 +259,7 @@ pub async fn capture(
     now: DateTime<Utc>,
 ) -> Result<payment_history::Model> {
     let uuid = input.transaction_uuid.ok_or_else(|| Error::invalid("transaction_uuid", "validation.required"))?;
+    let uuid = TransactionUuid::parse(&uuid).map_err(|_| Error::not_found())?;
     let found = order::Model::of_user(db, &uuid, user_id).await?;
     if let Some(paid) = payment_history::Model::of_order(db, found.id).await? {
         return Ok(paid);
@@ -337,7 +344,7 @@ pub async fn finish(
                     order_id = found.id,
                     "provider amount differs from the attempt: not settled, for staff"
                 );
-                order::Model::close(db, found.id, OrderState::Failed, "amount_mismatch", now).await?;
+                order::Model::flag_for_refund(db, found.id, crate::model::payment::AMOUNT_MISMATCH, now).await?;
                 return Ok(Finished::Closed);
             }
             match outbox.settle(db, found.id, &intent.id, now).await? {
@@ -352,76 +359,6 @@ pub async fn finish(
         "processing" | "requires_capture" => Ok(Finished::Open("payment_processing")),
         "requires_action" => Ok(Finished::Open("payment_requires_action")),
         _ => Ok(Finished::Open("payment_not_completed")),
-    }
-}
-
-/// What one reconcile run found.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Reconciled {
-    /// Nothing left to do (settled, failed, expired, or not pending any more).
-    Done(&'static str),
-    /// The payer has not finished paying and the window is open: nothing to do now.
-    Waiting,
-    /// The provider did not answer: ask again later.
-    Retry,
-}
-
-/// Asks the provider about pending attempt `order_id` and settles, fails or expires it.
-pub async fn reconcile(
-    db: &DatabaseConnection,
-    outbox: Outbox<'_>,
-    providers: &Providers,
-    order_id: i32,
-    now: DateTime<Utc>,
-) -> Result<Reconciled> {
-    let Some(found) = order::Entity::find_by_id(order_id).one(db).await? else {
-        return Ok(Reconciled::Done("gone"));
-    };
-    if found.state != OrderState::Pending {
-        return Ok(Reconciled::Done("not_pending"));
-    }
-    let Some(intent_id) = found.provider_order_id.clone() else { return Ok(Reconciled::Done("never_opened")) };
-    if Providers::is_redirect(found.provider) {
-        return checkout::reconcile(db, outbox, providers, &found, now).await;
-    }
-    let stripe = match (found.provider, &providers.stripe) {
-        (PaymentType::Stripe, Some(stripe)) => stripe,
-        _ => return Ok(Reconciled::Retry),
-    };
-    order::Model::count_reconcile(db, found.id, now).await?;
-    let intent = match stripe.retrieve(&intent_id).await {
-        Ok(intent) => intent,
-        Err(_) => return Ok(Reconciled::Retry),
-    };
-    match finish(db, outbox, &found, &intent, now).await? {
-        Finished::Settled(_) => Ok(Reconciled::Done("settled")),
-        Finished::Closed => Ok(Reconciled::Done("closed")),
-        Finished::Open("payment_processing") => Ok(Reconciled::Retry),
-        Finished::Open(_) => match unpayable(db, &found, now).await? {
-            None => Ok(Reconciled::Waiting),
-            // Another attempt paid the application: this one is over, nothing was taken.
-            Some("already_paid") => {
-                order::Model::close(db, found.id, OrderState::Failed, "superseded", now).await?;
-                Ok(Reconciled::Done("superseded"))
-            }
-            Some(_) => {
-                order::Model::close(db, found.id, OrderState::Expired, "window_closed", now).await?;
-                Ok(Reconciled::Done("expired"))
-            }
-        },
-    }
-}
-
-/// Why the attempt's application can no longer be paid at `now` (`already_paid`,
-/// `payment_closed`, `not_found`), or `None` while it can.
-async fn unpayable(db: &DatabaseConnection, found: &order::Model, now: DateTime<Utc>) -> Result<Option<&'static str>> {
-    match Payable::load(db, found.application_id, found.user_id, now).await {
-        Ok(_) => Ok(None),
-        Err(e @ (Error::Conflict { .. } | Error::NotFound { .. })) => {
-            tracing::info!(order_id = found.id, reason = e.code(), "pending attempt no longer payable: closed");
-            Ok(Some(e.code()))
-        }
-        Err(e) => Err(e),
     }
 }
 

@@ -14,7 +14,10 @@
 //!   decimals at PayPal), `payment_source.paypal.experience_context` with the return and cancel
 //!   URLs (our `/checkout`), the payer's locale, no shipping, `PAY_NOW`. A repeated create (a
 //!   timeout, two tabs) returns the same order. The payer approves at the `payer-action` link.
-//! - `GET /v2/checkout/orders/{id}`: the truth about an order (reconcile, `/checkout`).
+//! - `GET /v2/checkout/orders/{id}`: the truth about an order (reconcile, `/checkout`). PayPal
+//!   forgets an order left unapproved for about three hours, and a voided one: it answers `404
+//!   RESOURCE_NOT_FOUND`, which [`PayPal::order`] reports as `None` — the order expired, nothing
+//!   was or can be captured on it, and the payer needs a fresh one.
 //! - `POST /v2/checkout/orders/{id}/capture` with `PayPal-Request-Id:
 //!   capture-<transaction_uuid>-<declines so far>`: PayPal captures an order at most once and
 //!   answers a repeated key with its first answer, so concurrent or repeated captures charge once.
@@ -204,6 +207,9 @@ pub struct Transmission {
     pub auth_algo: String,
 }
 
+/// PayPal's error name for an order it does not know (any more).
+pub const NOT_FOUND: &str = "RESOURCE_NOT_FOUND";
+
 /// Whether `id` can be a PayPal order id (letters and digits only: it goes into a URL path).
 pub fn is_order_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric())
@@ -299,6 +305,12 @@ impl PayPal {
             return Err(ProviderError::Unknown);
         }
         let parsed = serde_json::from_slice::<ErrorAnswer>(&body).ok();
+        if status.as_u16() == 404 && parsed.as_ref().and_then(|e| e.name.as_deref()) == Some(NOT_FOUND) {
+            // PayPal's own "no such resource" (its detail says INVALID_RESOURCE_ID): named by the
+            // error's name, so that callers can tell it from a refusal. A 404 without PayPal's
+            // error body (a proxy, a wrong base URL) stays an `http_404` refusal.
+            return Err(ProviderError::Refused { code: NOT_FOUND.into() });
+        }
         let code = parsed
             .and_then(|e| e.details.into_iter().find_map(|d| d.issue).or(e.name))
             .filter(|c| c.len() <= 64 && c.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
@@ -369,18 +381,24 @@ impl PayPal {
         .await
     }
 
-    /// The order `id` as PayPal has it now.
-    pub async fn order(&self, id: &str) -> Result<Order, ProviderError> {
+    /// The order `id` as PayPal has it now, or `None` when PayPal does not know it (any more):
+    /// an order left unapproved for about three hours, or voided, is gone (`404
+    /// RESOURCE_NOT_FOUND`), with no money taken on it.
+    pub async fn order(&self, id: &str) -> Result<Option<Order>, ProviderError> {
         if !is_order_id(id) {
-            return Err(ProviderError::Refused { code: "RESOURCE_NOT_FOUND".into() });
+            return Ok(None);
         }
-        self.send_order(|| self.http.get(format!("{}/v2/checkout/orders/{id}", self.base))).await
+        match self.send_order(|| self.http.get(format!("{}/v2/checkout/orders/{id}", self.base))).await {
+            Ok(order) => Ok(Some(order)),
+            Err(ProviderError::Refused { code }) if code == NOT_FOUND => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Captures the approved order `id` under idempotency key `key`.
     pub async fn capture(&self, id: &str, key: &str) -> Result<Order, ProviderError> {
         if !is_order_id(id) {
-            return Err(ProviderError::Refused { code: "RESOURCE_NOT_FOUND".into() });
+            return Err(ProviderError::Refused { code: NOT_FOUND.into() });
         }
         self.send_order(|| {
             self.http

@@ -10,6 +10,10 @@
 //!   with `Idempotency-Key: confirm-<transaction_uuid>-<payment_method>`: the card is charged at
 //!   most once per intent (Stripe charges a PaymentIntent once; the key covers replays).
 //! - `GET /v1/payment_intents/{id}`: the truth when an outcome is unknown.
+//! - `POST /v1/payment_intents/{id}/cancel` with `Idempotency-Key: cancel-<transaction_uuid>`:
+//!   an attempt we close while its intent is still open (its window closed, another attempt paid)
+//!   is cancelled first, so that the client secret the payer's browser holds can no longer
+//!   confirm it.
 //!
 //! Webhooks: `Stripe-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`, each `v1` the HMAC-SHA256 of
 //! `"<t>.<raw body>"` under one endpoint secret (several during a secret rotation). A request
@@ -23,7 +27,7 @@ use serde::Deserialize;
 use sha2::Sha256;
 
 use super::ProviderError;
-use crate::config::Config;
+use crate::config::{Config, Secret};
 
 /// How far a webhook's timestamp may be from now (Stripe's default).
 pub const TOLERANCE_SECS: i64 = 300;
@@ -34,7 +38,7 @@ pub const TOLERANCE_SECS: i64 = 300;
 pub struct Stripe {
     http: reqwest::Client,
     base: String,
-    secret_key: String,
+    secret_key: Secret,
     publishable_key: String,
     js_url: url::Url,
 }
@@ -80,7 +84,7 @@ impl Stripe {
     /// key opens payments, the publishable key lets Stripe.js take the card) and Stripe.js has an
     /// http(s) URL (see [`Config::check_stripe`]).
     pub fn from_config(config: &Config) -> Option<Self> {
-        if config.stripe_secret_key.trim().is_empty() || config.stripe_publishable_key.trim().is_empty() {
+        if config.stripe_secret_key.is_empty() || config.stripe_publishable_key.trim().is_empty() {
             return None;
         }
         let js_url = config.stripe_js_url().ok()?;
@@ -116,7 +120,7 @@ impl Stripe {
     }
 
     async fn send(&self, req: reqwest::RequestBuilder) -> Result<Intent, ProviderError> {
-        let res = req.bearer_auth(&self.secret_key).send().await.map_err(|e| {
+        let res = req.bearer_auth(self.secret_key.expose()).send().await.map_err(|e| {
             tracing::warn!(error = %e.without_url(), "stripe call failed");
             ProviderError::Unknown
         })?;
@@ -177,6 +181,16 @@ impl Stripe {
         self.send(confirm).await
     }
 
+    /// Cancels intent `id` of attempt `transaction_uuid` (Stripe refuses once it succeeded or is
+    /// processing: `payment_intent_unexpected_state`).
+    pub async fn cancel(&self, id: &str, transaction_uuid: &str) -> Result<Intent, ProviderError> {
+        let cancel = self
+            .http
+            .post(format!("{}/v1/payment_intents/{id}/cancel", self.base))
+            .header("Idempotency-Key", format!("cancel-{transaction_uuid}"));
+        self.send(cancel).await
+    }
+
     /// The intent `id` as Stripe has it now.
     pub async fn retrieve(&self, id: &str) -> Result<Intent, ProviderError> {
         self.send(self.http.get(format!("{}/v1/payment_intents/{id}", self.base))).await
@@ -205,7 +219,7 @@ pub enum SignatureError {
 
 /// Checks `header` (`Stripe-Signature`) for `payload` against every secret in `secrets` at unix
 /// time `now`.
-pub fn verify_signature(payload: &[u8], header: &str, secrets: &[String], now: i64) -> Result<(), SignatureError> {
+pub fn verify_signature(payload: &[u8], header: &str, secrets: &[Secret], now: i64) -> Result<(), SignatureError> {
     let mut timestamp = None;
     let mut signatures = Vec::new();
     for part in header.split(',') {
@@ -224,11 +238,15 @@ pub fn verify_signature(payload: &[u8], header: &str, secrets: &[String], now: i
     if signatures.is_empty() {
         return Err(SignatureError::Malformed);
     }
-    if (now - timestamp).abs() > TOLERANCE_SECS {
+    // Checked: `t` is whatever the request says, and `now - t` overflows an i64 for a `t` near
+    // either end of its range (it used to panic, a 500, before any signature was compared).
+    let age = now.checked_sub(timestamp).map(i64::unsigned_abs);
+    if age.is_none_or(|age| age > TOLERANCE_SECS.unsigned_abs()) {
         return Err(SignatureError::Stale);
     }
     for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).map_err(|_| SignatureError::Mismatch)?;
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(secret.expose().as_bytes()).map_err(|_| SignatureError::Mismatch)?;
         mac.update(timestamp.to_string().as_bytes());
         mac.update(b".");
         mac.update(payload);
@@ -256,8 +274,8 @@ mod tests {
 
     const BODY: &[u8] = br#"{"id":"evt_1","type":"payment_intent.succeeded"}"#;
 
-    fn secrets(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+    fn secrets(list: &[&str]) -> Vec<Secret> {
+        list.iter().map(|s| Secret::from(*s)).collect()
     }
 
     #[test]
@@ -292,5 +310,18 @@ mod tests {
             );
         }
         assert_eq!(verify_signature(BODY, "t=1000,v1=zz", &secrets(&[""]), 1_000), Err(SignatureError::Malformed));
+    }
+
+    #[test]
+    fn timestamps_at_the_ends_of_the_range_are_stale_not_a_panic() {
+        for t in [i64::MIN, i64::MIN + 1, -i64::MAX, i64::MAX, i64::MAX - 1] {
+            let header = sign(BODY, "whsec_old", t);
+            for now in [0, 1_700_000_000, -1_700_000_000, i64::MAX, i64::MIN] {
+                let verified = verify_signature(BODY, &header, &secrets(&["whsec_old"]), now);
+                let near = (i128::from(now) - i128::from(t)).abs() <= i128::from(TOLERANCE_SECS);
+                let expected = if near { Ok(()) } else { Err(SignatureError::Stale) };
+                assert_eq!(verified, expected, "t={t} now={now}");
+            }
+        }
     }
 }

@@ -9,4 +9,4 @@ pub mod params;
 
 pub use bilingual::{Bilingual, Localized, localized};
 pub use lang::Lang;
-pub use params::{Id, InvalidParam, Permalink};
+pub use params::{Id, InvalidParam, Permalink, TransactionUuid};

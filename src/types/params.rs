@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use rocket::form::{self, FromFormField, ValueField};
 use rocket::request::FromParam;
 use serde::Serialize;
 
@@ -73,6 +74,53 @@ impl fmt::Display for Permalink {
     }
 }
 
+/// A payment attempt's transaction UUID, exactly as it is issued: 36 characters, lower-case
+/// hexadecimal digits with hyphens after the 8th, 12th, 16th and 20th. UUID parsers also accept
+/// upper case, no hyphens, braces and `urn:uuid:`; those spellings are not the attempt's address
+/// (a receipt under another name), so everywhere a transaction is named — receipts, the payment
+/// pages, `/checkout`, the payment API — they are refused like any other bad parameter.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct TransactionUuid(String);
+
+impl TransactionUuid {
+    /// Checks a transaction UUID (the canonical form only).
+    pub fn parse(s: &str) -> Result<Self, InvalidParam> {
+        let canonical = s.len() == 36
+            && s.bytes().enumerate().all(|(i, b)| match i {
+                8 | 13 | 18 | 23 => b == b'-',
+                _ => b.is_ascii_digit() || (b'a'..=b'f').contains(&b),
+            });
+        if canonical { Ok(Self(s.to_string())) } else { Err(InvalidParam) }
+    }
+
+    /// The UUID text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'a> FromParam<'a> for TransactionUuid {
+    type Error = InvalidParam;
+
+    fn from_param(param: &'a str) -> Result<Self, Self::Error> {
+        Self::parse(param)
+    }
+}
+
+/// As a query parameter: `Option<TransactionUuid>` is `None` when it is missing or malformed.
+#[rocket::async_trait]
+impl<'v> FromFormField<'v> for TransactionUuid {
+    fn from_value(field: ValueField<'v>) -> form::Result<'v, Self> {
+        Self::parse(field.value).map_err(|_| form::Error::validation("not a transaction UUID").into())
+    }
+}
+
+impl fmt::Display for TransactionUuid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +131,26 @@ mod tests {
         assert_eq!(Id::parse("2147483647"), Ok(Id(i32::MAX)));
         for bad in ["0", "-1", "+1", "1.5", "abc", "", " 1", "2147483648", "1e3", "０１"] {
             assert_eq!(Id::parse(bad), Err(InvalidParam), "{bad:?} is refused");
+        }
+    }
+
+    #[test]
+    fn transaction_uuids_are_only_the_canonical_form() {
+        let uuid = "6f1c7a52-0b9e-4d3a-8c2f-5e7d9a1b3c4d";
+        assert_eq!(TransactionUuid::parse(uuid).map(|t| t.to_string()), Ok(uuid.to_string()));
+        let spellings = [
+            uuid.to_uppercase(),
+            uuid.replace('-', ""),
+            format!("{{{uuid}}}"),
+            format!("urn:uuid:{uuid}"),
+            format!(" {uuid}"),
+            format!("{uuid}0"),
+            uuid.replacen('-', "_", 1),
+            uuid.replacen('6', "g", 1),
+            String::new(),
+        ];
+        for bad in spellings {
+            assert_eq!(TransactionUuid::parse(&bad), Err(InvalidParam), "{bad:?} is refused");
         }
     }
 

@@ -2,6 +2,7 @@
 //! `/mypage/payment_history/{transaction}`): the payer's settled payments in both languages, a
 //! printable receipt per transaction UUID, and the 404 page for anything else or anyone else's.
 
+use serde_json::json;
 use vmarket::model::payment::{self, Payable, PaymentType};
 
 use crate::support::TestApp;
@@ -63,4 +64,61 @@ async fn the_payer_sees_the_payment_and_its_receipt_in_both_languages_and_nobody
     assert!(!theirs.contains("ReceiptFair"));
     let (status, _) = owner.page("/mypage/payment_history?page=0").await;
     assert_eq!(status, 404, "page must be a positive integer");
+}
+
+/// The other spellings `uuid` parsers accept for `uuid` (a canonical lower-case UUID).
+fn other_spellings(uuid: &str) -> Vec<String> {
+    vec![
+        uuid.to_uppercase(),
+        uuid.replace('-', ""),
+        format!("%7B{uuid}%7D"),
+        format!("urn:uuid:{uuid}"),
+        format!("{uuid}%20"),
+    ]
+}
+
+#[rocket::async_test]
+async fn a_transaction_is_only_its_canonical_uuid_everywhere_anything_else_is_the_404_page() {
+    let app = TestApp::builder().live().build().await;
+    let mut owner = app.with_user("canonical_owner").await;
+    let won = app.won_application(&owner, "CanonicalFair").await;
+    let now = app.clock.now();
+    let payable = Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap();
+    let opened = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
+    payment::settle(&app.db, &mailer, opened.id, "pi_canonical", now).await.unwrap();
+    let paid = opened.transaction_uuid;
+    // A PayPal attempt not sent to PayPal yet: `/checkout` reports on it.
+    owner.renew().await;
+    let other = app.won_application(&owner, "CanonicalOther").await;
+    owner.renew().await;
+    let now = app.clock.now();
+    let payable = Payable::load(&app.db, other.application_id, owner.user.id, now).await.unwrap();
+    let pending = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Paypal, now).await.unwrap();
+    let pending = pending.transaction_uuid;
+
+    for (page, uuid) in [
+        ("/mypage/payment_history/", &paid),
+        ("/payment/complete?transaction=", &paid),
+        ("/checkout?transaction=", &pending),
+    ] {
+        let (status, _) = owner.page(&format!("{page}{uuid}")).await;
+        assert_eq!(status, 200, "{page}{uuid}");
+        for spelling in other_spellings(uuid) {
+            for prefix in ["", "/en"] {
+                let path = format!("{prefix}{page}{spelling}");
+                let (status, body) = owner.page(&path).await;
+                assert_eq!(status, 404, "{path}");
+                assert!(body.contains("Page Not Found") || body.contains("ページが見つかりません"), "{path}");
+            }
+        }
+    }
+    // The API names attempts the same way.
+    let (status, body) = owner.post_json("/api/v1/user/payment/capture", &json!({"transaction_uuid": paid})).await;
+    assert_eq!(status, 200, "{body}");
+    for spelling in [paid.to_uppercase(), paid.replace('-', ""), format!("{{{paid}}}"), format!("urn:uuid:{paid}")] {
+        let (status, body) =
+            owner.post_json("/api/v1/user/payment/capture", &json!({"transaction_uuid": spelling})).await;
+        assert_eq!((status, body["code"].as_str()), (404, Some("not_found")), "{spelling}: {body}");
+    }
 }

@@ -444,8 +444,16 @@ async fn paypal_s_own_webhook_delivery_settles_a_payer_who_never_came_back() {
         assert!(std::time::Instant::now() < deadline, "the webhook settled the payment");
         rocket::tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    let deliveries = paypal.get("/_fake/webhooks").await;
-    assert!(deliveries.as_array().unwrap().iter().any(|d| d["status"] == 200), "{deliveries}");
+    // The fake records a delivery once our answer reached it, which may be just after the
+    // payment settled: wait for it too.
+    loop {
+        let deliveries = paypal.get("/_fake/webhooks").await;
+        if deliveries.as_array().unwrap().iter().any(|d| d["status"] == 200) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "a delivery answered 200: {deliveries}");
+        rocket::tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     assert_eq!(captures_at_paypal(&paypal, &order_id).await, 1);
 }
 
@@ -465,4 +473,52 @@ async fn without_a_webhook_id_the_endpoint_is_absent() {
         .await;
     let (status, _) = webhook(&app, &json!({}), "{}").await;
     assert_eq!(status, 404);
+}
+
+#[rocket::async_test]
+async fn a_return_whose_token_is_another_order_captures_nothing() {
+    let Some(paypal) = Fake::start(Kind::PayPal) else { return };
+    let app = app_with(Some(&paypal), None, 5_000).await;
+    paypal.config(json!({"webhook_url": ""})).await;
+    let mut first = app.with_user("pp_bound_a").await;
+    let mut second = app.with_user("pp_bound_b").await;
+    let won_first = app.won_application(&first, "PayPalBoundA").await;
+    paypal.follow(&app).await;
+    first.renew().await;
+    let ask = |id: i32| json!({"application_id": id, "payment_type": "paypal"});
+    let (_, a) = first.post_json("/api/v1/user/payment/redirect", &ask(won_first.application_id)).await;
+    let (uuid_a, order_a) = (a["transaction_uuid"].as_str().unwrap(), token_of(a["redirect_url"].as_str().unwrap()));
+    // The first payer approves at once (PayPal forgets an order left unapproved for 3 hours, and
+    // the second event is days later).
+    paypal.post(&format!("/_fake/orders/{order_a}/approve"), json!({})).await;
+    second.renew().await;
+    let won_second = app.won_application(&second, "PayPalBoundB").await;
+    paypal.follow(&app).await;
+    second.renew().await;
+    let (_, b) = second.post_json("/api/v1/user/payment/redirect", &ask(won_second.application_id)).await;
+    let (uuid_b, order_b) = (b["transaction_uuid"].as_str().unwrap(), token_of(b["redirect_url"].as_str().unwrap()));
+    // Both payers approved at PayPal; neither has come back yet.
+    paypal.post(&format!("/_fake/orders/{order_b}/approve"), json!({})).await;
+    assert_eq!(paypal.get(&format!("/_fake/orders/{order_a}")).await["status"], "APPROVED");
+
+    // A return for one attempt that names the other's order (a link tampered with, or mixed up)
+    // is not PayPal's return for it: the 404 page, and nothing is captured — neither order.
+    for (uuid, token) in [(uuid_b, order_a.as_str()), (uuid_a, order_b.as_str()), (uuid_b, "NOTANORDER1"), (uuid_b, "")]
+    {
+        let path = format!("/checkout?transaction={uuid}&token={token}&PayerID=FAKEPAYER");
+        let (status, html) = app.page(&path).await;
+        assert_eq!(status, 404, "{path}");
+        assert!(html.contains("ページが見つかりません"), "{path}: the 404 page");
+    }
+    assert_eq!(captures_at_paypal(&paypal, &order_a).await, 0);
+    assert_eq!(captures_at_paypal(&paypal, &order_b).await, 0);
+    assert_eq!(app.attempt(uuid_b).await.state, OrderState::Pending);
+
+    // The genuine return settles its own attempt only.
+    let (status, html) = app.page(&format!("/checkout?transaction={uuid_b}&token={order_b}&PayerID=FAKEPAYER")).await;
+    assert_eq!(status, 200);
+    assert_eq!(Doc::parse(&html).attr("[data-testid=checkout]", "data-outcome"), "paid", "{html}");
+    assert_eq!(captures_at_paypal(&paypal, &order_b).await, 1);
+    assert_eq!(captures_at_paypal(&paypal, &order_a).await, 0);
+    assert_eq!(app.settled_payments(won_first.application_id).await, 0);
 }

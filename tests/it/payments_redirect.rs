@@ -230,6 +230,50 @@ async fn an_approved_order_is_not_captured_once_the_window_closed() {
     assert_eq!(app.settled_payments(won.application_id).await, 0);
 }
 
+#[rocket::async_test]
+async fn pre_order_for_a_redirect_provider_opens_it_in_the_payer_s_language() {
+    let (Some(paypal), Some(gmo)) = (Fake::start(Kind::PayPal), Fake::start(Kind::Gmo)) else { return };
+    let app = app_with(Some(&paypal), Some(&gmo), 5_000).await;
+    paypal.config(json!({"webhook_url": ""})).await;
+    let mut owner = app.with_user("rd_english").await;
+    let won = app.won_application(&owner, "EnglishFair").await;
+    paypal.follow(&app).await;
+    gmo.follow(&app).await;
+    owner.renew().await;
+    let checkout = |uuid: &str| format!("{}/en/checkout?transaction={uuid}", app.origin);
+
+    // PayPal: English at PayPal (locale, item), back to the English `/checkout`.
+    let ask = json!({"application_id": won.application_id, "payment_type": "paypal"});
+    let (status, opened) = owner.post_json("/api/v1/user/payment/pre_order?lang=en", &ask).await;
+    assert_eq!(status, 200, "{opened}");
+    let (order_id, uuid) = (opened["order_id"].as_str().unwrap(), opened["transaction_uuid"].as_str().unwrap());
+    let at_paypal = paypal.get(&format!("/_fake/orders/{order_id}")).await;
+    assert_eq!(at_paypal["locale"], "en-US");
+    assert_eq!(at_paypal["purchase_units"][0]["description"], "Test Fair EnglishFair / Square booth");
+    assert_eq!(at_paypal["return_url"].as_str(), Some(checkout(uuid).as_str()));
+    assert_eq!(at_paypal["cancel_url"].as_str(), Some(format!("{}&cancel=1", checkout(uuid)).as_str()));
+    let approved = paypal.post(&format!("/_fake/orders/{order_id}/approve"), json!({})).await;
+    let back = approved["return_url"].as_str().unwrap();
+    assert!(back.starts_with(&checkout(uuid)), "{back}");
+    let (status, html) = owner.page(&path_of(back)).await;
+    assert_eq!(status, 200);
+    let doc = Doc::parse(&html);
+    assert_eq!(doc.attr("html", "lang"), "en");
+    assert_eq!(doc.attr("[data-testid=checkout]", "data-outcome"), "paid", "{html}");
+    assert_eq!(doc.text("[data-testid=checkout] h1"), "Payment complete");
+
+    // GMO, for another application: its payment page returns to the English `/checkout` too.
+    let other = app.won_application(&owner, "EnglishGmo").await;
+    gmo.follow(&app).await;
+    owner.renew().await;
+    let ask = json!({"application_id": other.application_id, "payment_type": "smbc_gmo"});
+    let (status, opened) = owner.post_json("/api/v1/user/payment/pre_order?lang=en", &ask).await;
+    assert_eq!(status, 200, "{opened}");
+    let (trade, uuid) = (opened["order_id"].as_str().unwrap(), opened["transaction_uuid"].as_str().unwrap());
+    let at_gmo = gmo.get(&format!("/_fake/trades/{trade}")).await;
+    assert_eq!(at_gmo["RetUrl"].as_str(), Some(checkout(uuid).as_str()), "{at_gmo}");
+}
+
 /// A `tracing` writer into a shared buffer.
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);

@@ -114,6 +114,39 @@ describe('apiRequest', () => {
     expect(noSleep).not.toHaveBeenCalled();
   });
 
+  it.each([
+    '/api/v1/user/payment_histories',
+    '/api/v1/user/payment_histories?page=2',
+    '/api/v1/user/payment_histories/12',
+    '/api/v1/user/payment/pre_order',
+    '/api/v1/user/payment/paypal/capture',
+    '/api/v1/payment/stripe/webhook',
+  ])('never repeats a payment call (spec §7), not even a GET: %s', async (path) => {
+    const unavailable = vi.fn(async () => json({ code: 'internal_error', message: 'busy' }, 503));
+    await expect(
+      apiRequest(path, { lang: 'ja', fetch: unavailable as typeof fetch, sleep: noSleep, retries: 5 }),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(unavailable).toHaveBeenCalledOnce();
+
+    const offline = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(apiRequest(path, { lang: 'en', fetch: offline as typeof fetch, sleep: noSleep })).rejects.toMatchObject({
+      status: 0,
+      code: 'network_error',
+    });
+    expect(offline).toHaveBeenCalledOnce();
+    expect(noSleep).not.toHaveBeenCalled();
+  });
+
+  it('still retries the reads that are not payments', async () => {
+    for (const path of ['/api/v1/user/me', '/api/v1/user/event_entries?page=2', '/api/v1/user/paymentx']) {
+      const down = vi.fn(async () => json({ code: 'internal_error', message: 'busy' }, 503));
+      await expect(apiRequest(path, { lang: 'ja', fetch: down as typeof fetch, sleep: noSleep })).rejects.toMatchObject({ status: 503 });
+      expect(down).toHaveBeenCalledTimes(3);
+    }
+  });
+
   it('retries a GET after two 503s and then succeeds; a third failure surfaces', async () => {
     const answers = [503, 503, 200];
     const twice = vi.fn(async () => {

@@ -7,7 +7,8 @@
  * Every call: same-origin cookie auth, `?lang=ja|en`, `Accept: application/json`; unsafe
  * methods send the CSRF token from `<meta name="csrf-token">` as `X-CSRF-Token`. GET and HEAD
  * are retried twice on network failures and 5xx answers; POST, PUT, PATCH and DELETE are sent
- * exactly once (a repeated write could apply twice; payment calls must never be repeated).
+ * exactly once (a repeated write could apply twice), and so is every payment call, reads
+ * included (spec §7 "Payments (no retry)": {@link isPaymentPath}).
  * Error answers `{code, message, details: [{attribute, message}]}` (spec §8) become an
  * {@link ApiError}; any 401 flags the page's auth error (spec §4). Keys stay snake_case as on
  * the wire, as in the generated types.
@@ -28,6 +29,14 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Methods that change nothing on the server, so that repeating them is harmless. */
 const RETRIABLE: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD']);
+
+/** The payment calls of spec §7 (`/api/v1/user/payment_histories…`, `/api/v1/user/payment/…`, `/api/v1/payment/…`). */
+const PAYMENT_PATH = /^\/api\/v1\/(?:user\/)?payment(?:_histories)?(?:[/?]|$)/;
+
+/** Whether `path` is a payment call, which is never retried whatever its method (spec §7). */
+export function isPaymentPath(path: string): boolean {
+  return PAYMENT_PATH.test(path);
+}
 
 export type ApiErrorDetail = Schemas['FieldError'];
 
@@ -57,7 +66,10 @@ export interface ApiOptions {
   /** Sent as `X-CSRF-Token` on unsafe methods; defaults to `<meta name="csrf-token">`. */
   csrfToken?: string | null;
   fetch?: typeof fetch;
-  /** Retries of a GET or HEAD (default {@link API_RETRIES}); other methods are never retried. */
+  /**
+   * Retries of a GET or HEAD (default {@link API_RETRIES}); other methods and payment calls
+   * ({@link isPaymentPath}) are never retried.
+   */
   retries?: number;
   /** Waits between retries; the default waits 300 ms, then 600 ms. */
   sleep?: (ms: number) => Promise<void>;
@@ -102,7 +114,7 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
 export async function apiRequest(path: string, opts: ApiOptions): Promise<unknown> {
   const method = opts.method ?? 'GET';
   const fetchImpl = opts.fetch ?? fetch;
-  const retries = RETRIABLE.has(method) ? (opts.retries ?? API_RETRIES) : 0;
+  const retries = RETRIABLE.has(method) && !isPaymentPath(path) ? (opts.retries ?? API_RETRIES) : 0;
   const sleep = opts.sleep ?? defaultSleep;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (!RETRIABLE.has(method)) {

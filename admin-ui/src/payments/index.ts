@@ -26,6 +26,7 @@ export const spec: ResourceSpec = {
     { source: 'state', kind: 'select', choices: ORDER_STATES, list: true, sortable: true, filter: true, alwaysOn: true },
     { source: 'is_late', kind: 'boolean', list: true, filter: true },
     { source: 'is_duplicate', kind: 'boolean', list: true, filter: true },
+    { source: 'needs_refund', kind: 'boolean', list: true, filter: true },
     { source: 'failure', kind: 'text', emptyText: 'admin.none' },
     { source: 'transaction_uuid', kind: 'text' },
     { source: 'provider_order_id', kind: 'text', emptyText: 'admin.none' },

@@ -65,10 +65,11 @@ pub async fn show(api: Api<'_>, current: CurrentUser, id: Id) -> Result<Json<Pay
 
 /// Opens the payment of a won application through a provider (or returns the attempt already
 /// open for it and that provider, so a double click opens one payment). Only the owner of the
-/// application's circle, only a `first_win` / `second_win` inside its payment window. Do not
+/// application's circle, only a `first_win` / `second_win` inside its payment window. PayPal and
+/// GMO attempts are opened in `lang` (the provider's page, the return to `/checkout`). Do not
 /// retry automatically.
 #[utoipa::path(post, path = "/api/v1/user/payment/pre_order", tag = "payments", security(("bearer" = [])),
-    params(("lang" = Option<String>, Query)),
+    params(("lang" = Option<String>, Query, description = "the payer's language: PayPal's page and the return to /checkout")),
     request_body = PreOrderInput,
     responses((status = 200, body = PreOrder), (status = 400, body = crate::error::ErrorBody),
               (status = 401, body = crate::error::ErrorBody),
@@ -85,7 +86,7 @@ pub async fn pre_order(
     input: Body<'_, PreOrderInput>,
 ) -> Result<Json<PreOrder>> {
     let input = body(input)?;
-    Ok(Json(payments::pre_order(api.db, providers, current.user.id, input, api.now).await?))
+    Ok(Json(payments::pre_order(api.db, providers, current.user.id, input, api.lang, api.now).await?))
 }
 
 /// Confirms and settles an attempt (Stripe: with the card's `payment_method` from Stripe.js, or

@@ -64,7 +64,7 @@ pub struct Model {
     pub state: OrderState,
     /// Why it failed (provider code), for staff.
     pub failure: Option<String>,
-    /// How often the reconcile job asked the provider about it.
+    /// How often a reconcile (the job, the sweep, staff) looked at it; spaces the sweep's looks.
     pub reconcile_attempts: i32,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,

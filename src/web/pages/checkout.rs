@@ -7,7 +7,8 @@
 //!   payment. A refusal (window closed, provider down) is a page saying why, in the visitor's
 //!   language, with the way back.
 //! - `GET /checkout?transaction=` is where PayPal and GMO send the payer back (PayPal adds
-//!   `token` and `PayerID`; a cancel adds `cancel=1`). It works without the sign-in cookie and
+//!   `token` and `PayerID`; a cancel adds `cancel=1`; a `token` that is not the attempt's stored
+//!   PayPal order is the 404 page, and nothing is asked or captured). It works without the sign-in cookie and
 //!   finishes the payment by asking the provider server to server (a PayPal order is captured
 //!   once approved), idempotently: reloads and double returns settle once. It shows the outcome
 //!   and, once paid, the link to `/payment/complete?transaction=`; what was paid for is shown to
@@ -32,6 +33,7 @@ use crate::mail::Mailer;
 use crate::model::payment::{OrderState, PaymentType, PaymentView};
 use crate::payments::checkout::{self, Next, Outcome};
 use crate::payments::{Outbox, Providers};
+use crate::types::TransactionUuid;
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
 use crate::web::pages::payment_history::grouped;
@@ -132,24 +134,38 @@ fn outcome_key(outcome: &Outcome, cancelled: bool, declined: bool) -> &'static s
 }
 
 /// Where a provider sends the payer back (see the module docs).
-#[get("/checkout?<transaction>&<cancel>&<declined>")]
+#[expect(clippy::too_many_arguments, reason = "a Rocket handler: its guards and query fields")]
+#[get("/checkout?<transaction>&<token>&<cancel>&<declined>")]
 pub async fn back(
     p: Page<'_>,
     providers: &State<Providers>,
     queue: &State<Queue>,
     mailer: &State<Mailer>,
-    transaction: Option<&str>,
+    transaction: Option<TransactionUuid>,
+    token: Option<&str>,
     cancel: Option<&str>,
     declined: Option<&str>,
 ) -> Result<Template> {
     let transaction = transaction.ok_or_else(Error::not_found)?;
     let (found, _) =
-        checkout::returning(p.db, providers, Some(transaction), None).await?.ok_or_else(Error::not_found)?;
-    if !Providers::is_redirect(found.provider) {
+        checkout::returning(p.db, providers, Some(&transaction), None).await?.ok_or_else(Error::not_found)?;
+    if !Providers::is_redirect(found.provider) || !binds(&found, token) {
         return Err(Error::not_found());
     }
     let outcome = checkout::finish(p.db, Outbox { mailer, queue }, providers, &found, p.now).await?;
     render(&p, providers, &found, &outcome, cancel.is_some(), declined.is_some()).await
+}
+
+/// Whether PayPal's `token` (its order id, which it adds to both return URLs) names the order
+/// stored for attempt `found`. A return naming another order (a link tampered with or mixed up)
+/// is not PayPal's return for this attempt: it is answered 404 before anyone asks PayPal, so it
+/// captures nothing. Without a token (our own link, once PayPal already has the approval) only
+/// the attempt's own stored order is ever captured; other providers send no token.
+fn binds(found: &order::Model, token: Option<&str>) -> bool {
+    match token {
+        Some(token) if found.provider == PaymentType::Paypal => found.provider_order_id.as_deref() == Some(token),
+        _ => true,
+    }
 }
 
 /// A provider's POST back: on to the `GET` (see the module docs).
@@ -162,10 +178,11 @@ pub async fn posted_back(
 ) -> Result<Redirect> {
     let bytes =
         payload.open(64.kibibytes()).into_bytes().await.map_err(|_| Error::BadRequest { code: "bad_request" })?;
+    let transaction = transaction.map(|raw| TransactionUuid::parse(raw).map_err(|_| Error::not_found())).transpose()?;
     let pairs = crate::payments::gmo::parse_pairs(&bytes.into_inner());
     let result = crate::payments::gmo::field(&pairs, "result");
     let (found, said) =
-        checkout::returning(p.db, providers, transaction, result).await?.ok_or_else(Error::not_found)?;
+        checkout::returning(p.db, providers, transaction.as_ref(), result).await?.ok_or_else(Error::not_found)?;
     let declined = if said.as_deref() == Some("ERROR") { "&declined=1" } else { "" };
     Ok(redirect::to_site(&p.href(&format!("/checkout?transaction={}{declined}", found.transaction_uuid))))
 }

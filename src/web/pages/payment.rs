@@ -30,7 +30,7 @@ use crate::db::entities::{order, payment_history};
 use crate::error::{Error, Result};
 use crate::model::payment::{Checkout, OrderState, PayState, PaymentType};
 use crate::payments::Providers;
-use crate::types::Id;
+use crate::types::{Id, TransactionUuid};
 use crate::web::headers::SecurityHeaders;
 use crate::web::page::Page;
 use crate::web::pages::checkout::provider_label;
@@ -196,18 +196,19 @@ pub async fn complete(
     p: Page<'_>,
     current: CurrentUser,
     providers: &State<Providers>,
-    transaction: Option<&str>,
+    transaction: Option<TransactionUuid>,
 ) -> Result<Template> {
     let transaction = transaction.ok_or(Error::NotFound { code: "invalid_parameter" })?;
-    uuid::Uuid::parse_str(transaction).map_err(|_| Error::NotFound { code: "invalid_parameter" })?;
-    let attempt = order::Model::of_user(p.db, transaction, current.user.id).await?;
+    let attempt = order::Model::of_user(p.db, &transaction, current.user.id).await?;
     let c = Checkout::load(p.db, attempt.application_id, current.user.id, p.now).await?;
     let paid = payment_history::Model::of_order(p.db, attempt.id).await?;
     let outcome = match (&paid, attempt.state) {
         (Some(paid), _) if paid.is_late => "late",
         (Some(_), _) => "paid",
         (None, OrderState::Pending) => "pending",
-        (None, OrderState::Failed) if attempt.failure.as_deref() == Some("duplicate_payment") => "duplicate",
+        (None, OrderState::Failed) if attempt.failure.as_deref() == Some(crate::model::payment::DUPLICATE_PAYMENT) => {
+            "duplicate"
+        }
         (None, OrderState::Expired) => "expired",
         (None, _) => "failed",
     };

@@ -12,6 +12,7 @@ use crate::db::entities::payment_history;
 use crate::error::{Error, Result};
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::model::payment::PaymentView;
+use crate::types::TransactionUuid;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
 use crate::web::pages::mypage::nav;
@@ -60,9 +61,8 @@ pub async fn list(p: Page<'_>, current: CurrentUser, page: Option<&str>) -> Resu
 
 /// One receipt.
 #[get("/mypage/payment_history/<transaction>")]
-pub async fn receipt(p: Page<'_>, current: CurrentUser, transaction: &str) -> Result<Template> {
-    uuid::Uuid::parse_str(transaction).map_err(|_| Error::not_found())?;
-    let row = payment_history::Model::by_transaction(p.db, transaction, current.user.id).await?;
+pub async fn receipt(p: Page<'_>, current: CurrentUser, transaction: TransactionUuid) -> Result<Template> {
+    let row = payment_history::Model::by_transaction(p.db, &transaction, current.user.id).await?;
     let view = PaymentView::load(p.db, vec![row], p.lang).await?.pop().ok_or_else(Error::not_found)?;
     let ctx = json!({
         "nav": nav(&p),

@@ -1,7 +1,8 @@
 //! The dashboard: what needs attention — inquiries nobody has resolved, inquiries a forwarding
-//! target gave up on or is late with, draws awaiting publication, payments stuck pending — each
-//! card with its count, the oldest few, and a filter that lists the same records; each role sees
-//! the cards of the areas it may read.
+//! target gave up on or is late with, draws awaiting publication, payments stuck pending, money
+//! taken to refund — each card with its count, the oldest few, and a filter that lists the same
+//! records; each role sees the cards of the areas it may read (`tests/it/admin/payments.rs`
+//! fills the card of payments to refund).
 
 use chrono::Duration;
 use rocket::http::Method;
@@ -46,7 +47,10 @@ async fn pending_and_failed_inquiries_need_attention() {
     let mut support = app.as_staff(Role::UcStaff).await;
     let (_, empty) = support.get_json("/admin/api/dashboard?lang=en").await;
     let zero = |key: &str| (key.to_string(), 0);
-    assert_eq!(counts(&empty), [zero("pending_inquiries"), zero("unforwarded"), zero("stuck_payments")]);
+    assert_eq!(
+        counts(&empty),
+        [zero("pending_inquiries"), zero("unforwarded"), zero("stuck_payments"), zero("payments_to_refund")]
+    );
 
     let mut ids = Vec::new();
     for who in ["first@example.com", "second@example.com", "third@example.com", "fourth@example.com"] {
@@ -130,7 +134,10 @@ async fn draws_awaiting_publication_and_stuck_payments_need_attention() {
     let mut admin = app.as_staff(Role::Admin).await;
     let (_, now) = admin.get_json("/admin/api/dashboard?lang=en").await;
     let keys: Vec<_> = counts(&now).into_iter().map(|(k, _)| k).collect();
-    assert_eq!(keys, ["pending_inquiries", "unforwarded", "draws_awaiting_publication", "stuck_payments"]);
+    assert_eq!(
+        keys,
+        ["pending_inquiries", "unforwarded", "draws_awaiting_publication", "stuck_payments", "payments_to_refund"]
+    );
     assert_eq!(now["cards"][2]["count"], 1);
     assert_eq!(now["cards"][2]["items"][0]["title"].as_str().unwrap(), "#1 BoardDraw First draw");
     assert_eq!(now["cards"][3]["count"], 0, "a payer may be paying right now");
@@ -152,5 +159,5 @@ async fn draws_awaiting_publication_and_stuck_payments_need_attention() {
     assert_eq!(keys, ["pending_inquiries", "unforwarded", "draws_awaiting_publication"]);
     let director = app.as_staff(Role::Director).await;
     let (_, board) = director.get_json("/admin/api/dashboard").await;
-    assert_eq!(counts(&board).len(), 4);
+    assert_eq!(counts(&board).len(), 5);
 }

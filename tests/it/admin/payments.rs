@@ -233,3 +233,93 @@ async fn an_admin_reconciles_a_payment_stripe_took_while_our_capture_failed() {
     assert_eq!(json_of(&rows[1].before)["state"], "pending");
     assert_eq!(json_of(&rows[1].after)["state"], "captured");
 }
+
+#[rocket::async_test]
+async fn money_taken_but_not_settled_is_flagged_for_a_refund_in_the_list_and_on_the_dashboard() {
+    const SECRET: &str = "whsec_refund_due";
+    let app = TestApp::builder().live().config(|c| c.stripe_webhook_secrets = vec![SECRET.into()]).build().await;
+    // Stripe took 800 yen instead of the 8,000 of the fee (a signed event says so): the attempt
+    // cannot settle the application, but the money is taken.
+    let payer = app.with_user("pay_mismatch").await;
+    let won = app.won_application(&payer, "PayMismatch").await;
+    let mismatch = open(&app, &payer, won.application_id, PaymentType::Stripe).await;
+    order::Model::set_provider_id(&app.db, mismatch.id, "pi_mismatch", app.clock.now()).await.unwrap();
+    assert_eq!(stripe_succeeded(&app, SECRET, "evt_mismatch", "pi_mismatch", 800).await, 200);
+    let row = order::Entity::find_by_id(mismatch.id).one(&app.db).await.unwrap().unwrap();
+    assert_eq!((row.state, row.failure.as_deref()), (OrderState::Failed, Some("amount_mismatch")));
+    assert_eq!(app.settled_payments(won.application_id).await, 0);
+    // And one application paid twice (two providers, two tabs).
+    let twice = app.with_user("pay_twice").await;
+    let won_twice = app.won_application(&twice, "PayTwice").await;
+    let first = open(&app, &twice, won_twice.application_id, PaymentType::Stripe).await;
+    let second = open(&app, &twice, won_twice.application_id, PaymentType::Paypal).await;
+    let outbox = app.senders();
+    outbox.outbox().settle(&app.db, first.id, "pi_first", app.clock.now()).await.unwrap();
+    outbox.outbox().settle(&app.db, second.id, "PAYPALSECOND", app.clock.now()).await.unwrap();
+
+    // Money taken for an attempt already closed here (expired while Stripe's answer was on its
+    // way): the fee would be settled late (`is_late`); another amount is flagged all the same.
+    let closer = app.with_user("pay_mismatch_closed").await;
+    let won_closed = app.won_application(&closer, "PayMismatchClosed").await;
+    let closed = open(&app, &closer, won_closed.application_id, PaymentType::Stripe).await;
+    order::Model::set_provider_id(&app.db, closed.id, "pi_mismatch_closed", app.clock.now()).await.unwrap();
+    assert!(
+        order::Model::close(&app.db, closed.id, OrderState::Expired, "window_closed", app.clock.now()).await.unwrap()
+    );
+    assert_eq!(stripe_succeeded(&app, SECRET, "evt_mismatch_closed", "pi_mismatch_closed", 800).await, 200);
+    let row = order::Entity::find_by_id(closed.id).one(&app.db).await.unwrap().unwrap();
+    assert_eq!((row.state, row.failure.as_deref()), (OrderState::Failed, Some("amount_mismatch")));
+    assert_eq!(app.settled_payments(won_closed.application_id).await, 0);
+
+    let mut admin = app.as_staff(Role::Admin).await;
+    let (_, record) = admin.get_json(&format!("/admin/api/payments/{}", mismatch.id)).await;
+    assert_eq!((record["needs_refund"].as_bool(), record["is_duplicate"].as_bool()), (Some(true), Some(false)));
+    let (_, record) = admin.get_json(&format!("/admin/api/payments/{}", second.id)).await;
+    assert_eq!(record["needs_refund"], true);
+    let (_, record) = admin.get_json(&format!("/admin/api/payments/{}", first.id)).await;
+    assert_eq!(record["needs_refund"], false);
+    let flagged = vec![i64::from(mismatch.id), i64::from(second.id), i64::from(closed.id)];
+    assert_eq!(listed(&app, &admin, json!({"needs_refund": true})).await, flagged);
+    let rest = listed(&app, &admin, json!({"needs_refund": false})).await;
+    assert!(flagged.iter().all(|id| !rest.contains(id)) && rest.contains(&i64::from(first.id)));
+
+    // The dashboard's card for staff: all three, the longest-waiting first, with why; its filter
+    // lists them.
+    admin.renew().await;
+    let (status, board) = admin.get_json("/admin/api/dashboard?lang=en").await;
+    assert_eq!(status, 200);
+    let card = board["cards"].as_array().unwrap().iter().find(|c| c["key"] == "payments_to_refund").expect("card");
+    assert_eq!((card["resource"].as_str(), card["count"].as_u64()), (Some("payments"), Some(3)));
+    assert_eq!(card["items"][0]["id"], mismatch.id);
+    assert_eq!(card["items"][0]["title"], format!("#{} PayMismatchの工房 ¥8,000 (Stripe)", mismatch.id));
+    assert_eq!(card["items"][0]["detail"], "Amount differs from the fee");
+    assert_eq!(card["items"][1]["detail"], "Paid twice");
+    assert_eq!(
+        (card["items"][2]["id"].as_i64(), card["items"][2]["detail"].as_str()),
+        (Some(i64::from(closed.id)), Some("Amount differs from the fee"))
+    );
+    assert_eq!(listed(&app, &admin, card["filter"].clone()).await, flagged);
+    let (_, board) = admin.get_json("/admin/api/dashboard?lang=ja").await;
+    let card = board["cards"].as_array().unwrap().iter().find(|c| c["key"] == "payments_to_refund").unwrap();
+    assert_eq!(card["items"][0]["detail"], "金額が料金と一致しない");
+    assert_eq!(card["items"][1]["detail"], "二重の支払い");
+}
+
+/// Sends Stripe's signed `payment_intent.succeeded` event `event` for intent `intent`, which took
+/// `amount` yen; the app's status.
+async fn stripe_succeeded(app: &TestApp, secret: &str, event: &str, intent: &str, amount: i64) -> u16 {
+    let body = json!({"id": event, "object": "event", "type": "payment_intent.succeeded",
+        "data": {"object": {"id": intent, "object": "payment_intent", "status": "succeeded",
+                            "amount": amount, "currency": "jpy"}}})
+    .to_string();
+    let signature = vmarket::payments::stripe::sign(body.as_bytes(), secret, app.clock.real_now().timestamp());
+    let res = app
+        .client
+        .post("/api/v1/payment/stripe/webhook")
+        .header(rocket::http::ContentType::JSON)
+        .header(rocket::http::Header::new("Stripe-Signature", signature))
+        .body(body)
+        .dispatch()
+        .await;
+    res.status().code
+}

@@ -50,14 +50,18 @@ impl LocalStripe {
     }
 
     /// Starts localstripe on a free port, or `None` when it is not installed (see [`python`]).
+    /// With `VMARKET_TEST_LOCALSTRIPE_LOG=<file>` its log (requests, webhook deliveries and the
+    /// app's answers to them) is appended to that file.
     pub fn start() -> Option<Self> {
         let python = python()?;
         let port = free_port();
+        let log = std::env::var_os("VMARKET_TEST_LOCALSTRIPE_LOG")
+            .and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok().map(Stdio::from));
         let mut child = Command::new(&python)
             .args(["-W", "ignore", "-m", "localstripe", "--port", &port.to_string(), "--from-scratch"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(log.unwrap_or_else(Stdio::null))
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start localstripe with {}: {e}", python.display()));
         let deadline = Instant::now() + Duration::from_secs(30);

@@ -12,9 +12,11 @@
 //!
 //! Filters: `state`, `provider`, `application_id`, `user_id`, `amount`, `created_at` (a range:
 //! `created_at_lte` finds attempts pending for a while); `event_id` and `circle_id` through the
-//! application's entry; `is_late` (settled after the window) and `is_duplicate` (money taken a
-//! second time for an application already paid: failed with `duplicate_payment`, to refund);
-//! `q` finds a transaction UUID or a provider's id.
+//! application's entry; `is_late` (settled after the window), `is_duplicate` (money taken a
+//! second time for an application already paid: failed with `duplicate_payment`, to refund) and
+//! `needs_refund` (money taken and not settled: a duplicate, or an amount other than the fee,
+//! `amount_mismatch`; see [`MONEY_TAKEN_UNSETTLED`]); `q` finds a transaction UUID or a
+//! provider's id.
 
 use std::collections::HashMap;
 
@@ -31,13 +33,14 @@ use crate::admin::permissions::{Action, Area};
 use crate::db::entities::order::{OrderState, PaymentType};
 use crate::db::entities::{event_entry, event_entry_application, order, payment_history, user};
 use crate::error::{Error, Result};
+use crate::model::payment::MONEY_TAKEN_UNSETTLED;
 use crate::payments::{self, Reconciled};
 
 /// The resource.
 pub struct Payments;
 
 /// What `failure` says of an attempt that took money a second time.
-pub const DUPLICATE: &str = "duplicate_payment";
+pub const DUPLICATE: &str = crate::model::payment::DUPLICATE_PAYMENT;
 
 /// A payment attempt as staff see it.
 #[derive(Debug, Clone, Serialize)]
@@ -76,6 +79,9 @@ pub struct PaymentRecord {
     pub failure: Option<String>,
     /// It took money for an application already paid: to refund.
     pub is_duplicate: bool,
+    /// The provider took money that no payment settled (paid twice, or another amount than the
+    /// fee): staff refund it.
+    pub needs_refund: bool,
     /// How often the provider was asked about it.
     pub reconcile_attempts: i32,
     /// When it was opened.
@@ -131,6 +137,17 @@ fn late(value: &Value) -> Option<Condition> {
     } else {
         order::Column::Id.not_in_subquery(late)
     }))
+}
+
+/// Attempts closed with money taken and not settled (or, `false`, every other attempt).
+pub fn needs_refund(value: &Value) -> Option<Condition> {
+    Some(if flag(value)? {
+        Condition::all().add(order::Column::Failure.is_in(MONEY_TAKEN_UNSETTLED))
+    } else {
+        Condition::any()
+            .add(order::Column::Failure.is_null())
+            .add(order::Column::Failure.is_not_in(MONEY_TAKEN_UNSETTLED))
+    })
 }
 
 fn duplicate(value: &Value) -> Option<Condition> {
@@ -191,6 +208,7 @@ async fn payment_records<C: ConnectionTrait>(db: &C, rows: Vec<order::Model>) ->
                 user_vmarket_id: handles.get(&o.user_id).cloned(),
                 provider: o.provider,
                 is_duplicate: o.failure.as_deref() == Some(DUPLICATE),
+                needs_refund: o.failure.as_deref().is_some_and(|f| MONEY_TAKEN_UNSETTLED.contains(&f)),
                 transaction_uuid: o.transaction_uuid,
                 provider_order_id: o.provider_order_id,
                 amount: o.amount,
@@ -222,7 +240,13 @@ impl Resource for Payments {
         sort: &["application_id", "provider", "amount", "state", "created_at", "updated_at", "settled_at"],
         filter: &["application_id", "user_id", "provider", "amount", "state", "created_at", "settled_at"],
         search: &["transaction_uuid", "provider_order_id"],
-        computed: &[("event_id", of_event), ("circle_id", of_circle), ("is_late", late), ("is_duplicate", duplicate)],
+        computed: &[
+            ("event_id", of_event),
+            ("circle_id", of_circle),
+            ("is_late", late),
+            ("is_duplicate", duplicate),
+            ("needs_refund", needs_refund),
+        ],
     };
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<order::Model>) -> Result<Vec<PaymentRecord>> {
