@@ -60,6 +60,8 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         crate::db::data_version::Watch::new(db.clone(), std::time::Duration::from_millis(config.data_version_poll_ms));
     let render_cache =
         crate::http::render_cache::RenderCache::new(config.render_cache, config.render_cache_mib, auth::TOKEN_COOKIE);
+    let list_memory_mib = config.list_memory_mib;
+    let redirected_cookies = locale::RedirectedCookies::new(&config);
     let site = Site { config, messages, assets };
 
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
@@ -73,6 +75,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(trusted_proxies)
         .manage(crate::http::upload::ImageDecoder::new(config_budget))
         .manage(security_headers.clone())
+        .manage(redirected_cookies)
         .manage(previewer)
         .manage(inquiry_limiter)
         .manage(circle_search_limiter)
@@ -81,7 +84,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(mailer)
         .manage(providers)
         .manage(watch)
-        .manage(crate::model::tree::Trees::default())
+        .manage(crate::model::tree::Trees::new(list_memory_mib))
         .manage(render_cache)
         .manage(templates)
         // First: it stores what a cached route answered before the others add per-request headers.

@@ -164,6 +164,11 @@ pub struct Config {
     /// MiB of rendered pages (and their compressed forms) the render cache may hold.
     #[serde(default = "default_render_cache_mib")]
     pub render_cache_mib: u32,
+    /// MiB the catalogues and hub notifications held in memory may take, per data version (the
+    /// lists and their keyword search are answered from memory; an event's list that does not
+    /// fit is read from the database).
+    #[serde(default = "default_list_memory_mib")]
+    pub list_memory_mib: u32,
     /// How often each node reads the data version (ms): another node's write shows within this.
     /// 0 reads it on every request instead (one statement each).
     #[serde(default = "default_data_version_poll_ms")]
@@ -359,6 +364,9 @@ fn default_render_cache() -> bool {
 fn default_render_cache_mib() -> u32 {
     32
 }
+fn default_list_memory_mib() -> u32 {
+    64
+}
 fn default_data_version_poll_ms() -> u64 {
     500
 }
@@ -504,6 +512,7 @@ impl Default for Config {
             payment_timeout_ms: default_payment_timeout_ms(),
             render_cache: default_render_cache(),
             render_cache_mib: default_render_cache_mib(),
+            list_memory_mib: default_list_memory_mib(),
             data_version_poll_ms: default_data_version_poll_ms(),
             paypal_api_base: default_paypal_api_base(),
             paypal_web_base: default_paypal_web_base(),

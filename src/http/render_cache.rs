@@ -13,8 +13,11 @@
 //! - Stored answers carry a strong `ETag` (`304` on `If-None-Match`) and are sent gzip- or
 //!   br-compressed when the client accepts it (each compressed once, on first demand).
 //! - Every answer of a cached route says `Vary: Accept-Encoding, Authorization, Cookie`.
-//! - Memory is bounded (`render_cache_mib`): the oldest entries go first, and entries of an older
-//!   data version are dropped as soon as a newer one is stored.
+//! - Memory is bounded (`render_cache_mib`): the oldest entries go first, entries of an older
+//!   data version are dropped as soon as a newer one is stored, and an answer keyed to the clock
+//!   (the second, or the travelled minute) replaces the answer of the same page at an earlier
+//!   one — no request asks for a past second again, so the top page holds one entry, not one per
+//!   second of traffic.
 //!
 //! The [`Freshness`] fairing keeps the version current: it polls it
 //! ([`crate::db::data_version::Watch`]) and, after any request with another method than
@@ -23,8 +26,8 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{Cursor, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use bytes::Bytes;
 use rocket::fairing::{Fairing, Info, Kind as FairingKind};
@@ -58,23 +61,24 @@ pub struct RenderCache {
     enabled: bool,
     budget: usize,
     token_cookie: &'static str,
-    store: Mutex<Store>,
+    store: RwLock<Store>,
     bytes: AtomicUsize,
 }
 
 #[derive(Debug, Default)]
 struct Store {
-    map: HashMap<Key, Arc<Entry>>,
+    /// Each page's answer, with the clock value (second or minute, else 0) it was made for.
+    map: HashMap<Key, (i64, Arc<Entry>)>,
     order: VecDeque<Key>,
     newest_version: i64,
 }
 
+/// What an answer depends on, but the clock value ([`Pending::clock`]): one entry per key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Key {
     version: i64,
     epoch: usize,
     travelled: bool,
-    clock: i64,
     lang: &'static str,
     target: String,
 }
@@ -91,8 +95,15 @@ struct Entry {
     headers: Vec<(String, String)>,
     body: Bytes,
     tag: String,
+    /// The quoted `ETag` of the body in each coding (identity, gzip, br).
+    etags: [String; 3],
     gzip: OnceLock<Bytes>,
     br: OnceLock<Bytes>,
+    /// Whether the store holds it (changed only under the store's write lock).
+    stored: AtomicBool,
+    /// The bytes of its compressed copies counted in [`RenderCache::held_bytes`] (changed only
+    /// under the store's write lock): a copy made after the entry left the store is not counted.
+    copies: AtomicUsize,
 }
 
 /// A content coding the client accepts.
@@ -130,12 +141,21 @@ impl Coding {
 impl Entry {
     fn new(headers: Vec<(String, String)>, body: Vec<u8>) -> Self {
         let digest = Sha256::digest(&body);
+        let tag = hex::encode(&digest[..12]);
+        let etags = if body.len() < COMPRESS_FROM {
+            [0; 3].map(|_| format!("\"{tag}\""))
+        } else {
+            [format!("\"{tag}\""), format!("\"{tag}-gzip\""), format!("\"{tag}-br\"")]
+        };
         Self {
             headers,
-            tag: hex::encode(&digest[..12]),
+            tag,
+            etags,
             body: Bytes::from(body),
             gzip: OnceLock::new(),
             br: OnceLock::new(),
+            stored: AtomicBool::new(false),
+            copies: AtomicUsize::new(0),
         }
     }
 
@@ -144,6 +164,12 @@ impl Entry {
             + self.body.len()
             + self.headers.iter().map(|(n, v)| n.len() + v.len()).sum::<usize>()
             + self.tag.len()
+            + self.etags.iter().map(String::len).sum::<usize>()
+    }
+
+    /// The bytes it is counted for: [`Entry::size`] and the compressed copies made while stored.
+    fn counted(&self) -> usize {
+        self.size() + self.copies.load(Ordering::Relaxed)
     }
 
     /// The body in `coding`, and how many bytes were added to the entry to make it.
@@ -180,13 +206,13 @@ impl Entry {
     }
 
     /// The ETag of the body in `coding`.
-    fn etag(&self, coding: Coding) -> String {
-        match coding {
-            _ if self.body.len() < COMPRESS_FROM => format!("\"{}\"", self.tag),
-            Coding::Identity => format!("\"{}\"", self.tag),
-            Coding::Gzip => format!("\"{}-gzip\"", self.tag),
-            Coding::Br => format!("\"{}-br\"", self.tag),
-        }
+    fn etag(&self, coding: Coding) -> &str {
+        let i = match coding {
+            Coding::Identity => 0,
+            Coding::Gzip => 1,
+            Coding::Br => 2,
+        };
+        self.etags.get(i).map_or("", String::as_str)
     }
 
     /// Whether `if_none_match` names this content (in any coding: a weak comparison).
@@ -206,7 +232,7 @@ impl RenderCache {
             enabled,
             budget: mib as usize * 1024 * 1024,
             token_cookie,
-            store: Mutex::new(Store::default()),
+            store: RwLock::new(Store::default()),
             bytes: AtomicUsize::new(0),
         }
     }
@@ -229,16 +255,19 @@ impl RenderCache {
             && req.cookies().get(self.token_cookie).is_none()
     }
 
-    fn get(&self, key: &Key) -> Option<Arc<Entry>> {
-        self.store.lock().unwrap_or_else(PoisonError::into_inner).map.get(key).cloned()
+    fn get(&self, key: &Key, clock: i64) -> Option<Arc<Entry>> {
+        let store = self.store.read().unwrap_or_else(PoisonError::into_inner);
+        store.map.get(key).filter(|(at, _)| *at == clock).map(|(_, e)| e.clone())
     }
 
-    fn put(&self, key: Key, entry: Arc<Entry>) {
+    /// Stores `entry` as the answer of `key` at `clock`, in place of any answer of `key` at
+    /// another clock value.
+    fn put(&self, key: Key, clock: i64, entry: Arc<Entry>) {
         let size = key.size() + entry.size();
         if size > self.budget {
             return;
         }
-        let mut store = self.store.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut store = self.store.write().unwrap_or_else(PoisonError::into_inner);
         if key.version < store.newest_version {
             return;
         }
@@ -251,8 +280,10 @@ impl RenderCache {
             }
             store.order.retain(|k| k.version >= newest);
         }
-        if let Some(old) = store.map.insert(key.clone(), entry) {
-            self.bytes.fetch_sub(key.size() + old.size(), Ordering::Relaxed);
+        entry.stored.store(true, Ordering::Relaxed);
+        if let Some((_, old)) = store.map.insert(key.clone(), (clock, entry)) {
+            old.stored.store(false, Ordering::Relaxed);
+            self.bytes.fetch_sub(key.size() + old.counted(), Ordering::Relaxed);
         } else {
             store.order.push_back(key);
         }
@@ -264,15 +295,26 @@ impl RenderCache {
     }
 
     fn forget(&self, store: &mut Store, key: &Key) {
-        if let Some(old) = store.map.remove(key) {
-            let extra = old.gzip.get().map_or(0, Bytes::len) + old.br.get().map_or(0, Bytes::len);
-            self.bytes.fetch_sub(key.size() + old.size() + extra, Ordering::Relaxed);
+        if let Some((_, old)) = store.map.remove(key) {
+            old.stored.store(false, Ordering::Relaxed);
+            self.bytes.fetch_sub(key.size() + old.counted(), Ordering::Relaxed);
+        }
+    }
+
+    /// Counts a compressed copy of `made` bytes just made of `entry`, if the store still holds
+    /// it (under the write lock, as the store's removals: a copy of an entry already replaced or
+    /// evicted, which another request was still answering with, must not stay counted).
+    fn count_copy(&self, entry: &Entry, made: usize) {
+        let _store = self.store.write().unwrap_or_else(PoisonError::into_inner);
+        if entry.stored.load(Ordering::Relaxed) {
+            entry.copies.fetch_add(made, Ordering::Relaxed);
+            self.bytes.fetch_add(made, Ordering::Relaxed);
         }
     }
 
     /// Writes `entry` as the answer to `req` into `res`: `304` when the client has it, else the
-    /// body in the best coding it accepts.
-    fn answer(&self, entry: &Entry, req: &Request<'_>, res: &mut Response<'_>) {
+    /// body in the best coding it accepts. The headers borrow from `entry` (no copy per answer).
+    fn answer<'r>(&self, entry: &'r Entry, req: &'r Request<'_>, res: &mut Response<'r>) {
         let coding = Coding::pick(req.headers().get_one("Accept-Encoding"));
         res.set_header(Header::new("Vary", VARY));
         if req.headers().get("If-None-Match").any(|v| entry.matches(v)) {
@@ -283,17 +325,17 @@ impl RenderCache {
                 if name.eq_ignore_ascii_case("Content-Type") {
                     continue;
                 }
-                res.set_header(Header::new(name.clone(), value.clone()));
+                res.set_header(Header::new(name.as_str(), value.as_str()));
             }
             return;
         }
         let (body, made) = entry.encoded(coding);
         if made > 0 {
-            self.bytes.fetch_add(made, Ordering::Relaxed);
+            self.count_copy(entry, made);
         }
         res.set_status(Status::Ok);
         for (name, value) in &entry.headers {
-            res.set_header(Header::new(name.clone(), value.clone()));
+            res.set_header(Header::new(name.as_str(), value.as_str()));
         }
         res.set_header(Header::new("ETag", entry.etag(coding)));
         let encoding = match coding {
@@ -312,11 +354,28 @@ impl RenderCache {
     }
 }
 
-/// The key of a request to a cached route, computed once per request; `None` when the request
-/// may not use the cache.
-struct PendingKey(Mutex<Option<Key>>);
+/// The entry a request is answered with, held for the request's life so that the answer's
+/// headers can borrow from it.
+struct Answered(OnceLock<Arc<Entry>>);
 
-async fn key_of(req: &Request<'_>, clocked: Clocked, lang: LangOf) -> Option<Key> {
+/// `entry`, held by `req` for as long as the request lives.
+fn hold<'r>(req: &'r Request<'_>, entry: Arc<Entry>) -> &'r Entry {
+    let slot = req.local_cache(|| Answered(OnceLock::new()));
+    slot.0.get_or_init(|| entry)
+}
+
+/// The key of a request to a cached route and the clock value it is answered at, computed once
+/// per request.
+struct Pending {
+    key: Key,
+    clock: i64,
+}
+
+/// The [`Pending`] key of a request that may be stored; `None` when the request may not use the
+/// cache.
+struct PendingKey(Mutex<Option<Pending>>);
+
+async fn key_of(req: &Request<'_>, clocked: Clocked, lang: LangOf) -> Option<Pending> {
     let snapshot = Snapshot::of(req).await?;
     let clock = req.rocket().state::<Clock>()?;
     let now = clock.now();
@@ -332,7 +391,8 @@ async fn key_of(req: &Request<'_>, clocked: Clocked, lang: LangOf) -> Option<Key
         Some(q) => format!("{}?{}", uri.path(), q),
         None => uri.path().to_string(),
     };
-    Some(Key { version: snapshot.version, epoch: snapshot.tree.epoch(now), travelled, clock: clock_part, lang, target })
+    let key = Key { version: snapshot.version, epoch: snapshot.tree.epoch(now), travelled, lang, target };
+    Some(Pending { key, clock: clock_part })
 }
 
 /// The language a request is answered in, when the handled URI does not say it (pages: the
@@ -354,9 +414,9 @@ impl Handler for CachedHandler {
             return with_vary(self.inner.handle(req, data).await);
         };
         if let Some(key) = key_of(req, self.clocked, self.lang).await {
-            if let Some(entry) = cache.get(&key) {
+            if let Some(entry) = cache.get(&key.key, key.clock) {
                 let mut res = Response::new();
-                cache.answer(&entry, req, &mut res);
+                cache.answer(hold(req, entry), req, &mut res);
                 return Outcome::Success(res);
             }
             *req.local_cache(|| PendingKey(Mutex::new(None))).0.lock().unwrap_or_else(PoisonError::into_inner) =
@@ -413,7 +473,9 @@ impl Fairing for Freshness {
             watch.written();
         }
         let pending = req.local_cache(|| PendingKey(Mutex::new(None)));
-        let Some(key) = pending.0.lock().unwrap_or_else(PoisonError::into_inner).take() else { return };
+        let Some(Pending { key, clock }) = pending.0.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+            return;
+        };
         let Some(cache) = req.rocket().state::<RenderCache>() else { return };
         if res.status() != Status::Ok || res.headers().contains("Set-Cookie") {
             return;
@@ -429,8 +491,8 @@ impl Fairing for Freshness {
             .map(|h| (h.name().to_string(), h.value().to_string()))
             .collect();
         let entry = Arc::new(Entry::new(headers, body));
-        cache.answer(&entry, req, res);
-        cache.put(key, entry);
+        cache.put(key, clock, entry.clone());
+        cache.answer(hold(req, entry), req, res);
     }
 }
 
@@ -450,7 +512,7 @@ mod tests {
     #[test]
     fn etags_match_in_any_coding() {
         let e = Entry::new(Vec::new(), vec![b'x'; 2000]);
-        assert!(e.matches(&e.etag(Coding::Identity)));
+        assert!(e.matches(e.etag(Coding::Identity)));
         assert!(e.matches(&format!("W/{}", e.etag(Coding::Gzip))));
         assert!(e.matches("\"nope\", *"));
         assert!(!e.matches("\"nope\""));
@@ -459,22 +521,57 @@ mod tests {
     #[test]
     fn memory_stays_within_the_budget_and_old_versions_go() {
         let cache = RenderCache::new(true, 1, "t");
-        let key = |version: i64, n: usize| Key {
-            version,
-            epoch: 0,
-            travelled: false,
-            clock: 0,
-            lang: "ja",
-            target: format!("/p{n}"),
-        };
+        let key =
+            |version: i64, n: usize| Key { version, epoch: 0, travelled: false, lang: "ja", target: format!("/p{n}") };
         for n in 0..40 {
-            cache.put(key(1, n), Arc::new(Entry::new(Vec::new(), vec![0; 100_000])));
+            cache.put(key(1, n), 0, Arc::new(Entry::new(Vec::new(), vec![0; 100_000])));
         }
         assert!(cache.held_bytes() <= 1024 * 1024, "held {}", cache.held_bytes());
-        assert!(cache.get(&key(1, 39)).is_some(), "the newest stays");
-        assert!(cache.get(&key(1, 0)).is_none(), "the oldest went");
-        cache.put(key(2, 0), Arc::new(Entry::new(Vec::new(), vec![0; 10])));
-        assert!(cache.get(&key(1, 39)).is_none(), "an older version goes once a newer one is stored");
-        assert!(cache.get(&key(2, 0)).is_some());
+        assert!(cache.get(&key(1, 39), 0).is_some(), "the newest stays");
+        assert!(cache.get(&key(1, 0), 0).is_none(), "the oldest went");
+        cache.put(key(2, 0), 0, Arc::new(Entry::new(Vec::new(), vec![0; 10])));
+        assert!(cache.get(&key(1, 39), 0).is_none(), "an older version goes once a newer one is stored");
+        assert!(cache.get(&key(2, 0), 0).is_some());
+    }
+
+    #[test]
+    fn a_page_keyed_to_the_second_holds_one_entry() {
+        let cache = RenderCache::new(true, 32, "t");
+        let key = Key { version: 1, epoch: 0, travelled: false, lang: "ja", target: "/".into() };
+        let body = |second: i64| Arc::new(Entry::new(Vec::new(), format!("{second:>1000}").into_bytes()));
+        cache.put(key.clone(), 100, body(100));
+        let one = cache.held_bytes();
+        let first = cache.get(&key, 100).unwrap();
+        let gzip = first.encoded(Coding::Gzip).1;
+        cache.count_copy(&first, gzip);
+        assert_eq!(cache.held_bytes(), one + gzip);
+        for second in 101..200 {
+            cache.put(key.clone(), second, body(second));
+        }
+        assert_eq!(cache.held_bytes(), one, "the answer of the past second went, its gzip copy too");
+        assert!(cache.get(&key, 199).is_some());
+        assert!(cache.get(&key, 198).is_none(), "a past second is not answered");
+        assert_eq!(cache.store.read().unwrap().order.len(), 1);
+    }
+
+    #[test]
+    fn a_copy_made_after_the_entry_left_is_not_counted() {
+        let cache = RenderCache::new(true, 32, "t");
+        let key = Key { version: 1, epoch: 0, travelled: false, lang: "ja", target: "/".into() };
+        let entry = |n: u8| Arc::new(Entry::new(Vec::new(), vec![n; 5000]));
+        let old = entry(1);
+        cache.put(key.clone(), 1, old.clone());
+        cache.put(key.clone(), 2, entry(2));
+        let held = cache.held_bytes();
+        // A request that got `old` before it was replaced compresses it now.
+        let made = old.encoded(Coding::Br).1;
+        assert!(made > 0);
+        cache.count_copy(&old, made);
+        assert_eq!(cache.held_bytes(), held, "nothing will ever subtract it");
+        cache.put(Key { version: 2, ..key }, 0, entry(3));
+        assert_eq!(
+            cache.held_bytes(),
+            cache.store.read().unwrap().map.iter().map(|(k, (_, e))| k.size() + e.counted()).sum::<usize>()
+        );
     }
 }

@@ -15,7 +15,7 @@ use crate::db::entities::{
 };
 use crate::error::Result;
 use crate::model::event::EventWithPhases;
-use crate::model::pagination::PageRequest;
+use crate::model::pagination::{PageRequest, ViewPage};
 use crate::model::phase::PhaseType;
 use crate::model::search;
 use crate::model::tree::Tree;
@@ -361,6 +361,25 @@ impl catalog_item::Model {
 }
 
 impl CatalogItemView {
+    /// One page of the items of `event_id` matching `filter`, as views in `lang`: from the event's
+    /// catalogue in memory ([`Tree::catalogue`]: no statement once loaded), or, when it does not
+    /// fit there, from the database ([`catalog_item::Model::page_in`]).
+    pub async fn page(
+        db: &impl ConnectionTrait,
+        tree: &Tree,
+        event_id: i32,
+        filter: &ItemFilter,
+        page: PageRequest,
+        lang: Lang,
+    ) -> Result<ViewPage<Self>> {
+        if let Some((catalogue, folding)) = tree.catalogue(db, event_id).await? {
+            return Ok(catalogue.page(tree, &folding, filter, page, lang));
+        }
+        let found = catalog_item::Model::page_in(db, tree, event_id, filter, page).await?;
+        let data = Self::load_with_tree(db, tree, found.items, lang).await?;
+        Ok(ViewPage { data, count: found.count, all: found.all })
+    }
+
     /// Views of `items` in `lang`, with categories and owner names in three queries.
     pub async fn load(db: &impl ConnectionTrait, items: Vec<catalog_item::Model>, lang: Lang) -> Result<Vec<Self>> {
         let categories: HashMap<i32, catalog_item_category::Model> = catalog_item_category::Entity::find()

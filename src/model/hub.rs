@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 
 use crate::db::entities::{ambassador, hub_notification, hub_notification_tag, hub_tag, user, world};
 use crate::error::{Error, Result};
-use crate::model::pagination::PageRequest;
+use crate::model::pagination::{PageRequest, ViewPage};
 use crate::model::search;
 use crate::model::tree::Tree;
 use crate::model::user::{IconView, UserAttribute};
@@ -350,7 +350,7 @@ pub struct HubNotificationView {
 
 impl HubNotificationView {
     /// The view of `n` in `lang` at `now`, with its tags, world and user already looked up.
-    fn assemble(
+    pub(crate) fn assemble(
         n: hub_notification::Model,
         hub_tags: Vec<HubTagView>,
         world: Option<&world::Model>,
@@ -385,6 +385,26 @@ impl HubNotificationView {
             is_public: n.is_public,
             is_strong_recommended: n.is_strong_recommended,
         }
+    }
+
+    /// One page of the notifications of `event_id` public at `now` and matching `filter`, as views
+    /// in `lang`: from the event's notifications in memory ([`Tree::hub`]: no statement once
+    /// loaded), or, when they do not fit there, from the database.
+    pub async fn page(
+        db: &impl ConnectionTrait,
+        tree: &Tree,
+        event_id: i32,
+        now: DateTime<Utc>,
+        filter: &HubFilter,
+        page: PageRequest,
+        lang: Lang,
+    ) -> Result<ViewPage<Self>> {
+        if let Some((list, folding)) = tree.hub(db, event_id).await? {
+            return Ok(list.page(tree, &folding, now, filter, page, lang));
+        }
+        let found = hub_notification::Model::page_in(db, tree, event_id, now, filter, page).await?;
+        let data = Self::load_with_tree(db, tree, found.items, lang, now).await?;
+        Ok(ViewPage { data, count: found.count, all: found.all })
     }
 
     /// Views of `items` in `lang` at `now`, with tags, worlds and users in four queries.

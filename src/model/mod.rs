@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod catalog;
+pub mod catalog_memory;
 pub mod circle;
 pub mod circle_invitation;
 pub mod company;
@@ -15,8 +16,11 @@ pub mod entry_status;
 pub mod event;
 pub mod exhibitor;
 pub mod exhibitor_notification;
+pub mod fold;
 pub mod hub;
+pub mod hub_memory;
 pub mod inquiry;
+pub mod keyword;
 pub mod link_preview;
 pub mod lottery;
 pub mod lottery_mails;

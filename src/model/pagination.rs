@@ -61,6 +61,17 @@ impl PageRequest {
     }
 }
 
+/// One page of a list as views: what a list response is made of.
+#[derive(Debug, Clone)]
+pub struct ViewPage<T> {
+    /// The views on this page.
+    pub data: Vec<T>,
+    /// How many items match.
+    pub count: u64,
+    /// How many the unfiltered list holds.
+    pub all: u64,
+}
+
 /// The pagination object sent beside every list.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
 pub struct Pagination {

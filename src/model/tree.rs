@@ -4,8 +4,15 @@
 //! and list starts from — plus every instant at which public output changes by the clock alone
 //! (phases, hub notifications' publication, start and end). Loaded once per data version
 //! ([`Trees::get`]), so a page or list runs only the statements of its own rows.
+//!
+//! The catalogue and the hub notifications of an event are larger: the tree holds them too, but
+//! loads them only when a request first asks ([`Tree::catalogue`], [`Tree::hub`]), and only
+//! within a memory budget per version (`list_memory_mib`); an event whose lists do not fit is
+//! listed from the database, as before.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
@@ -18,7 +25,10 @@ use crate::db::entities::{
 };
 use crate::error::Result;
 use crate::model::catalog::OwnerType;
+use crate::model::catalog_memory::Catalogue;
 use crate::model::event::EventWithPhases;
+use crate::model::fold::Folding;
+use crate::model::hub_memory::HubList;
 use crate::model::lottery::PublicRun;
 
 /// A public hub notification's event, publication, start and end.
@@ -64,11 +74,76 @@ pub struct Tree {
     pub hub_published: HashMap<i32, Vec<DateTime<Utc>>>,
     /// Every world of the public events, by id.
     pub world_index: HashMap<i32, (i32, usize)>,
+    /// What every version's tree shares.
+    shared: Arc<Shared>,
+    /// The lists loaded on first use.
+    held: Held,
+}
+
+/// What the trees of every data version share.
+#[derive(Debug, Default)]
+pub struct Shared {
+    /// How the database folds case in its keyword search, read on first use.
+    folding: tokio::sync::OnceCell<Arc<Folding>>,
+    /// The bytes the lists of one version may hold.
+    budget: usize,
+}
+
+impl Shared {
+    async fn folding(&self, db: &impl ConnectionTrait) -> Result<Arc<Folding>> {
+        Ok(self.folding.get_or_try_init(|| async { Folding::load(db).await.map(Arc::new) }).await?.clone())
+    }
+}
+
+/// A list per event, loaded on first use: `None` when it did not fit the budget.
+type PerEvent<T> = Mutex<HashMap<i32, Arc<tokio::sync::OnceCell<Option<Arc<T>>>>>>;
+
+/// The lists of one version's events held in memory.
+#[derive(Debug, Default)]
+struct Held {
+    /// The bytes they hold.
+    bytes: AtomicUsize,
+    catalogues: PerEvent<Catalogue>,
+    hubs: PerEvent<HubList>,
+}
+
+impl Held {
+    /// The list of `event_id` in `lists`, loaded by `load` (given the bytes still free) on first
+    /// use; `None` when it does not fit. `size` tells the bytes a loaded list holds.
+    async fn get<T, F>(
+        &self,
+        lists: &PerEvent<T>,
+        event_id: i32,
+        budget: usize,
+        size: fn(&T) -> usize,
+        load: impl FnOnce(usize) -> F,
+    ) -> Result<Option<Arc<T>>>
+    where
+        F: Future<Output = Result<Option<T>>>,
+    {
+        let cell = lists.lock().unwrap_or_else(PoisonError::into_inner).entry(event_id).or_default().clone();
+        let held = cell
+            .get_or_try_init(|| async {
+                let free = budget.saturating_sub(self.bytes.load(Ordering::Acquire));
+                let Some(list) = load(free).await? else { return Ok(None) };
+                let bytes = size(&list);
+                let kept = self
+                    .bytes
+                    .fetch_update(Ordering::AcqRel, Ordering::Acquire, |b| {
+                        b.checked_add(bytes).filter(|total| *total <= budget)
+                    })
+                    .is_ok();
+                Ok::<_, crate::error::Error>(kept.then(|| Arc::new(list)))
+            })
+            .await?;
+        Ok(held.clone())
+    }
 }
 
 impl Tree {
-    /// Loads the tree (15 statements plus two per public event, whatever the size of the data).
-    pub async fn load(db: &impl ConnectionTrait, version: i64) -> Result<Self> {
+    /// Loads the tree (15 statements plus two per public event, whatever the size of the data);
+    /// its lists share `shared`.
+    pub async fn load(db: &impl ConnectionTrait, version: i64, shared: Arc<Shared>) -> Result<Self> {
         let events = EventWithPhases::all_public(db).await?;
         let ids: Vec<i32> = events.iter().map(|e| e.event.id).collect();
         let mut concepts: HashMap<i32, Vec<concept::Model>> = HashMap::new();
@@ -188,7 +263,43 @@ impl Tree {
             item_counts,
             hub_published,
             world_index,
+            shared,
+            held: Held::default(),
         })
+    }
+
+    /// The catalogue of `event_id` in memory, with the folding its text was folded by, loaded on
+    /// first use (about six statements); `None` when it does not fit the version's memory budget
+    /// (list it from the database then).
+    pub async fn catalogue(
+        &self,
+        db: &impl ConnectionTrait,
+        event_id: i32,
+    ) -> Result<Option<(Arc<Catalogue>, Arc<Folding>)>> {
+        let folding = self.shared.folding(db).await?;
+        let f = folding.clone();
+        let list = self
+            .held
+            .get(&self.held.catalogues, event_id, self.shared.budget, Catalogue::size, |free| async move {
+                Catalogue::load(db, event_id, &f, free).await
+            })
+            .await?;
+        Ok(list.map(|c| (c, folding)))
+    }
+
+    /// The public hub notifications of `event_id` in memory, with the folding their text was
+    /// folded by, loaded on first use (two to four statements); `None` when they do not fit the
+    /// version's memory budget (list them from the database then).
+    pub async fn hub(&self, db: &impl ConnectionTrait, event_id: i32) -> Result<Option<(Arc<HubList>, Arc<Folding>)>> {
+        let folding = self.shared.folding(db).await?;
+        let f = folding.clone();
+        let list = self
+            .held
+            .get(&self.held.hubs, event_id, self.shared.budget, HubList::size, |free| async move {
+                HubList::load(db, self, event_id, &f, free).await
+            })
+            .await?;
+        Ok(list.map(|h| (h, folding)))
     }
 
     /// How many of the clock's [`Tree::moments`] have passed at `now`: public output at two
@@ -250,13 +361,26 @@ impl Tree {
 }
 
 /// The tree of the newest data version seen, shared by every request of a node (managed state).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Trees {
     current: Mutex<Option<Arc<Tree>>>,
     loading: tokio::sync::Mutex<()>,
+    shared: Arc<Shared>,
 }
 
 impl Trees {
+    /// No tree yet; the lists of a version may hold `list_memory_mib` MiB.
+    pub fn new(list_memory_mib: u32) -> Self {
+        Self {
+            current: Mutex::new(None),
+            loading: tokio::sync::Mutex::new(()),
+            shared: Arc::new(Shared {
+                folding: tokio::sync::OnceCell::new(),
+                budget: (list_memory_mib as usize) << 20,
+            }),
+        }
+    }
+
     /// The tree at `version` or newer, loading it when this node has only an older one. Loads
     /// once however many requests ask at the same time.
     pub async fn get(&self, db: &impl ConnectionTrait, version: i64) -> Result<Arc<Tree>> {
@@ -267,7 +391,7 @@ impl Trees {
         if let Some(tree) = self.fresh(version) {
             return Ok(tree);
         }
-        let tree = Arc::new(Tree::load(db, version).await?);
+        let tree = Arc::new(Tree::load(db, version, self.shared.clone()).await?);
         *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Some(tree.clone());
         Ok(tree)
     }

@@ -83,9 +83,14 @@ impl Fairing for SecurityHeaders {
         Info { name: "security headers", kind: Kind::Response }
     }
 
-    async fn on_response<'r>(&self, _: &'r Request<'_>, res: &mut Response<'r>) {
+    async fn on_response<'r>(&self, req: &'r Request<'_>, res: &mut Response<'r>) {
         if !res.headers().contains("Content-Security-Policy") {
-            res.set_header(Header::new("Content-Security-Policy", self.csp()));
+            // Borrowed from the managed copy (no copy of the policy per response).
+            let policy = match req.rocket().state::<SecurityHeaders>() {
+                Some(managed) => Header::new("Content-Security-Policy", managed.site_policy.as_str()),
+                None => Header::new("Content-Security-Policy", self.csp()),
+            };
+            res.set_header(policy);
         }
         res.set_header(Header::new("Referrer-Policy", "strict-origin-when-cross-origin"));
         res.set_header(Header::new("X-Content-Type-Options", "nosniff"));

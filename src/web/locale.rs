@@ -11,8 +11,8 @@
 //! language for 365 days.
 
 use rocket::fairing::{Fairing, Info, Kind};
-use rocket::http::Method;
 use rocket::http::uri::Origin;
+use rocket::http::{Header, Method};
 use rocket::request::{FromRequest, Outcome};
 use rocket::response::Redirect;
 use rocket::time::Duration;
@@ -87,7 +87,7 @@ pub fn locale_info<'r>(req: &'r Request<'_>) -> Option<&'r LocaleInfo> {
 pub fn is_page_path(path: &str) -> bool {
     !NOT_PAGES
         .iter()
-        .any(|p| path == *p || path.starts_with(&format!("{p}/")) || (p.ends_with("__") && path.starts_with(p)))
+        .any(|p| path.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with('/') || p.ends_with("__")))
 }
 
 /// Applies the rules to a request path, given the manual-locale cookie.
@@ -117,10 +117,10 @@ impl Fairing for LocaleRouting {
     }
 
     async fn on_request(&self, req: &mut Request<'_>, _: &mut Data<'_>) {
-        let path = req.uri().path().as_str().to_string();
-        if !is_page_path(&path) {
+        if !is_page_path(req.uri().path().as_str()) {
             return;
         }
+        let path = req.uri().path().as_str().to_string();
         let manual = req.cookies().get(MANUAL_LOCALE_COOKIE).and_then(|c| Lang::parse(c.value()));
         let query = req.uri().query().map(|q| q.as_str().to_string());
         let may_redirect = matches!(req.method(), Method::Get | Method::Head);
@@ -145,13 +145,30 @@ impl Fairing for LocaleRouting {
 
     async fn on_response<'r>(&self, req: &'r Request<'_>, res: &mut Response<'r>) {
         let Some(info) = locale_info(req) else { return };
-        let current = req.cookies().get(REDIRECTED_COOKIE).map(|c| c.value().to_string());
-        if current.as_deref() != Some(info.lang.code())
-            && let Some(site) = req.rocket().state::<crate::http::Site>()
-        {
-            // The jar's changes are already in the response by now; add the header directly.
-            res.adjoin_header(REDIRECTED.build(info.lang.code(), &site.config));
+        if req.cookies().get(REDIRECTED_COOKIE).is_some_and(|c| c.value() == info.lang.code()) {
+            return;
         }
+        if let Some(cookies) = req.rocket().state::<RedirectedCookies>() {
+            // The jar's changes are already in the response by now; add the header directly.
+            res.adjoin_header(Header::new("Set-Cookie", cookies.of(info.lang)));
+        }
+    }
+}
+
+/// The `Set-Cookie` values of the [`REDIRECTED`] cookie, one per language, built once from the
+/// configuration (managed state: each page response borrows one).
+#[derive(Debug, Clone)]
+pub struct RedirectedCookies([String; 2]);
+
+impl RedirectedCookies {
+    /// The values for `config`.
+    pub fn new(config: &crate::config::Config) -> Self {
+        Self(Lang::ALL.map(|lang| Header::from(REDIRECTED.build(lang.code(), config)).value().to_string()))
+    }
+
+    fn of(&self, lang: Lang) -> &str {
+        let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+        self.0.get(i).map_or("", String::as_str)
     }
 }
 
@@ -189,5 +206,7 @@ mod tests {
         assert!(!is_page_path("/api/v1/events"));
         assert!(!is_page_path("/static/dist/x.js"));
         assert!(!is_page_path("/__locale_redirect"));
+        assert!(!is_page_path("/api") && !is_page_path("/_ah/warmup") && !is_page_path("/favicon.ico"));
+        assert!(is_page_path("/static-pages") && is_page_path("/favicon.icon") && is_page_path("/_a"));
     }
 }

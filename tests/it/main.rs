@@ -24,6 +24,7 @@ mod exhibitor_news;
 mod hub;
 mod hub_api;
 mod inquiry;
+mod keyword_memory;
 mod layers;
 mod locale;
 mod lottery;

@@ -34,9 +34,24 @@ const OVER: &[(&str, usize, &str)] = &[
     ("/api/v1/2026Summer/companies", 9, "companies: the rows and their counts, highlights, worlds, links, items"),
 ];
 
+/// Routes (by path prefix) answered from the lists the event tree holds in memory
+/// (`model::catalog_memory`, `model::hub_memory`): no statement at all once the version's lists
+/// are loaded, keyword search included.
+const FROM_MEMORY: &[&str] = &[
+    "/api/v1/2026Summer/catalog_items",
+    "/api/v1/2026Summer/company_items",
+    "/api/v1/2026Winter/hub_notifications",
+    "/2026Summer/catalog/search?keyword",
+    "/hub/2026Winter/notification",
+    "/hub/search",
+];
+
 /// The budget of `path` (with or without the `/en` prefix).
 fn budget_of(path: &str) -> usize {
     let bare = path.strip_prefix("/en").filter(|p| p.starts_with('/')).unwrap_or(path);
+    if FROM_MEMORY.iter().any(|prefix| bare.starts_with(prefix)) {
+        return 0;
+    }
     OVER.iter().find(|(prefix, ..)| bare.starts_with(prefix)).map_or(BUDGET, |(_, n, _)| *n)
 }
 

@@ -10,7 +10,7 @@ use rocket::{FromForm, Route, get, routes};
 
 use crate::api::Api;
 use crate::api::v1::ListBody;
-use crate::db::entities::{catalog_item, world};
+use crate::db::entities::world;
 use crate::error::{Error, Result};
 use crate::model::catalog::{
     CatalogEvent, CatalogItemView, CategoryGroupType, CategoryGroupView, ItemFilter, OwnerType,
@@ -48,9 +48,8 @@ async fn items(
     if !event.open {
         return Ok(Json(ListBody { data: Vec::new(), pagination: Pagination::new(page, 0, 0) }));
     }
-    let found = catalog_item::Model::page_in(api.db, &api.tree, event.id(), &filter, page).await?;
-    let data = CatalogItemView::load_with_tree(api.db, &api.tree, found.items, api.lang).await?;
-    Ok(Json(ListBody { data, pagination: Pagination::new(page, found.count, found.all) }))
+    let found = CatalogItemView::page(api.db, &api.tree, event.id(), &filter, page, api.lang).await?;
+    Ok(Json(ListBody { data: found.data, pagination: Pagination::new(page, found.count, found.all) }))
 }
 
 /// Exhibitors' catalogue items, filtered and paginated; name matches first, then display order.

@@ -83,9 +83,8 @@ async fn list(
 ) -> Result<Json<ListBody<HubNotificationView>>> {
     let event = &api.tree.resolve(event.as_str()).ok_or_else(crate::error::Error::unknown_permalink)?.event;
     let page = api.page(page.0, page.1)?;
-    let found = hub_notification::Model::page_in(api.db, &api.tree, event.id, api.now, &filter, page).await?;
-    let data = HubNotificationView::load_with_tree(api.db, &api.tree, found.items, api.lang, api.now).await?;
-    Ok(Json(ListBody { data, pagination: Pagination::new(page, found.count, found.all) }))
+    let found = HubNotificationView::page(api.db, &api.tree, event.id, api.now, &filter, page, api.lang).await?;
+    Ok(Json(ListBody { data: found.data, pagination: Pagination::new(page, found.count, found.all) }))
 }
 
 /// The event's hub notifications, filtered and paginated: pinned first, then newest start first.

@@ -159,10 +159,16 @@ async fn world_page(page: &Page<'_>, cx: CatalogContext, concept_id: Id, world_i
             CompanyView::load(page.db, company::Model::in_world(page.db, event_id, w.id).await?, page.lang).await?;
         let owner = if c.is_company { OwnerType::Company } else { OwnerType::Exhibitor };
         let filter = ItemFilter { world_id: Some(w.id), ..ItemFilter::of(owner) };
-        let found =
-            catalog_item::Model::page_in(page.db, &page.tree, event_id, &filter, PageRequest { page: 1, limit: 12 })
-                .await?;
-        let items = CatalogItemView::load_with_tree(page.db, &page.tree, found.items, page.lang).await?;
+        let found = CatalogItemView::page(
+            page.db,
+            &page.tree,
+            event_id,
+            &filter,
+            PageRequest { page: 1, limit: 12 },
+            page.lang,
+        )
+        .await?;
+        let items = found.data;
         let type_key = if c.is_company { "company" } else { "exhibitor" };
         ctx["exhibitors"] = json!(exhibitors);
         ctx["companies"] = json!(companies);
@@ -298,12 +304,8 @@ async fn search(page: &Page<'_>, cx: CatalogContext, q: SearchQuery<'_>) -> Resu
                 category_id: s.category_id,
                 is_distributable: s.is_distributable.then_some(true),
             };
-            let found = catalog_item::Model::page_in(page.db, &page.tree, event_id, &filter, req).await?;
-            (
-                json!(CatalogItemView::load_with_tree(page.db, &page.tree, found.items, page.lang).await?),
-                found.count,
-                found.all,
-            )
+            let found = CatalogItemView::page(page.db, &page.tree, event_id, &filter, req, page.lang).await?;
+            (json!(found.data), found.count, found.all)
         }
         (_, OwnerType::Exhibitor) => {
             let filter = ExhibitorFilter {

@@ -195,8 +195,8 @@ pub async fn list(p: Page<'_>, permalink: Permalink, section: Section, page: Opt
         Some(mut filter) => {
             filter.locale = Some(HubLocale::of(p.lang));
             let req = PageRequest { page: n, limit: PAGE_SIZE };
-            let found = hub_notification::Model::page_in(p.db, &p.tree, cx.id(), p.now, &filter, req).await?;
-            let items = HubNotificationView::load_with_tree(p.db, &p.tree, found.items, p.lang, p.now).await?;
+            let found = HubNotificationView::page(p.db, &p.tree, cx.id(), p.now, &filter, req, p.lang).await?;
+            let items = found.data;
             let pagination = Pagination::new(req, found.count, found.all);
             let items = with_hrefs(&cx.base, Some(section), items);
             let ctx = json!({ "items": items, "pagination": pagination, "pager": pager(&pagination, link) });
@@ -287,8 +287,8 @@ pub async fn search(p: Page<'_>, q: SearchQuery<'_>) -> Result<Template> {
         ..Default::default()
     };
     let req = PageRequest { page: n, limit: PAGE_SIZE };
-    let found = hub_notification::Model::page_in(p.db, &p.tree, cx.id(), p.now, &filter, req).await?;
-    let items = HubNotificationView::load_with_tree(p.db, &p.tree, found.items, p.lang, p.now).await?;
+    let found = HubNotificationView::page(p.db, &p.tree, cx.id(), p.now, &filter, req, p.lang).await?;
+    let items = found.data;
     let pagination = Pagination::new(req, found.count, found.all);
     let search_href = p.href("/hub/search");
     let link = |n: u64| {
