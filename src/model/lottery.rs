@@ -80,9 +80,48 @@ async fn existing_run(db: &impl ConnectionTrait, event_id: i32, round: LotteryRo
     run_of(db, event_id, round).await?.ok_or(Error::Conflict { code: "lottery_not_committed" })
 }
 
+/// The phase at which `round`'s lottery window opens.
+fn window_start(round: LotteryRound) -> PhaseType {
+    match round {
+        LotteryRound::First => PhaseType::FirstLotteryStart,
+        LotteryRound::Second => PhaseType::SecondLotteryStart,
+    }
+}
+
+/// When `round`'s lottery window opens in `timeline`, or 409 `lottery_round_not_scheduled`: an
+/// event whose phases have no lottery window for the round (no `second_lottery_start`: a single
+/// draw) has no such round to commit or draw.
+pub fn ensure_scheduled(timeline: &EventWithPhases, round: LotteryRound) -> Result<DateTime<Utc>> {
+    timeline.at(window_start(round)).ok_or(Error::Conflict { code: "lottery_round_not_scheduled" })
+}
+
+/// Whether `round` of `timeline` may be drawn (previewed or published) at `now`: from the start
+/// of its lottery window on (inside it, or after it when staff publish late), once its inputs
+/// are settled — for the first round the entry window is closed (an event whose phases put the
+/// draw before the end of entries waits for that end), for the second the first payment window
+/// is. Otherwise 409 `lottery_window_not_open` (`lottery_round_not_scheduled` for a round the
+/// event does not have). Every path that draws — the console, the jobs, the CLI, the lottery
+/// clock — goes through [`preview`] and [`publish`], which check it.
+pub fn ensure_draw_window(timeline: &EventWithPhases, round: LotteryRound, now: DateTime<Utc>) -> Result<()> {
+    let opens = ensure_scheduled(timeline, round)?;
+    let settled = match round {
+        LotteryRound::First => !timeline.entry_open(now),
+        LotteryRound::Second => timeline.at(PhaseType::FirstPaymentEnd).is_none_or(|end| end <= now),
+    };
+    if opens <= now && settled { Ok(()) } else { Err(Error::Conflict { code: "lottery_window_not_open" }) }
+}
+
+/// The event `event_id` with its phases.
+async fn timeline_of(db: &impl ConnectionTrait, event_id: i32) -> Result<EventWithPhases> {
+    let event = event::Entity::find_by_id(event_id).one(db).await?.ok_or_else(Error::unknown_permalink)?;
+    EventWithPhases::load(db, event).await
+}
+
 /// Commits `event_id`'s `round`: a run with a fresh seed whose hash is public from now on. A
 /// round already committed keeps its seed (the run is returned as it is), so committing twice
-/// never changes a published commitment. The unique key on (event, round) settles a race.
+/// never changes a published commitment. 409 `lottery_round_not_scheduled` for a round the
+/// event's phases do not have, `lottery_first_round_unpublished` for a second round before the
+/// first is published. The unique key on (event, round) settles a race.
 pub async fn commit(
     db: &impl ConnectionTrait,
     event_id: i32,
@@ -93,6 +132,7 @@ pub async fn commit(
     if let Some(run) = run_of(db, event_id, round).await? {
         return Ok(run);
     }
+    ensure_scheduled(&timeline_of(db, event_id).await?, round)?;
     if round == LotteryRound::Second {
         let first = run_of(db, event_id, LotteryRound::First).await?;
         if first.is_none_or(|r| r.state != LotteryRunState::Published) {
@@ -151,8 +191,17 @@ pub async fn load_inputs(
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<(Inputs, Vec<i32>)> {
-    let event = event::Entity::find_by_id(event_id).one(db).await?.ok_or_else(Error::unknown_permalink)?;
-    let timeline = EventWithPhases::load(db, event).await?;
+    inputs_of(db, &timeline_of(db, event_id).await?, round, now).await
+}
+
+/// [`load_inputs`] of the event `timeline`.
+async fn inputs_of(
+    db: &impl ConnectionTrait,
+    timeline: &EventWithPhases,
+    round: LotteryRound,
+    now: DateTime<Utc>,
+) -> Result<(Inputs, Vec<i32>)> {
+    let event_id = timeline.event.id;
     let plans = event_entry_plan::Entity::find().filter(event_entry_plan::Column::EventId.eq(event_id)).all(db).await?;
     // Only the columns the draw needs (as for the applications below).
     let entries: Vec<EntryRow> = event_entry::Entity::find()
@@ -204,7 +253,7 @@ pub async fn load_inputs(
             won_round,
         })
         .collect();
-    let status = |a: &WishRow| effective_status(a.lottery_status, &timeline, now);
+    let status = |a: &WishRow| effective_status(a.lottery_status, timeline, now);
 
     let mut held: HashMap<i32, i64> = HashMap::new();
     for a in &applications {
@@ -280,20 +329,22 @@ fn secret_seed(run: &lottery_run::Model) -> Result<Seed> {
 
 /// Draws `event_id`'s committed `round` for staff: stores the canonical inputs, the digests and
 /// the result's summary ([`DrawSummary`]) on the run and returns the draw; no application
-/// changes. 409 `lottery_published` once the
-/// run is published.
+/// changes. Only inside the draw window ([`ensure_draw_window`]); 409 `lottery_not_committed`
+/// before a commit, `lottery_published` once the run is published.
 pub async fn preview(
     db: &impl ConnectionTrait,
     event_id: i32,
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<Draw> {
+    let timeline = timeline_of(db, event_id).await?;
+    ensure_draw_window(&timeline, round, now)?;
     let run = existing_run(db, event_id, round).await?;
     if run.state == LotteryRunState::Published {
         return Err(Error::Conflict { code: "lottery_published" });
     }
     let seed = secret_seed(&run)?;
-    let (inputs, _) = load_inputs(db, event_id, round, now).await?;
+    let (inputs, _) = inputs_of(db, &timeline, round, now).await?;
     let draw = lottery::draw(&seed, &inputs);
     let mut active = run.into_active_model();
     active.state = Set(LotteryRunState::Preview);
@@ -332,7 +383,9 @@ pub enum Publication {
 /// (`model::lottery_mails::mark`: the mails themselves are rendered and stored afterwards by the
 /// `SendLotteryResults` job) and the published file (`model::lottery_results`). The inputs are
 /// loaded again inside the transaction; when they differ from the previewed ones (409
-/// `lottery_inputs_changed`) staff preview again. 409 `lottery_not_previewed` before a preview.
+/// `lottery_inputs_changed`) staff preview again. Only inside the draw window
+/// ([`ensure_draw_window`]: 409 `lottery_window_not_open`); 409 `lottery_not_previewed` before a
+/// preview.
 /// Background callers go through `jobs::PublishLottery`, which also enqueues the mails.
 pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     db: &C,
@@ -340,6 +393,8 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<Publication> {
+    let timeline = timeline_of(db, event_id).await?;
+    ensure_draw_window(&timeline, round, now)?;
     let txn = db.begin().await?;
     // Claim the run first, by a write: of concurrent publishes the database lets one through
     // (a row lock on PostgreSQL, the write lock on SQLite); the others wait for it and then find
@@ -362,7 +417,7 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
         };
     }
     let seed = secret_seed(&run)?;
-    let (inputs, incorrect) = load_inputs(&txn, event_id, round, now).await?;
+    let (inputs, incorrect) = inputs_of(&txn, &timeline, round, now).await?;
     if run.inputs.as_deref() != Some(inputs.canonical().as_str()) {
         return Err(Error::Conflict { code: "lottery_inputs_changed" });
     }
@@ -438,12 +493,7 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     }
     let entries = draw.outcomes.iter().filter_map(|o| i32::try_from(o.entry_id).ok());
     let result_mails = lottery_mails::mark(&txn, run.id, entries, now).await?;
-    let permalink = event::Entity::find_by_id(event_id)
-        .one(&txn)
-        .await?
-        .map(|e| e.permalink)
-        .ok_or_else(Error::unknown_permalink)?;
-    lottery_results::store_file(&txn, &run, &permalink, &draw, now).await?;
+    lottery_results::store_file(&txn, &run, &timeline.event.permalink, &draw, now).await?;
     txn.commit().await?;
     Ok(Publication::Applied { draw, incorrect, run_id: run.id, result_mails })
 }
@@ -536,45 +586,66 @@ pub async fn sweep(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Swep
     Ok(swept)
 }
 
-/// What [`start_second_rounds`] did for one event.
+/// A step the lottery clock ([`advance_rounds`]) took on one round of one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SecondRoundStarted {
-    /// The event.
-    pub event_id: i32,
-    /// The committed seed's hash (public from now on).
-    pub seed_hash: String,
-    /// The preview's draw, for staff to publish.
-    pub draw: Draw,
+pub enum ClockStep {
+    /// The round was committed: its seed hash is public from now on.
+    Committed {
+        /// The event.
+        event_id: i32,
+        /// The round.
+        round: LotteryRound,
+        /// The committed seed's hash.
+        seed_hash: String,
+    },
+    /// The round was drawn for staff, its window having opened.
+    Previewed {
+        /// The event.
+        event_id: i32,
+        /// The round.
+        round: LotteryRound,
+        /// The preview's draw, for staff to publish.
+        draw: Draw,
+    },
 }
 
-/// The automatic second round (DOMAIN.md "The lottery"): for every event whose first round is
-/// published, whose first payment window has closed and which has a second lottery, commits
-/// the second round (its seed hash appears on the event page) and previews it over the freed
-/// slots. Publishing stays a staff action (the entry shows `adjusting` until then), as for the
-/// first round: the draw is a result staff answer for. A round already previewed or published is
-/// left alone (staff may preview it again themselves), so running this again does nothing.
-pub async fn start_second_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Vec<SecondRoundStarted>> {
-    let published_first: Vec<i32> = lottery_run::Entity::find()
+/// The rounds the clock moves on its own (DOMAIN.md "The lottery"). The second round: for every
+/// event whose first round is published and which has a second lottery, it is committed when
+/// the first payment window closes (unpaid and declined slots are then free, and its seed hash
+/// appears on the event page), and drawn for staff (previewed over the freed slots) when its
+/// lottery window opens. Publishing stays a staff action (the entry shows `adjusting` until
+/// then): the draw is a result staff answer for. A round already previewed or published is left
+/// alone (staff may preview it again themselves), so running this again does nothing.
+pub async fn advance_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Vec<ClockStep>> {
+    let runs: HashMap<(i32, LotteryRound), LotteryRunState> = lottery_run::Entity::find()
         .select_only()
-        .column(lottery_run::Column::EventId)
-        .filter(lottery_run::Column::Round.eq(LotteryRound::First))
-        .filter(lottery_run::Column::State.eq(LotteryRunState::Published))
-        .into_tuple::<i32>()
+        .columns([lottery_run::Column::EventId, lottery_run::Column::Round, lottery_run::Column::State])
+        .into_tuple::<(i32, LotteryRound, LotteryRunState)>()
         .all(db)
-        .await?;
-    let mut started = Vec::new();
-    for event_id in published_first {
-        let Some(ev) = event::Entity::find_by_id(event_id).one(db).await? else { continue };
+        .await?
+        .into_iter()
+        .map(|(event_id, round, state)| ((event_id, round), state))
+        .collect();
+    let published_first =
+        |event_id: i32| runs.get(&(event_id, LotteryRound::First)) == Some(&LotteryRunState::Published);
+    let mut steps = Vec::new();
+    for ev in event::Entity::find().all(db).await? {
+        let event_id = ev.id;
         let timeline = EventWithPhases::load(db, ev).await?;
-        if timeline.at(PhaseType::SecondLotteryStart).is_none() || !timeline.reached(PhaseType::FirstPaymentEnd, now) {
+        let round = LotteryRound::Second;
+        if ensure_scheduled(&timeline, round).is_err() {
             continue;
         }
-        let run = commit(db, event_id, LotteryRound::Second, None, now).await?;
-        if run.state != LotteryRunState::Committed {
-            continue;
+        let mut state = runs.get(&(event_id, round)).copied();
+        if state.is_none() && published_first(event_id) && timeline.reached(PhaseType::FirstPaymentEnd, now) {
+            let run = commit(db, event_id, round, None, now).await?;
+            steps.push(ClockStep::Committed { event_id, round, seed_hash: run.seed_hash });
+            state = Some(run.state);
         }
-        let draw = preview(db, event_id, LotteryRound::Second, now).await?;
-        started.push(SecondRoundStarted { event_id, seed_hash: run.seed_hash, draw });
+        if state == Some(LotteryRunState::Committed) && ensure_draw_window(&timeline, round, now).is_ok() {
+            let draw = preview(db, event_id, round, now).await?;
+            steps.push(ClockStep::Previewed { event_id, round, draw });
+        }
     }
-    Ok(started)
+    Ok(steps)
 }

@@ -227,7 +227,7 @@ async fn statuses_follow_the_clock_and_the_second_round_starts_by_itself() {
     // The last second of the payment window: nothing lapses, no second round yet.
     app.clock.set(ev.at(PhaseType::FirstPaymentEnd) - Duration::seconds(1));
     let t = tick().await;
-    assert_eq!((t.swept.applications, t.second_rounds.len()), (0, 0));
+    assert_eq!((t.swept.applications, t.rounds.len()), (0, 0));
     assert_eq!(stored(&app, unpaid).await, LotteryStatus::FirstWin);
     assert!(lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().is_none());
 
@@ -239,14 +239,14 @@ async fn statuses_follow_the_clock_and_the_second_round_starts_by_itself() {
     assert!(shows(&list, unpaid, "first_win_unpaid"), "{list}");
     assert_eq!(stored(&app, unpaid).await, LotteryStatus::FirstWin, "not written yet");
 
-    // The clock job (started with the workers) writes it and starts the second round: seed
-    // committed, freed slots previewed for the first losers.
+    // The clock job (started with the workers) writes it and commits the second round: its
+    // seed hash is public from now on.
     let workers = app.start_workers().await;
     eventually("the clock job's second round", || async {
         lottery::run_of(&app.db, ev.id, LotteryRound::Second)
             .await
             .unwrap()
-            .is_some_and(|r| r.state == LotteryRunState::Preview)
+            .is_some_and(|r| r.state == LotteryRunState::Committed)
     })
     .await;
     workers.stop().await;
@@ -261,12 +261,22 @@ async fn statuses_follow_the_clock_and_the_second_round_starts_by_itself() {
     ] {
         assert_eq!(stored(&app, id).await, status, "no arrow from {status:?} at the first window's close");
     }
+    let committed = lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap();
+    assert_eq!(committed.inputs, None, "nothing is drawn before the second round's window");
+    assert!(tick().await.rounds.is_empty(), "a second tick changes nothing");
+
+    // The second lottery window opens: the clock draws it for staff, over the freed slots of
+    // the first losers.
+    app.clock.set(ev.at(PhaseType::SecondLotteryStart));
+    let t = tick().await;
+    assert!(matches!(t.rounds.as_slice(), [lottery::ClockStep::Previewed { .. }]), "{:?}", t.rounds);
     let second = lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap();
+    assert_eq!((second.state, &second.seed_hash), (LotteryRunState::Preview, &committed.seed_hash));
     let inputs = second.inputs.clone().unwrap();
     assert!(inputs.contains(&format!("plan {} 1\n", ev.plans[0])), "the unpaid slot is free again: {inputs}");
     assert!(inputs.contains(&format!("plan {} 10\n", ev.plans[1])), "so is the declined one: {inputs}");
     let t = tick().await;
-    assert_eq!((t.swept.applications, t.second_rounds.len()), (0, 0), "a second tick changes nothing");
+    assert_eq!((t.swept.applications, t.rounds.len()), (0, 0), "a second tick changes nothing");
     assert_eq!(lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap(), second);
 
     // Staff publish the second round.
@@ -354,7 +364,7 @@ async fn without_a_second_round_a_first_loss_is_final_when_the_first_window_clos
     PublishLottery { event_id: ev.id, round: LotteryRound::First }.run_now(&ctx).await.unwrap();
     app.clock.set(ev.at(PhaseType::FirstPaymentEnd));
     let t = LotteryClock::tick(&ctx).await.unwrap();
-    assert_eq!((t.swept.applications, t.second_rounds.len()), (3, 0));
+    assert_eq!((t.swept.applications, t.rounds.len()), (3, 0));
     let mut statuses = Vec::new();
     for &id in &ids {
         statuses.push(stored(&app, id).await);

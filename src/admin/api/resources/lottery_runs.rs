@@ -4,9 +4,12 @@
 //!
 //! - **commit**: `POST {"event_id": …, "round": "first"|"second"}` creates the run with a fresh
 //!   secret seed ([`lottery::commit`]); only its SHA-256 is shown. Committing a round again is
-//!   409 `lottery_already_committed` (the commitment never changes).
+//!   409 `lottery_already_committed` (the commitment never changes); a round the event's phases
+//!   do not have is 409 `lottery_round_not_scheduled`.
 //! - **preview**: `PUT /{id} {"state": "preview"}` draws for staff ([`lottery::preview`]; again
-//!   until published); no application changes.
+//!   until published); no application changes. Preview and publish run only inside the round's
+//!   draw window by the site's clock ([`lottery::ensure_draw_window`]: 409
+//!   `lottery_window_not_open`).
 //! - **publish**: `PUT /{id} {"state": "published"}` applies the previewed draw
 //!   ([`lottery::publish`]); once the write committed, the result mails it left owed are
 //!   handed to the workers (`jobs::SendLotteryResults`).
