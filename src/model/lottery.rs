@@ -38,8 +38,8 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect, Set,
-    TransactionSession, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, Set, TransactionSession,
+    TransactionTrait,
 };
 
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
@@ -330,7 +330,10 @@ fn secret_seed(run: &lottery_run::Model) -> Result<Seed> {
 /// Draws `event_id`'s committed `round` for staff: stores the canonical inputs, the digests and
 /// the result's summary ([`DrawSummary`]) on the run and returns the draw; no application
 /// changes. Only inside the draw window ([`ensure_draw_window`]); 409 `lottery_not_committed`
-/// before a commit, `lottery_published` once the run is published.
+/// before a commit, `lottery_published` once the run is published — also when a publication
+/// commits while this preview draws: the run is written only while it is not published (a
+/// conditional update, which on PostgreSQL waits for a concurrent publication's row lock and
+/// then sees its state), so a preview never reverts a publication.
 pub async fn preview(
     db: &impl ConnectionTrait,
     event_id: i32,
@@ -346,15 +349,21 @@ pub async fn preview(
     let seed = secret_seed(&run)?;
     let (inputs, _) = inputs_of(db, &timeline, round, now).await?;
     let draw = lottery::draw(&seed, &inputs);
-    let mut active = run.into_active_model();
-    active.state = Set(LotteryRunState::Preview);
-    active.inputs = Set(Some(inputs.canonical()));
-    active.inputs_digest = Set(Some(draw.inputs_digest.clone()));
-    active.result_digest = Set(Some(draw.digest.clone()));
-    active.summary = Set(Some(DrawSummary::of(&inputs, &draw).to_json()));
-    active.previewed_at = Set(Some(now));
-    active.updated_at = Set(now);
-    active.update(db).await?;
+    let written = lottery_run::Entity::update_many()
+        .col_expr(lottery_run::Column::State, Expr::value(LotteryRunState::Preview))
+        .col_expr(lottery_run::Column::Inputs, Expr::value(Some(inputs.canonical())))
+        .col_expr(lottery_run::Column::InputsDigest, Expr::value(Some(draw.inputs_digest.clone())))
+        .col_expr(lottery_run::Column::ResultDigest, Expr::value(Some(draw.digest.clone())))
+        .col_expr(lottery_run::Column::Summary, Expr::value(Some(DrawSummary::of(&inputs, &draw).to_json())))
+        .col_expr(lottery_run::Column::PreviewedAt, Expr::value(Some(now)))
+        .col_expr(lottery_run::Column::UpdatedAt, Expr::value(now))
+        .filter(lottery_run::Column::Id.eq(run.id))
+        .filter(lottery_run::Column::State.ne(LotteryRunState::Published))
+        .exec(db)
+        .await?;
+    if written.rows_affected == 0 {
+        return Err(Error::Conflict { code: "lottery_published" });
+    }
     Ok(draw)
 }
 

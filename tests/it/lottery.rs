@@ -279,3 +279,49 @@ async fn the_command_line_draws_a_round_only_from_its_window_on_by_the_sites_clo
     let (ok, out) = cli(&app, data.path(), &["preview", "--event", "OneDrawFair", "--round", "second"]);
     assert!(!ok && out.contains("OneDrawFair has no second lottery"), "{out}");
 }
+
+/// Issue 12, audit item 2: a preview that read the run before a publication committed must not
+/// write its state back over the publication. The publication holds its transaction open (its
+/// claim of the run written, not committed) while a preview on another connection reads the run
+/// (still `preview` to it), draws, and reaches its write; then the publication commits. The
+/// preview must find the run published (409 `lottery_published`) and leave it so — before the
+/// fix it wrote `preview` and new digests over it by primary key, so the results were gone and
+/// publishing again failed.
+#[rocket::async_test]
+async fn a_preview_racing_a_publication_never_reverts_it() {
+    use sea_orm::TransactionTrait;
+    let app = TestApp::builder().live().build().await;
+    let ev = app.entry_event("RaceFair").await;
+    entries(&app, ev.id, 3, &ev.plans[..1]).await;
+    let now = ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1);
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap();
+    let previewed = lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap();
+
+    let publication = app.db.begin().await.unwrap();
+    let applied = lottery::publish(&publication, ev.id, LotteryRound::First, now).await.unwrap();
+    assert!(matches!(applied, Publication::Applied { .. }));
+    let db = app.db.clone();
+    let event_id = ev.id;
+    let preview = tokio::spawn(async move { lottery::preview(&db, event_id, LotteryRound::First, now).await });
+    // Control: the preview is still waiting for the publication's lock after it had ample time
+    // to read and draw (three applications), so it read the run before the publication
+    // committed: the interleaving this test is about did happen.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    assert!(!preview.is_finished(), "the preview waits for the publication's lock");
+    publication.commit().await.unwrap();
+    let outcome = preview.await.unwrap();
+    assert_eq!(outcome.map(|_| ()).unwrap_err().code(), "lottery_published");
+
+    let run = lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap();
+    assert_eq!(run.state, LotteryRunState::Published, "the publication stands");
+    assert_eq!((&run.inputs, &run.result_digest), (&previewed.inputs, &previewed.result_digest));
+    assert!(run.seed.is_some());
+    assert!(lottery::verify_published(&app.db, ev.id, LotteryRound::First).await.unwrap().mismatches.is_empty());
+    let (status, _) = app.get_json("/api/v1/RaceFair/lottery_results/first").await;
+    assert_eq!(status, 200, "the published file is served");
+    assert_eq!(
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap(),
+        Publication::AlreadyPublished
+    );
+}
