@@ -38,8 +38,8 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, Set, TransactionSession,
-    TransactionTrait,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, Set, TransactionSession, TransactionTrait,
+    TryInsertResult,
 };
 
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
@@ -117,11 +117,21 @@ async fn timeline_of(db: &impl ConnectionTrait, event_id: i32) -> Result<EventWi
     EventWithPhases::load(db, event).await
 }
 
+/// What [`commit_with`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Commitment {
+    /// The round's run: the one this call created, or the one committed before.
+    pub run: lottery_run::Model,
+    /// Whether this call created it (false: the round was committed already, by an earlier or
+    /// a concurrent call, and keeps that seed).
+    pub created: bool,
+}
+
 /// Commits `event_id`'s `round`: a run with a fresh seed whose hash is public from now on. A
 /// round already committed keeps its seed (the run is returned as it is), so committing twice
 /// never changes a published commitment. 409 `lottery_round_not_scheduled` for a round the
 /// event's phases do not have, `lottery_first_round_unpublished` for a second round before the
-/// first is published. The unique key on (event, round) settles a race.
+/// first is published.
 pub async fn commit(
     db: &impl ConnectionTrait,
     event_id: i32,
@@ -129,8 +139,24 @@ pub async fn commit(
     by_user: Option<i32>,
     now: DateTime<Utc>,
 ) -> Result<lottery_run::Model> {
+    Ok(commit_with(db, event_id, round, Seed::generate(), by_user, now).await?.run)
+}
+
+/// [`commit`] with a given `seed` (a fresh one from [`Seed::generate`] everywhere but the demo
+/// data, whose draw is reproducible), saying whether this call created the run. The unique key
+/// on (event, round) settles a race: the insert does nothing when another commit got there
+/// first (waiting for it to commit or roll back on PostgreSQL, without aborting the caller's
+/// transaction), and the run read afterwards is the one committed.
+pub async fn commit_with(
+    db: &impl ConnectionTrait,
+    event_id: i32,
+    round: LotteryRound,
+    seed: Seed,
+    by_user: Option<i32>,
+    now: DateTime<Utc>,
+) -> Result<Commitment> {
     if let Some(run) = run_of(db, event_id, round).await? {
-        return Ok(run);
+        return Ok(Commitment { run, created: false });
     }
     ensure_scheduled(&timeline_of(db, event_id).await?, round)?;
     if round == LotteryRound::Second {
@@ -139,8 +165,7 @@ pub async fn commit(
             return Err(Error::Conflict { code: "lottery_first_round_unpublished" });
         }
     }
-    let seed = Seed::generate();
-    let inserted = lottery_run::ActiveModel {
+    let inserted = lottery_run::Entity::insert(lottery_run::ActiveModel {
         event_id: Set(event_id),
         round: Set(round),
         state: Set(LotteryRunState::Committed),
@@ -156,14 +181,15 @@ pub async fn commit(
         secret_seed: Set(Some(seed.to_hex())),
         inputs: Set(None),
         ..Default::default()
-    }
-    .insert(db)
-    .await;
-    match inserted {
-        Ok(run) => Ok(run),
-        // Another commit won the race: its seed is the committed one.
-        Err(e) => run_of(db, event_id, round).await?.ok_or(Error::Db(e)),
-    }
+    })
+    .on_conflict_do_nothing_on([lottery_run::Column::EventId, lottery_run::Column::Round])
+    .exec_without_returning(db)
+    .await?;
+    let created = matches!(inserted, TryInsertResult::Inserted(n) if n > 0);
+    let run = run_of(db, event_id, round)
+        .await?
+        .ok_or_else(|| Error::Internal(format!("lottery run of event {event_id} not found after its commit")))?;
+    Ok(Commitment { run, created })
 }
 
 /// What the draw reads of an entry.

@@ -325,3 +325,76 @@ async fn a_preview_racing_a_publication_never_reverts_it() {
         Publication::AlreadyPublished
     );
 }
+
+/// Issue 12, audit item 4: two commits of one round racing — another commit (the CLI, the clock
+/// job, a second console tab) has inserted the run and not committed yet when the console's
+/// commit runs. The console's commit waits for it and answers 409 `lottery_already_committed`;
+/// the run keeps the other's seed. On PostgreSQL the unique key fired inside the console's
+/// transaction and the code then queried in the aborted transaction: a 500.
+#[rocket::async_test]
+async fn racing_console_commits_answer_one_run_and_a_conflict() {
+    use sea_orm::TransactionTrait;
+    use vmarket::model::user::Role;
+    let app = TestApp::builder().live().build().await;
+    let admin = app.as_staff(Role::Admin).await;
+    let ev = app.entry_event("CommitRace").await;
+    let now = app.clock.now();
+    let body = serde_json::json!({"event_id": ev.id, "round": "first"});
+
+    let other = app.db.begin().await.unwrap();
+    let theirs = lottery::commit(&other, ev.id, LotteryRound::First, None, now).await.unwrap();
+    let committed_at = std::cell::Cell::new(None);
+    let console = async {
+        let res = app
+            .request_as(
+                &admin,
+                crate::support::actors::Via::Bearer,
+                rocket::http::Method::Post,
+                "/admin/api/lottery_runs?lang=en",
+                Some(&body),
+            )
+            .await;
+        let status = res.status().code;
+        let answered = std::time::Instant::now();
+        let body: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
+        (status, body, answered)
+    };
+    let commit_other = async {
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        committed_at.set(Some(std::time::Instant::now()));
+        other.commit().await.unwrap();
+    };
+    let ((status, answer, answered), ()) = tokio::join!(console, commit_other);
+    // Control: the console answered only after the other commit was released, so it really ran
+    // into the other's uncommitted run.
+    assert!(answered > committed_at.get().unwrap(), "the console's commit waited for the other");
+    assert_eq!((status, answer["code"].as_str()), (409, Some("lottery_already_committed")), "{answer}");
+    assert!(answer["message"].as_str().unwrap().contains("already committed"), "{answer}");
+    let run = lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap();
+    assert_eq!(run.seed_hash, theirs.seed_hash, "the first commitment stands");
+
+    // Two console commits of another event at once, a few times: one run, one 201, one 409.
+    for i in 0..3 {
+        let ev = app.entry_event(&format!("CommitRace{i}")).await;
+        let body = serde_json::json!({"event_id": ev.id, "round": "first"});
+        let send = || {
+            app.request_as(
+                &admin,
+                crate::support::actors::Via::Bearer,
+                rocket::http::Method::Post,
+                "/admin/api/lottery_runs",
+                Some(&body),
+            )
+        };
+        let (a, b) = tokio::join!(send(), send());
+        let mut statuses = [a.status().code, b.status().code];
+        statuses.sort();
+        assert_eq!(statuses, [201, 409], "round {i}");
+        let runs = vmarket::db::entities::lottery_run::Entity::find()
+            .filter(vmarket::db::entities::lottery_run::Column::EventId.eq(ev.id))
+            .all(&app.db)
+            .await
+            .unwrap();
+        assert_eq!(runs.len(), 1);
+    }
+}

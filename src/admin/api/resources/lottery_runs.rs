@@ -3,9 +3,10 @@
 //! transaction of the console:
 //!
 //! - **commit**: `POST {"event_id": …, "round": "first"|"second"}` creates the run with a fresh
-//!   secret seed ([`lottery::commit`]); only its SHA-256 is shown. Committing a round again is
-//!   409 `lottery_already_committed` (the commitment never changes); a round the event's phases
-//!   do not have is 409 `lottery_round_not_scheduled`.
+//!   secret seed ([`lottery::commit_with`]); only its SHA-256 is shown. Committing a round again
+//!   — also by a commit racing this one — is 409 `lottery_already_committed` (the commitment
+//!   never changes); a round the event's phases do not have is 409
+//!   `lottery_round_not_scheduled`.
 //! - **preview**: `PUT /{id} {"state": "preview"}` draws for staff ([`lottery::preview`]; again
 //!   until published); no application changes. Preview and publish run only inside the round's
 //!   draw window by the site's clock ([`lottery::ensure_draw_window`]: 409
@@ -36,6 +37,7 @@ use crate::db::entities::lottery_run::{LotteryRound, LotteryRunState};
 use crate::db::entities::{event, event_entry_plan, lottery_run, user};
 use crate::error::{Error, Result};
 use crate::jobs::FollowUp;
+use crate::lottery::Seed;
 use crate::model::lottery::{self, DrawSummary, Publication};
 
 /// The resource.
@@ -211,10 +213,12 @@ impl Resource for LotteryRuns {
             return Err(Error::invalid("event_id", "validation.required"));
         };
         must_exist::<event::Entity, _>(txn, event_id, "event_id").await?;
-        if lottery::run_of(txn, event_id, round).await?.is_some() {
+        let committed = lottery::commit_with(txn, event_id, round, Seed::generate(), Some(cx.staff.id), cx.now).await?;
+        if !committed.created {
+            // Committed before, or by a commit that raced this one: its seed stays.
             return Err(Error::Conflict { code: "lottery_already_committed" });
         }
-        Ok(lottery::commit(txn, event_id, round, Some(cx.staff.id), cx.now).await?.id)
+        Ok(committed.run.id)
     }
 
     async fn update(
