@@ -7,8 +7,8 @@
 //!   batches and hands them to delivery;
 //! - [`LotteryClock`] runs once a minute: it writes the statuses time has changed
 //!   (`model::lottery::sweep`) and moves the automatic rounds (`model::lottery::advance_rounds`:
-//!   the second round is committed when the first payment window closes and previewed when its
-//!   lottery window opens).
+//!   the first round is committed when the entry window closes, the second when the first
+//!   payment window closes, and each is previewed when its lottery window opens).
 //!
 //! The CLI and the console run the very same code: [`PreviewLottery::run_now`] /
 //! [`PublishLottery::run_now`] inline when they want the result at once, or

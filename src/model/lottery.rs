@@ -644,13 +644,20 @@ pub enum ClockStep {
     },
 }
 
-/// The rounds the clock moves on its own (DOMAIN.md "The lottery"). The second round: for every
-/// event whose first round is published and which has a second lottery, it is committed when
-/// the first payment window closes (unpaid and declined slots are then free, and its seed hash
-/// appears on the event page), and drawn for staff (previewed over the freed slots) when its
-/// lottery window opens. Publishing stays a staff action (the entry shows `adjusting` until
-/// then): the draw is a result staff answer for. A round already previewed or published is left
-/// alone (staff may preview it again themselves), so running this again does nothing.
+/// The rounds the clock moves on its own (DOMAIN.md "The lottery"), so that a round's seed hash
+/// is public before its draw without anyone acting, and staff find its preview ready:
+///
+/// - the **first round** of an event with wishes still to draw (`applied`) is committed when its
+///   entry window closes (`entry_end`);
+/// - the **second round** of an event whose first round is published is committed when the
+///   first payment window closes (unpaid and declined slots are then free);
+/// - a committed round is drawn for staff (previewed) when its lottery window opens
+///   ([`ensure_draw_window`]).
+///
+/// Only rounds the event's phases have. Publishing stays a staff action (the entry shows
+/// `adjusting` until then): the draw is a result staff answer for. A round already committed
+/// keeps its seed, and one already previewed or published is left alone (staff may preview it
+/// again themselves), so running this again does nothing.
 pub async fn advance_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Vec<ClockStep>> {
     let runs: HashMap<(i32, LotteryRound), LotteryRunState> = lottery_run::Entity::find()
         .select_only()
@@ -661,25 +668,50 @@ pub async fn advance_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Re
         .into_iter()
         .map(|(event_id, round, state)| ((event_id, round), state))
         .collect();
+    // The events with wishes the first draw has not decided yet (one statement for all events).
+    let undrawn = Query::select()
+        .column(event_entry_application::Column::EntryId)
+        .from(event_entry_application::Entity)
+        .and_where(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::Applied))
+        .to_owned();
+    let with_applied: HashSet<i32> = event_entry::Entity::find()
+        .select_only()
+        .column(event_entry::Column::EventId)
+        .filter(event_entry::Column::Id.in_subquery(undrawn))
+        .distinct()
+        .into_tuple::<i32>()
+        .all(db)
+        .await?
+        .into_iter()
+        .collect();
     let published_first =
         |event_id: i32| runs.get(&(event_id, LotteryRound::First)) == Some(&LotteryRunState::Published);
     let mut steps = Vec::new();
     for ev in event::Entity::find().all(db).await? {
         let event_id = ev.id;
         let timeline = EventWithPhases::load(db, ev).await?;
-        let round = LotteryRound::Second;
-        if ensure_scheduled(&timeline, round).is_err() {
-            continue;
-        }
-        let mut state = runs.get(&(event_id, round)).copied();
-        if state.is_none() && published_first(event_id) && timeline.reached(PhaseType::FirstPaymentEnd, now) {
-            let run = commit(db, event_id, round, None, now).await?;
-            steps.push(ClockStep::Committed { event_id, round, seed_hash: run.seed_hash });
-            state = Some(run.state);
-        }
-        if state == Some(LotteryRunState::Committed) && ensure_draw_window(&timeline, round, now).is_ok() {
-            let draw = preview(db, event_id, round, now).await?;
-            steps.push(ClockStep::Previewed { event_id, round, draw });
+        for round in [LotteryRound::First, LotteryRound::Second] {
+            if ensure_scheduled(&timeline, round).is_err() {
+                continue;
+            }
+            let mut state = runs.get(&(event_id, round)).copied();
+            let due = match round {
+                LotteryRound::First => {
+                    with_applied.contains(&event_id)
+                        && timeline.reached(PhaseType::EntryEnd, now)
+                        && !timeline.entry_open(now)
+                }
+                LotteryRound::Second => published_first(event_id) && timeline.reached(PhaseType::FirstPaymentEnd, now),
+            };
+            if state.is_none() && due {
+                let run = commit(db, event_id, round, None, now).await?;
+                steps.push(ClockStep::Committed { event_id, round, seed_hash: run.seed_hash.clone() });
+                state = Some(run.state);
+            }
+            if state == Some(LotteryRunState::Committed) && ensure_draw_window(&timeline, round, now).is_ok() {
+                let draw = preview(db, event_id, round, now).await?;
+                steps.push(ClockStep::Previewed { event_id, round, draw });
+            }
         }
     }
     Ok(steps)

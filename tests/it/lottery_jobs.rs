@@ -536,3 +536,55 @@ async fn result_mails_owed_by_a_publication_are_stored_once_whatever_stops_in_be
     assert_eq!(mail::Entity::find().count(&app.db).await.unwrap(), 3);
     assert_eq!(lottery_mails::owed(&app.db, run_id).await.unwrap(), 0);
 }
+
+/// Issue 12, audit item 6: the seed hash is public before the first draw without anyone acting:
+/// the clock job commits the first round of an event with entries when its entry window closes
+/// (not a second earlier), keeps the seed when it ticks again, leaves an event nobody entered
+/// alone, and previews the round for staff when its lottery window opens; publishing stays
+/// staff's.
+#[rocket::async_test]
+async fn the_clock_commits_the_first_round_when_entries_close_and_previews_it_when_its_window_opens() {
+    let app = TestApp::builder().empty().live().build().await;
+    let ev = app.entry_event("HashFair").await;
+    let empty = app.entry_event("NobodyFair").await;
+    let owner = app.user("hash_owner").await;
+    let (_, application) = enter(&app, &ev, &owner, "ハッシュ工房", ev.plans[0]).await;
+    let ctx = context(&app);
+    let run = async || lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap();
+
+    app.clock.set(ev.at(PhaseType::EntryEnd) - Duration::seconds(1));
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert!(run().await.is_none(), "entries are still open");
+    let (_, page) = app.page("/HashFair").await;
+    assert!(!page.contains("data-testid=\"seed-hash\""), "no hash before entries close");
+
+    app.clock.set(ev.at(PhaseType::EntryEnd));
+    LotteryClock::tick(&ctx).await.unwrap();
+    let committed = run().await.expect("committed when entries close");
+    assert_eq!(
+        (committed.state, committed.created_by_user_id, committed.seed.as_deref()),
+        (LotteryRunState::Committed, None, None)
+    );
+    for path in ["/HashFair", "/en/HashFair"] {
+        let (status, page) = app.page(path).await;
+        assert_eq!(status, 200);
+        assert!(
+            page.contains(&format!("<code data-testid=\"seed-hash\">{}</code>", committed.seed_hash)),
+            "{path}: {page}"
+        );
+    }
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert_eq!(run().await.unwrap(), committed, "ticking again keeps the seed");
+    assert!(lottery::run_of(&app.db, empty.id, LotteryRound::First).await.unwrap().is_none(), "nothing to draw there");
+
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart));
+    LotteryClock::tick(&ctx).await.unwrap();
+    let previewed = run().await.unwrap();
+    assert_eq!(
+        (previewed.state, previewed.seed_hash.as_str()),
+        (LotteryRunState::Preview, committed.seed_hash.as_str())
+    );
+    assert_eq!(stored(&app, application).await, LotteryStatus::Applied, "publishing is staff's");
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert_eq!(run().await.unwrap(), previewed, "a previewed round is left to staff");
+}
