@@ -588,3 +588,33 @@ async fn the_clock_commits_the_first_round_when_entries_close_and_previews_it_wh
     LotteryClock::tick(&ctx).await.unwrap();
     assert_eq!(run().await.unwrap(), previewed, "a previewed round is left to staff");
 }
+
+/// Issue 12, audit item 7: the result mails' bookkeeping does not touch the public data version
+/// (no public page reads it): sending a publication's mails leaves the version where the
+/// publication put it, and the publication raises it only through what the public reads (the
+/// run and its published file), not once per entry owed a mail.
+#[rocket::async_test]
+async fn result_mail_bookkeeping_leaves_the_public_data_version_alone() {
+    let app = TestApp::builder().empty().live().build().await;
+    let ev = app.entry_event("VersionFair").await;
+    let owner = app.user("version_owner").await;
+    for i in 0..6 {
+        enter(&app, &ev, &owner, &format!("版工房{i}"), ev.plans[0]).await;
+    }
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1));
+    let now = app.clock.now();
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap();
+    let version = async || vmarket::db::data_version::read(&app.db).await.unwrap();
+    let before = version().await;
+    let Publication::Applied { run_id, .. } = lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap()
+    else {
+        panic!("published")
+    };
+    let published = version().await;
+    assert!(published > before, "the publication changes the public event page");
+    assert!(published - before <= 2, "raised by the run and its file, not per owed mail: {before} → {published}");
+    let sent = SendLotteryResults { run_id, attempt: 1 }.run_now(&context(&app)).await.unwrap();
+    assert_eq!(sent.mails, 6);
+    assert_eq!(version().await, published, "mailing the results changes no public page");
+}
