@@ -14,8 +14,8 @@
 //!   `first_win` / `second_win` (`win` for a plan without fee) with the round and fee recorded,
 //!   losers `first_lost` / `second_lost`, a suspended circle's open applications `incorrect`.
 //!   The seed and inputs become public; the published file is stored (`lottery_results`), and
-//!   every entry decided is marked as owed its result mail (`lottery_mails`), which a job
-//!   renders and stores after the commit.
+//!   every entry decided (a suspended circle's entry left out included) is marked as owed its
+//!   result mail (`lottery_mails`), which a job renders and stores after the commit.
 //! - [`verify_published`] recomputes a published run from its published seed and inputs and
 //!   compares it with the stored statuses.
 //!
@@ -217,16 +217,27 @@ pub async fn load_inputs(
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<(Inputs, Vec<i32>)> {
-    inputs_of(db, &timeline_of(db, event_id).await?, round, now).await
+    let loaded = inputs_of(db, &timeline_of(db, event_id).await?, round, now).await?;
+    Ok((loaded.inputs, loaded.excluded))
 }
 
-/// [`load_inputs`] of the event `timeline`.
+/// What [`inputs_of`] read.
+struct Loaded {
+    /// The draw's inputs.
+    inputs: Inputs,
+    /// The applications of suspended circles that take no part (`incorrect` at publication).
+    excluded: Vec<i32>,
+    /// Their entries.
+    excluded_entries: Vec<i32>,
+}
+
+/// [`load_inputs`] of the event `timeline`, with the entries the draw leaves out.
 async fn inputs_of(
     db: &impl ConnectionTrait,
     timeline: &EventWithPhases,
     round: LotteryRound,
     now: DateTime<Utc>,
-) -> Result<(Inputs, Vec<i32>)> {
+) -> Result<Loaded> {
     let event_id = timeline.event.id;
     let plans = event_entry_plan::Entity::find().filter(event_entry_plan::Column::EventId.eq(event_id)).all(db).await?;
     // Only the columns the draw needs (as for the applications below).
@@ -303,6 +314,7 @@ async fn inputs_of(
         by_entry.entry(a.entry_id).or_default().push(a);
     }
     let mut excluded = Vec::new();
+    let mut excluded_entries = Vec::new();
     let mut entry_inputs = Vec::new();
     for entry in &entries {
         let mut wishes = by_entry.remove(&entry.id).unwrap_or_default();
@@ -325,6 +337,7 @@ async fn inputs_of(
         }
         if suspended.contains(&entry.circle_id) {
             excluded.extend(taking.iter().map(|a| a.id));
+            excluded_entries.push(entry.id);
             continue;
         }
         entry_inputs.push(EntryInput {
@@ -342,7 +355,7 @@ async fn inputs_of(
         });
     }
     let inputs = Inputs::new(plan_inputs, entry_inputs).map_err(|e| Error::Internal(format!("lottery inputs: {e}")))?;
-    Ok((inputs, excluded))
+    Ok(Loaded { inputs, excluded, excluded_entries })
 }
 
 /// The run's seed (server side only).
@@ -373,7 +386,7 @@ pub async fn preview(
         return Err(Error::Conflict { code: "lottery_published" });
     }
     let seed = secret_seed(&run)?;
-    let (inputs, _) = inputs_of(db, &timeline, round, now).await?;
+    let inputs = inputs_of(db, &timeline, round, now).await?.inputs;
     let draw = lottery::draw(&seed, &inputs);
     let written = lottery_run::Entity::update_many()
         .col_expr(lottery_run::Column::State, Expr::value(LotteryRunState::Preview))
@@ -404,9 +417,9 @@ pub enum Publication {
         incorrect: Vec<i32>,
         /// The run published.
         run_id: i32,
-        /// Entries whose result is now owed a mail (one per entry the draw decided, see
-        /// `model::lottery_mails`); enqueue `jobs::SendLotteryResults` for the run now that the
-        /// publication committed.
+        /// Entries whose result is now owed a mail (one per entry the draw decided, those of
+        /// suspended circles it left out included; see `model::lottery_mails`); enqueue
+        /// `jobs::SendLotteryResults` for the run now that the publication committed.
         result_mails: usize,
     },
     /// The run was already published (by an earlier or a concurrent call); nothing changed.
@@ -452,7 +465,7 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
         };
     }
     let seed = secret_seed(&run)?;
-    let (inputs, incorrect) = inputs_of(&txn, &timeline, round, now).await?;
+    let Loaded { inputs, excluded: incorrect, excluded_entries } = inputs_of(&txn, &timeline, round, now).await?;
     if run.inputs.as_deref() != Some(inputs.canonical().as_str()) {
         return Err(Error::Conflict { code: "lottery_inputs_changed" });
     }
@@ -526,7 +539,9 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
             }
         }
     }
-    let entries = draw.outcomes.iter().filter_map(|o| i32::try_from(o.entry_id).ok());
+    // Every entry the draw decided is owed its result mail: those in it, and those it left out
+    // (their circle suspended: told so).
+    let entries = draw.outcomes.iter().filter_map(|o| i32::try_from(o.entry_id).ok()).chain(excluded_entries);
     let result_mails = lottery_mails::mark(&txn, run.id, entries, now).await?;
     lottery_results::store_file(&txn, &run, &timeline.event.permalink, &draw, now).await?;
     txn.commit().await?;

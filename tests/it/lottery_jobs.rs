@@ -618,3 +618,65 @@ async fn result_mail_bookkeeping_leaves_the_public_data_version_alone() {
     assert_eq!(sent.mails, 6);
     assert_eq!(version().await, published, "mailing the results changes no public page");
 }
+
+/// Issue 12, audit item 8: the owner of a suspended circle whose entry the draw marked
+/// `incorrect` is told so, in their language, once — like every other owner.
+#[rocket::async_test]
+async fn the_owner_of_a_suspended_circle_is_mailed_that_the_entry_was_left_out() {
+    let app = TestApp::builder().empty().live().build().await;
+    let ev = app.entry_event("SuspendedFair").await;
+    let ja = app.user("suspended_ja").await;
+    let en = app.user("suspended_en").await;
+    en.user.set_lang(&app.db, Lang::En).await.unwrap();
+    let healthy = app.user("healthy_owner").await;
+    enter(&app, &ev, &healthy, "元気工房", ev.plans[0]).await;
+    let mut left_out = Vec::new();
+    for (owner, name) in [(&ja, "停止中工房"), (&en, "Paused Works")] {
+        let (circle_id, application) = enter(&app, &ev, owner, name, ev.plans[1]).await;
+        let mut c = circle::Entity::find_by_id(circle_id).one(&app.db).await.unwrap().unwrap().into_active_model();
+        c.is_suspended = Set(true);
+        c.update(&app.db).await.unwrap();
+        left_out.push((owner.user.email.clone().unwrap(), name, application));
+    }
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1));
+    let now = app.clock.now();
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap();
+    let Publication::Applied { run_id, result_mails, .. } =
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap()
+    else {
+        panic!("published")
+    };
+    assert_eq!(result_mails, 3, "every entry the draw decided, the left-out ones included");
+    let ctx = context(&app);
+    let sent = SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx).await.unwrap();
+    assert_eq!((sent.entries, sent.mails), (3, 3));
+    let mails = mail::Entity::find().all(&app.db).await.unwrap();
+    for (to, name, application) in left_out {
+        assert_eq!(stored(&app, application).await, LotteryStatus::Incorrect);
+        let mail = mails.iter().find(|m| m.recipient == to).unwrap_or_else(|| panic!("a mail to {to}"));
+        assert_eq!(mail.kind, "lottery_incorrect");
+        let (subject, says) = if mail.lang == "en" {
+            (
+                "lottery result",
+                format!(
+                    "Your circle \"{name}\" is suspended, so its application was not included in the first draw of Test Fair SuspendedFair."
+                ),
+            )
+        } else {
+            (
+                "抽選結果",
+                format!(
+                    "サークル「{name}」は運営により利用停止中のため、テスト展 SuspendedFairの第1次抽選の対象外となりました。"
+                ),
+            )
+        };
+        assert!(mail.subject.contains(subject), "{}", mail.subject);
+        assert!(mail.text_body.contains(&says), "{}", mail.text_body);
+    }
+    // Once: a second run stores nothing more.
+    owe_again(&app, run_id).await;
+    let again = SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx).await.unwrap();
+    assert_eq!(again.mails, 0);
+    assert_eq!(mail::Entity::find().count(&app.db).await.unwrap(), 3);
+}
