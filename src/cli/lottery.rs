@@ -72,7 +72,7 @@ pub struct VerifyArgs {
     /// The event's permalink (read the published run from the database).
     #[arg(long, requires = "round", conflicts_with_all = ["seed", "seed_hash", "inputs", "inputs_digest", "result_digest", "published"])]
     pub event: Option<String>,
-    /// The JSON file the event page links to (`/api/v1/{event}/lottery_runs/{round}`): seed,
+    /// The JSON file the event page links to (`/api/v1/{event}/lottery_results/{round}`): seed,
     /// seed hash, inputs, digests and every outcome, checked all together.
     #[arg(long, conflicts_with_all = ["seed", "seed_hash", "inputs", "inputs_digest", "result_digest"])]
     pub published: Option<PathBuf>,

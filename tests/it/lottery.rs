@@ -398,3 +398,18 @@ async fn racing_console_commits_answer_one_run_and_a_conflict() {
         assert_eq!(runs.len(), 1);
     }
 }
+
+/// Issue 12, audit item 9: `vmarket lottery verify --help` names the address the event page
+/// links the published file from (`/api/v1/{event}/lottery_results/{round}`, the route that
+/// serves it: `lottery_jobs::the_event_page_shows_the_commitment_then_a_draw_anyone_can_verify`).
+#[test]
+fn the_verify_help_names_the_published_files_address() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_vmarket"))
+        .args(["lottery", "verify", "--help"])
+        .output()
+        .expect("the binary runs");
+    let help = String::from_utf8_lossy(&output.stdout).replace('\n', " ");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("/api/v1/{event}/lottery_results/{round}"), "{help}");
+    assert!(!help.contains("lottery_runs"), "{help}");
+}
