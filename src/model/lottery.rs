@@ -1,6 +1,9 @@
 //! Lottery runs (DOMAIN.md "The lottery"): the database side of the draw of [`crate::lottery`].
 //!
-//! A run goes `committed` → `preview` → `published`, one per event and round:
+//! A run goes `committed` → `preview` → `published`, one per event and round, and records who
+//! took each step and when (`created_by_user_id` / `created_at`, `previewed_by_user_id` /
+//! `previewed_at`, `published_by_user_id` / `published_at`; no one for the command line and the
+//! lottery clock):
 //!
 //! - [`commit`] creates the run with a fresh seed; only its hash is public (the event page shows
 //!   it). The seed stays in `secret_seed` and is never shown before publication.
@@ -174,6 +177,8 @@ pub async fn commit_with(
         inputs_digest: Set(None),
         result_digest: Set(None),
         created_by_user_id: Set(by_user),
+        previewed_by_user_id: Set(None),
+        published_by_user_id: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
         previewed_at: Set(None),
@@ -379,6 +384,18 @@ pub async fn preview(
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<Draw> {
+    preview_by(db, event_id, round, None, now).await
+}
+
+/// [`preview`] by the staff member `by_user` (`None`: the command line or the lottery clock),
+/// recorded on the run with the time.
+pub async fn preview_by(
+    db: &impl ConnectionTrait,
+    event_id: i32,
+    round: LotteryRound,
+    by_user: Option<i32>,
+    now: DateTime<Utc>,
+) -> Result<Draw> {
     let timeline = timeline_of(db, event_id).await?;
     ensure_draw_window(&timeline, round, now)?;
     let run = existing_run(db, event_id, round).await?;
@@ -395,6 +412,7 @@ pub async fn preview(
         .col_expr(lottery_run::Column::ResultDigest, Expr::value(Some(draw.digest.clone())))
         .col_expr(lottery_run::Column::Summary, Expr::value(Some(DrawSummary::of(&inputs, &draw).to_json())))
         .col_expr(lottery_run::Column::PreviewedAt, Expr::value(Some(now)))
+        .col_expr(lottery_run::Column::PreviewedByUserId, Expr::value(by_user))
         .col_expr(lottery_run::Column::UpdatedAt, Expr::value(now))
         .filter(lottery_run::Column::Id.eq(run.id))
         .filter(lottery_run::Column::State.ne(LotteryRunState::Published))
@@ -441,6 +459,18 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<Publication> {
+    publish_by(db, event_id, round, None, now).await
+}
+
+/// [`publish`] by the staff member `by_user` (`None`: the command line or a job), recorded on
+/// the run with the time.
+pub async fn publish_by<C: TransactionTrait + ConnectionTrait>(
+    db: &C,
+    event_id: i32,
+    round: LotteryRound,
+    by_user: Option<i32>,
+    now: DateTime<Utc>,
+) -> Result<Publication> {
     let timeline = timeline_of(db, event_id).await?;
     ensure_draw_window(&timeline, round, now)?;
     let txn = db.begin().await?;
@@ -451,6 +481,7 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
         .col_expr(lottery_run::Column::State, Expr::value(LotteryRunState::Published))
         .col_expr(lottery_run::Column::Seed, Expr::col(lottery_run::Column::SecretSeed))
         .col_expr(lottery_run::Column::PublishedAt, Expr::value(now))
+        .col_expr(lottery_run::Column::PublishedByUserId, Expr::value(by_user))
         .col_expr(lottery_run::Column::UpdatedAt, Expr::value(now))
         .filter(lottery_run::Column::EventId.eq(event_id))
         .filter(lottery_run::Column::Round.eq(round))

@@ -25,6 +25,7 @@ mod m20261127_001410_lottery_results;
 mod m20261127_001420_application_status_writes;
 mod m20261127_001600_data_version;
 mod m20261127_001801_order_provider_link;
+mod m20261128_001900_lottery_run_actors;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -53,6 +54,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_001420_application_status_writes::Migration),
             Box::new(m20261127_001600_data_version::Migration),
             Box::new(m20261127_001801_order_provider_link::Migration),
+            Box::new(m20261128_001900_lottery_run_actors::Migration),
         ]
     }
 }

@@ -495,3 +495,56 @@ async fn the_console_draws_a_round_only_inside_its_window_and_only_a_round_the_e
     .await;
     assert_eq!(runs.ids().len(), 1, "no second run was created");
 }
+
+/// Issue 12 item 1 ("lottery runs … who and when"): a run records who committed, who last
+/// previewed and who published it, with each time — a staff member's handle from the console,
+/// nobody for the command line and the lottery clock — and the console shows them.
+#[rocket::async_test]
+async fn a_lottery_run_records_who_took_each_step_and_when() {
+    use vmarket::model::entry_status::LotteryRound;
+    let app = TestApp::builder().live().build().await;
+    let ev = app.entry_event("WhoConsole").await;
+    let owner = app.with_user("who_console_owner").await;
+    for i in 0..3 {
+        enter(&app, &owner, &format!("誰の工房{i}"), ev.id, &ev.plans[..1]).await;
+    }
+    // Committed by the command line (or the lottery clock): nobody.
+    let committed_at = ev.at(PhaseType::EntryEnd);
+    let run = vmarket::model::lottery::commit(&app.db, ev.id, LotteryRound::First, None, committed_at).await.unwrap();
+    let path = format!("/admin/api/lottery_runs/{}", run.id);
+
+    let previewed_at = ev.at(PhaseType::FirstLotteryStart) + chrono::Duration::minutes(5);
+    app.clock.set(previewed_at);
+    let admin = app.as_staff(Role::Admin).await;
+    let director = app.as_staff(Role::Director).await;
+    let previewed = call(&app, &admin, Method::Put, &path, Some(&json!({"state": "preview"}))).await;
+    assert_eq!(previewed.body["previewed_by_vmarket_id"], "staff_admin", "{:?}", previewed.body);
+    // Previewed again by someone else: the last preview counts.
+    let previewed = call(&app, &director, Method::Put, &path, Some(&json!({"state": "preview"}))).await;
+    assert_eq!(previewed.status, 200, "{:?}", previewed.body);
+    let published_at = previewed_at + chrono::Duration::hours(2);
+    app.clock.set(published_at);
+    let mut admin = admin;
+    admin.renew().await;
+    let published = call(&app, &admin, Method::Put, &path, Some(&json!({"state": "published"}))).await;
+    assert_eq!(published.status, 200, "{:?}", published.body);
+
+    let shown = get(&app, &admin, &path).await.body;
+    let at = |t: chrono::DateTime<chrono::Utc>| json!(t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    assert_eq!(
+        (&shown["created_by_vmarket_id"], &shown["created_at"]),
+        (&Value::Null, &at(committed_at)),
+        "committed by no one: {shown}"
+    );
+    assert_eq!(
+        (&shown["previewed_by_vmarket_id"], &shown["previewed_at"]),
+        (&json!("staff_director"), &at(previewed_at)),
+        "{shown}"
+    );
+    assert_eq!(
+        (&shown["published_by_vmarket_id"], &shown["published_at"]),
+        (&json!("staff_admin"), &at(published_at)),
+        "{shown}"
+    );
+    assert_eq!(shown["published_by_user_id"], admin.user.id, "{shown}");
+}

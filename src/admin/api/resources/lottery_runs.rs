@@ -19,7 +19,9 @@
 //!
 //! Preview and publish are edits of the run in the role table (admin and director; qa_tester
 //! reads; uc_staff sees nothing). A record shows the state, the seed hash, the seed once
-//! published (never before), the digests, who committed it and when each step happened, and —
+//! published (never before), the digests, who took each step (committed, last previewed,
+//! published: a staff member's handle, or none for the command line and the lottery clock) and
+//! when, and —
 //! once drawn — the result summary: winners per plan, as the last preview stored it (reading a
 //! run never draws again).
 
@@ -94,10 +96,18 @@ pub struct LotteryRunRecord {
     pub inputs_digest: Option<String>,
     /// SHA-256 of the result.
     pub result_digest: Option<String>,
-    /// Who committed it.
+    /// Who committed it (`None`: the command line or the lottery clock).
     pub created_by_user_id: Option<i32>,
     /// Their handle.
     pub created_by_vmarket_id: Option<String>,
+    /// Who last previewed it (`None`: the command line or the lottery clock).
+    pub previewed_by_user_id: Option<i32>,
+    /// Their handle.
+    pub previewed_by_vmarket_id: Option<String>,
+    /// Who published it (`None`: the command line).
+    pub published_by_user_id: Option<i32>,
+    /// Their handle.
+    pub published_by_vmarket_id: Option<String>,
     /// When it was committed.
     pub created_at: DateTime<Utc>,
     /// When it was last drawn for preview.
@@ -178,7 +188,11 @@ impl Resource for LotteryRuns {
             .into_iter()
             .map(|p| (p.id, p))
             .collect();
-        let user_ids: Vec<i32> = rows.iter().filter_map(|r| r.created_by_user_id).collect();
+        let user_ids: Vec<i32> = rows
+            .iter()
+            .flat_map(|r| [r.created_by_user_id, r.previewed_by_user_id, r.published_by_user_id])
+            .flatten()
+            .collect();
         let handles: HashMap<i32, String> = user::Entity::find()
             .filter(user::Column::Id.is_in(user_ids))
             .all(db)
@@ -192,6 +206,8 @@ impl Resource for LotteryRuns {
                 summary: summary(&r, &plans),
                 event_permalink: permalinks.get(&r.event_id).cloned().unwrap_or_default(),
                 created_by_vmarket_id: r.created_by_user_id.and_then(|id| handles.get(&id).cloned()),
+                previewed_by_vmarket_id: r.previewed_by_user_id.and_then(|id| handles.get(&id).cloned()),
+                published_by_vmarket_id: r.published_by_user_id.and_then(|id| handles.get(&id).cloned()),
                 id: r.id,
                 event_id: r.event_id,
                 round: r.round,
@@ -201,6 +217,8 @@ impl Resource for LotteryRuns {
                 inputs_digest: r.inputs_digest,
                 result_digest: r.result_digest,
                 created_by_user_id: r.created_by_user_id,
+                previewed_by_user_id: r.previewed_by_user_id,
+                published_by_user_id: r.published_by_user_id,
                 created_at: r.created_at,
                 previewed_at: r.previewed_at,
                 published_at: r.published_at,
@@ -229,16 +247,18 @@ impl Resource for LotteryRuns {
     ) -> Result<()> {
         match input.state {
             Some(LotteryRunState::Preview) => {
-                lottery::preview(txn, row.event_id, row.round, cx.now).await?;
+                lottery::preview_by(txn, row.event_id, row.round, Some(cx.staff.id), cx.now).await?;
                 Ok(())
             }
-            Some(LotteryRunState::Published) => match lottery::publish(txn, row.event_id, row.round, cx.now).await? {
-                Publication::Applied { run_id, .. } => {
-                    cx.after_commit([FollowUp::LotteryResults(run_id)]);
-                    Ok(())
+            Some(LotteryRunState::Published) => {
+                match lottery::publish_by(txn, row.event_id, row.round, Some(cx.staff.id), cx.now).await? {
+                    Publication::Applied { run_id, .. } => {
+                        cx.after_commit([FollowUp::LotteryResults(run_id)]);
+                        Ok(())
+                    }
+                    Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
                 }
-                Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
-            },
+            }
             Some(LotteryRunState::Committed) | None => Err(Error::invalid("state", "validation.lottery_state")),
         }
     }
