@@ -10,6 +10,7 @@ use vmarket::lottery::{Seed, sha256_hex};
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery::{self, Publication};
+use vmarket::model::payment::{self, Payable, PaymentType};
 use vmarket::model::phase::PhaseType;
 
 use crate::support::TestApp;
@@ -158,6 +159,13 @@ async fn a_published_draw_applies_once_and_verifies_from_its_seed_and_inputs() {
     assert_eq!(checked.mismatches, [i64::from(loser)]);
 }
 
+/// The entry of application `id` and its circle's owner.
+async fn owner_of(app: &TestApp, id: i32) -> (i32, i32) {
+    let entry = event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().entry_id;
+    let circle = event_entry::Entity::find_by_id(entry).one(&app.db).await.unwrap().unwrap().circle_id;
+    (entry, circle::Entity::find_by_id(circle).one(&app.db).await.unwrap().unwrap().owner_user_id.unwrap())
+}
+
 #[rocket::async_test]
 async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     let app = TestApp::builder().live().build().await;
@@ -176,13 +184,17 @@ async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     let lost: Vec<i32> = first.iter().filter(|s| s.1 == LotteryStatus::FirstLost).map(|s| s.0).collect();
     assert_eq!((won.len(), lost.len()), (2, 2));
 
-    // One winner pays, the other declines: one slot is free for the two first losers.
-    for (id, status) in [(won[0], LotteryStatus::Paid), (won[1], LotteryStatus::Decline)] {
-        let mut a =
-            event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().into_active_model();
-        a.lottery_status = Set(status);
-        a.update(&app.db).await.unwrap();
-    }
+    // In the first payment window one winner pays and the other declines, through their real
+    // paths (a settled payment, the owner's decline): one slot is free for the two first losers.
+    let pay_at = ev.at(PhaseType::FirstPaymentStart) + Duration::hours(1);
+    let (entry, owner) = owner_of(&app, won[0]).await;
+    let payable = Payable::load(&app.db, won[0], owner, pay_at).await.unwrap();
+    let attempt = payment::open_order(&app.db, &payable, owner, PaymentType::Stripe, pay_at).await.unwrap();
+    let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
+    payment::settle(&app.db, &mailer, attempt.id, "pi_second_draw", pay_at).await.unwrap();
+    assert_ne!(entry, owner_of(&app, won[1]).await.0);
+    let (entry, owner) = owner_of(&app, won[1]).await;
+    event_entry::Model::decline(&app.db, entry, won[1], owner, pay_at).await.unwrap();
     let second_draw = ev.at(PhaseType::SecondLotteryStart) + Duration::hours(1);
     lottery::commit(&app.db, ev.id, LotteryRound::Second, None, second_draw).await.unwrap();
     let preview = lottery::preview(&app.db, ev.id, LotteryRound::Second, second_draw).await.unwrap();

@@ -19,6 +19,7 @@ use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery::{self, Publication};
 use vmarket::model::lottery_mails;
+use vmarket::model::payment::{self, Payable, PaymentType, Settlement};
 use vmarket::model::phase::PhaseType;
 use vmarket::types::Lang;
 
@@ -51,12 +52,26 @@ async fn stored(app: &TestApp, id: i32) -> LotteryStatus {
     event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().lottery_status
 }
 
-/// Sets application `id` to `status` behind the lottery's back (what payments and declining do).
-async fn set_status(app: &TestApp, id: i32, status: LotteryStatus) {
-    let mut row =
-        event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().into_active_model();
-    row.lottery_status = Set(status);
-    row.update(&app.db).await.unwrap();
+/// The payer `payer` pays application `id` now, through the model's real path: an attempt
+/// opened as the payment page opens it, then settled as a capture, a webhook or a reconcile
+/// settles it (`model::payment::settle`).
+async fn pay(app: &TestApp, id: i32, payer: i32) {
+    let now = app.clock.now();
+    let payable = Payable::load(&app.db, id, payer, now).await.expect("payable now");
+    let attempt = payment::open_order(&app.db, &payable, payer, PaymentType::Stripe, now).await.unwrap();
+    let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
+    let settled = payment::settle(&app.db, &mailer, attempt.id, &format!("pi_status_{id}"), now).await.unwrap();
+    assert!(matches!(settled.outcome, Settlement::Settled(_)), "{settled:?}");
+}
+
+/// The owner `owner` declines the won application `id` through the user API, as the entry
+/// history's confirmation page does.
+async fn decline(app: &TestApp, owner: &mut Actor<'_>, id: i32) {
+    let entry = event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().entry_id;
+    owner.renew().await;
+    let path = format!("/api/v1/user/event_entries/{entry}/applications/{id}/decline");
+    let (status, body) = owner.put_json(&path, &Value::Null).await;
+    assert_eq!(status, 200, "{body}");
 }
 
 /// Waits up to 30 s for `check` to hold.
@@ -219,10 +234,16 @@ async fn statuses_follow_the_clock_and_the_second_round_starts_by_itself() {
     assert_eq!(stored(&app, free).await, LotteryStatus::Win, "a free plan's win has nothing to pay");
     assert_eq!(stored(&app, declining).await, LotteryStatus::FirstWin);
     assert_eq!(stored(&app, suspended).await, LotteryStatus::Incorrect);
-    // One winner pays, one declines (their own modules' arrows), one does nothing.
+    // In the first payment window one winner pays, one declines (their real paths), one does
+    // nothing.
     let (paid, unpaid) = (winners[0], winners[1]);
-    set_status(&app, paid, LotteryStatus::Paid).await;
-    set_status(&app, declining, LotteryStatus::Decline).await;
+    app.clock.set(ev.at(PhaseType::FirstPaymentStart) + Duration::hours(1));
+    pay(&app, paid, owner.user.id).await;
+    decline(&app, &mut owner, declining).await;
+    assert_eq!(
+        (stored(&app, paid).await, stored(&app, declining).await),
+        (LotteryStatus::Paid, LotteryStatus::Decline)
+    );
 
     // The last second of the payment window: nothing lapses, no second round yet.
     app.clock.set(ev.at(PhaseType::FirstPaymentEnd) - Duration::seconds(1));
@@ -679,4 +700,103 @@ async fn the_owner_of_a_suspended_circle_is_mailed_that_the_entry_was_left_out()
     let again = SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx).await.unwrap();
     assert_eq!(again.mails, 0);
     assert_eq!(mail::Entity::find().count(&app.db).await.unwrap(), 3);
+}
+
+/// Issue 12, audit item 11: every arrow out of a win, through the paths that really take it, over
+/// time-travelled phases — `first_win` → `paid` (a settled payment), → `decline` (the owner's
+/// decline), → `first_win_unpaid` (the window closes); the freed slots go to the first losers in
+/// the second draw, and `second_win` → `paid`, → `decline`, → `second_win_unpaid` the same way.
+/// A payment or a decline outside its window is refused.
+#[rocket::async_test]
+async fn every_arrow_out_of_a_win_through_the_real_paths() {
+    let app = TestApp::builder().empty().live().build().await;
+    let ev = app.entry_event("ArrowFair").await;
+    let mut owner = app.with_user("arrow_owner").await;
+    // Eight circles want the avatar exhibit (5 slots, 3,000 JPY).
+    let mut wishes = Vec::new();
+    for i in 0..8 {
+        wishes.push(enter(&app, &ev, &owner, &format!("矢印工房{i}"), ev.plans[3]).await.1);
+    }
+    let ctx = context(&app);
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1));
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, app.clock.now()).await.unwrap();
+    PreviewLottery { event_id: ev.id, round: LotteryRound::First }.run_now(&ctx).await.unwrap();
+    PublishLottery { event_id: ev.id, round: LotteryRound::First }.run_now(&ctx).await.unwrap();
+    let (mut won, mut lost) = (Vec::new(), Vec::new());
+    for &id in &wishes {
+        match stored(&app, id).await {
+            LotteryStatus::FirstWin => won.push(id),
+            LotteryStatus::FirstLost => lost.push(id),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!((won.len(), lost.len()), (5, 3));
+
+    // Before the first payment window nothing can be paid or declined.
+    let early = Payable::load(&app.db, won[0], owner.user.id, app.clock.now()).await.map(|_| ()).unwrap_err();
+    assert_eq!(early.code(), "payment_closed");
+    owner.renew().await;
+    let entry = event_entry_application::Entity::find_by_id(won[1]).one(&app.db).await.unwrap().unwrap().entry_id;
+    let (status, body) = owner
+        .put_json(&format!("/api/v1/user/event_entries/{entry}/applications/{}/decline", won[1]), &Value::Null)
+        .await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("decline_closed")));
+
+    // The first payment window: one pays, one declines, three let it lapse.
+    app.clock.set(ev.at(PhaseType::FirstPaymentStart) + Duration::hours(1));
+    pay(&app, won[0], owner.user.id).await;
+    decline(&app, &mut owner, won[1]).await;
+    app.clock.set(ev.at(PhaseType::FirstPaymentEnd));
+    LotteryClock::tick(&ctx).await.unwrap();
+    let mut first = Vec::new();
+    for &id in &won {
+        first.push(stored(&app, id).await);
+    }
+    use LotteryStatus::*;
+    assert_eq!(first, [Paid, Decline, FirstWinUnpaid, FirstWinUnpaid, FirstWinUnpaid]);
+
+    // The second draw gives the four freed slots to the three first losers.
+    app.clock.set(ev.at(PhaseType::SecondLotteryStart) + Duration::hours(1));
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert_eq!(
+        lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap().state,
+        LotteryRunState::Preview,
+        "committed when the first payment window closed, previewed as the second window opened"
+    );
+    PublishLottery { event_id: ev.id, round: LotteryRound::Second }.run_now(&ctx).await.unwrap();
+    for &id in &lost {
+        assert_eq!(stored(&app, id).await, SecondWin);
+    }
+    // Not payable before the second payment window.
+    let early = Payable::load(&app.db, lost[0], owner.user.id, app.clock.now()).await.map(|_| ()).unwrap_err();
+    assert_eq!(early.code(), "payment_closed");
+
+    // The second payment window: one pays, one declines, one lets it lapse.
+    app.clock.set(ev.at(PhaseType::SecondPaymentStart) + Duration::hours(1));
+    pay(&app, lost[0], owner.user.id).await;
+    decline(&app, &mut owner, lost[1]).await;
+    owner.renew().await;
+    let (_, list) = owner.get_json("/api/v1/user/event_entries?permalink=ArrowFair").await;
+    assert!(shows(&list, lost[0], "paid") && shows(&list, lost[1], "decline"), "{list}");
+    assert!(shows(&list, lost[2], "second_win"), "{list}");
+    app.clock.set(ev.at(PhaseType::SecondPaymentEnd));
+    owner.renew().await;
+    let (_, list) = owner.get_json("/api/v1/user/event_entries?permalink=ArrowFair").await;
+    assert!(shows(&list, lost[2], "second_win_unpaid"), "shown on read, before any job: {list}");
+    LotteryClock::tick(&ctx).await.unwrap();
+    let mut second = Vec::new();
+    for &id in &lost {
+        second.push(stored(&app, id).await);
+    }
+    assert_eq!(second, [Paid, Decline, SecondWinUnpaid]);
+    // Paying the lapsed win after its window: refused.
+    let late = Payable::load(&app.db, lost[2], owner.user.id, app.clock.now()).await.map(|_| ()).unwrap_err();
+    assert_eq!(late.code(), "payment_closed");
+    // Each payment is the settled one of its application, for the fee at the draw.
+    let payments = vmarket::db::entities::payment_history::Entity::find().all(&app.db).await.unwrap();
+    let mut paid: Vec<(i32, i32, bool)> = payments.iter().map(|p| (p.application_id, p.amount, p.is_late)).collect();
+    paid.sort();
+    let mut expected = vec![(won[0], 3000, false), (lost[0], 3000, false)];
+    expected.sort();
+    assert_eq!(paid, expected);
 }
