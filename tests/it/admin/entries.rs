@@ -293,7 +293,11 @@ async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_consol
         let mails = mail::Entity::find().all(&app.db).await.unwrap().into_iter();
         mails.filter(|m| m.kind.starts_with("lottery_") && m.status == mail::MailStatus::Sent).count()
     };
-    let owed = lottery_result_mail::Entity::find().all(&app.db).await.unwrap();
+    let owed = lottery_result_mail::Entity::find()
+        .filter(lottery_result_mail::Column::RunId.eq(id as i32))
+        .all(&app.db)
+        .await
+        .unwrap();
     assert_eq!(owed.len(), entries.len(), "one owed result mail per entry, stored with the publication");
     assert!(owed.iter().all(|o| o.done_at.is_none()));
     assert_eq!(mail::Entity::find().all(&app.db).await.unwrap().len(), 0, "no mail is rendered inside the publication");
@@ -312,7 +316,11 @@ async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_consol
     workers.stop().await;
     assert_eq!(results().await, entries.len(), "one result mail per entry; publishing again mails nobody");
     assert_eq!(mail::Entity::find().all(&app.db).await.unwrap().len(), entries.len(), "and no other");
-    let owed = lottery_result_mail::Entity::find().all(&app.db).await.unwrap();
+    let owed = lottery_result_mail::Entity::find()
+        .filter(lottery_result_mail::Column::RunId.eq(id as i32))
+        .all(&app.db)
+        .await
+        .unwrap();
     assert!(owed.iter().all(|o| o.done_at.is_some()), "every result is mailed");
 
     // The list per event and round; uc_staff see no draws at all.
