@@ -10,6 +10,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use crate::db::entities::event;
 use crate::db::entities::event_entry_application::LotteryRound;
+use crate::error::Error;
 use crate::i18n::tera::format_jst;
 use crate::jobs::{JobContext, PreviewLottery, PublishLottery};
 use crate::lottery::{Published, verify};
@@ -71,7 +72,7 @@ pub struct VerifyArgs {
     /// The event's permalink (read the published run from the database).
     #[arg(long, requires = "round", conflicts_with_all = ["seed", "seed_hash", "inputs", "inputs_digest", "result_digest", "published"])]
     pub event: Option<String>,
-    /// The JSON file the event page links to (`/api/v1/{event}/lottery_runs/{round}`): seed,
+    /// The JSON file the event page links to (`/api/v1/{event}/lottery_results/{round}`): seed,
     /// seed hash, inputs, digests and every outcome, checked all together.
     #[arg(long, conflicts_with_all = ["seed", "seed_hash", "inputs", "inputs_digest", "result_digest"])]
     pub published: Option<PathBuf>,
@@ -98,45 +99,68 @@ pub struct VerifyArgs {
     pub list: bool,
 }
 
-/// Refuses to preview or publish `round` of `event` before its lottery window opens (the
-/// `first_lottery_start` / `second_lottery_start` phase) by the site's clock `now`, time travel
-/// included; from then on — inside the window or after it, when staff publish late — the draw
-/// may run. An event without the phase has no such round. `Err` is the message for staff.
-async fn ensure_draw_window(
+/// The message for staff when the model refused to draw `round` of `event` at `now` because of
+/// its window (`lottery_window_not_open`, `lottery_round_not_scheduled`): when the window opens,
+/// by the site's clock (time travel included); `None` for any other refusal.
+async fn window_refusal(
     ctx: &JobContext,
     event: &event::Model,
     round: Round,
     now: DateTime<Utc>,
-) -> Result<(), String> {
-    let timeline = EventWithPhases::load(&ctx.db, event.clone()).await.map_err(|e| format!("event phases: {e}"))?;
-    let (phase, name) = match round {
-        Round::First => (PhaseType::FirstLotteryStart, "first"),
-        Round::Second => (PhaseType::SecondLotteryStart, "second"),
+    error: &Error,
+) -> Option<String> {
+    let code = match error {
+        Error::Conflict { code } => *code,
+        _ => return None,
+    };
+    let name = match round {
+        Round::First => "first",
+        Round::Second => "second",
     };
     let permalink = &event.permalink;
-    let Some(opens) = timeline.at(phase) else {
-        return Err(format!(
+    match code {
+        "lottery_round_not_scheduled" => Some(format!(
             "{permalink} has no {name} lottery (its phases have no {name}_lottery_start): there is no {name} round to \
              draw"
-        ));
-    };
-    if now < opens {
-        let travelled = if ctx.clock.travel().is_zero() { "" } else { ", time travel included" };
-        return Err(format!(
-            "the {name} lottery window of {permalink} opens at {} JST ({}); the site's clock says {} JST{travelled}. \
-             Preview and publish the {name} round from then on (commit may run before)",
-            format_jst(opens, true),
-            opens.format("%Y-%m-%dT%H:%M:%SZ"),
-            format_jst(now, true),
-        ));
+        )),
+        "lottery_window_not_open" => {
+            let timeline = EventWithPhases::load(&ctx.db, event.clone()).await.ok()?;
+            let phase = match round {
+                Round::First => PhaseType::FirstLotteryStart,
+                Round::Second => PhaseType::SecondLotteryStart,
+            };
+            let opens = timeline.at(phase)?;
+            let travelled = if ctx.clock.travel().is_zero() { "" } else { ", time travel included" };
+            let settled = match round {
+                Round::First => "and once entries are closed",
+                Round::Second => "and once the first payment window is closed",
+            };
+            Some(format!(
+                "the {name} lottery window of {permalink} opens at {} JST ({}); the site's clock says {} JST{travelled}. \
+                 Preview and publish the {name} round from then on, {settled} (commit may run before)",
+                format_jst(opens, true),
+                opens.format("%Y-%m-%dT%H:%M:%SZ"),
+                format_jst(now, true),
+            ))
+        }
+        _ => None,
     }
-    Ok(())
+}
+
+/// A model error as the command's one-line message: a window refusal says when the window
+/// opens ([`window_refusal`]).
+async fn refusal(ctx: &JobContext, event: &event::Model, round: Round, now: DateTime<Utc>, error: Error) -> String {
+    match window_refusal(ctx, event, round, now, &error).await {
+        Some(message) => message,
+        None => error.to_string(),
+    }
 }
 
 /// Runs a `vmarket lottery` action against the database. Preview and publish run the code of
 /// their background jobs inline (`jobs::lottery`), with the context's clock (which follows the
-/// site's time-travel offset), and only from the start of the round's lottery window on
-/// ([`ensure_draw_window`]); the result mails of a publication are handed to the workers.
+/// site's time-travel offset); the model draws only inside the round's draw window
+/// (`model::lottery::ensure_draw_window`), and a refusal says when it opens. The result mails
+/// of a publication are handed to the workers.
 pub async fn run(ctx: &JobContext, action: LotteryAction) -> Result<(), String> {
     let db = &ctx.db;
     let now = ctx.clock.now();
@@ -147,14 +171,19 @@ pub async fn run(ctx: &JobContext, action: LotteryAction) -> Result<(), String> 
     match action {
         LotteryAction::Commit(args) => {
             let event = event_of(&args.event).await?;
-            let run = runs::commit(db, event.id, args.round.into(), None, now).await.map_err(|e| e.to_string())?;
+            let run = match runs::commit(db, event.id, args.round.into(), None, now).await {
+                Ok(run) => run,
+                Err(e) => return Err(refusal(ctx, &event, args.round, now, e).await),
+            };
             println!("committed {} {:?} round: seed hash {}", event.permalink, args.round, run.seed_hash);
         }
         LotteryAction::Preview(args) => {
             let event = event_of(&args.event).await?;
-            ensure_draw_window(ctx, &event, args.round, now).await?;
             let job = PreviewLottery { event_id: event.id, round: args.round.into() };
-            let draw = job.run_now(ctx).await.map_err(|e| e.to_string())?;
+            let draw = match job.run_now(ctx).await {
+                Ok(draw) => draw,
+                Err(e) => return Err(refusal(ctx, &event, args.round, now, e).await),
+            };
             println!(
                 "preview of {} {:?} round: {} winners of {} applications; inputs digest {}, result digest {} (no \
                  status changed)",
@@ -168,9 +197,12 @@ pub async fn run(ctx: &JobContext, action: LotteryAction) -> Result<(), String> 
         }
         LotteryAction::Publish(args) => {
             let event = event_of(&args.event).await?;
-            ensure_draw_window(ctx, &event, args.round, now).await?;
             let job = PublishLottery { event_id: event.id, round: args.round.into() };
-            match job.run_now(ctx).await.map_err(|e| e.to_string())? {
+            let published = match job.run_now(ctx).await {
+                Ok(published) => published,
+                Err(e) => return Err(refusal(ctx, &event, args.round, now, e).await),
+            };
+            match published {
                 Publication::Applied { draw, incorrect, result_mails, .. } => println!(
                     "published {} {:?} round: {} winners of {} applications, {} incorrect; {} result mails handed to \
                      the workers; seed {}",

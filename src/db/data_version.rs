@@ -54,6 +54,12 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("payment_histories", "settled payments: private to the payer"),
     ("payment_webhook_events", "payment provider events already processed: bookkeeping"),
     (
+        "lottery_result_mails",
+        "which entries of a published draw are owed their result mail: bookkeeping of the mail job, read by no public \
+         page (a publication writes one row per entry, every mail batch updates them); the public draw record is \
+         `lottery_runs` and its download `lottery_result_files`, both covered",
+    ),
+    (
         "time_travel",
         "the clock offset: every node copies it into its clock, and the phase state under the clock is part of \
          the render cache's key",
@@ -152,12 +158,27 @@ pub async fn covered(db: &impl ConnectionTrait) -> Result<Vec<String>, DbErr> {
     rows.into_iter().map(|r| r.try_get_by_index::<String>(0)).collect()
 }
 
-/// Puts the version trigger on every table that is not excluded and lacks it. Safe to run any
-/// number of times (it runs after every `db::migrate`).
+/// Puts the version trigger on every table that is not excluded and lacks it, and takes it off
+/// every excluded table that has it (a database migrated before the table was excluded). Safe
+/// to run any number of times (it runs after every `db::migrate`).
 pub async fn install(db: &impl ConnectionTrait) -> Result<(), DbErr> {
     let backend = db.get_database_backend();
     let (all, virtual_tables) = tables(db).await?;
     let have = covered(db).await?;
+    for table in have.iter().filter(|t| exclusion(t, &virtual_tables).is_some()) {
+        let name = trigger_name(table);
+        match backend {
+            DatabaseBackend::Sqlite => {
+                for suffix in ["ai", "au", "ad"] {
+                    db.execute_unprepared(&format!("DROP TRIGGER IF EXISTS \"{name}_{suffix}\"")).await?;
+                }
+            }
+            DatabaseBackend::Postgres => {
+                db.execute_unprepared(&format!("DROP TRIGGER IF EXISTS \"{name}\" ON \"{table}\"")).await?;
+            }
+            other => return Err(DbErr::Custom(format!("unsupported database backend {other:?}"))),
+        }
+    }
     let missing: Vec<&String> =
         all.iter().filter(|t| exclusion(t, &virtual_tables).is_none() && !have.contains(t)).collect();
     if missing.is_empty() {

@@ -6,8 +6,9 @@
 //!   once it committed, enqueues [`SendLotteryResults`], which renders and stores the mails in
 //!   batches and hands them to delivery;
 //! - [`LotteryClock`] runs once a minute: it writes the statuses time has changed
-//!   (`model::lottery::sweep`) and starts the automatic second round where the first payment
-//!   window has closed (`model::lottery::start_second_rounds`: commit and preview).
+//!   (`model::lottery::sweep`) and moves the automatic rounds (`model::lottery::advance_rounds`:
+//!   the first round is committed when the entry window closes, the second when the first
+//!   payment window closes, and each is previewed when its lottery window opens).
 //!
 //! The CLI and the console run the very same code: [`PreviewLottery::run_now`] /
 //! [`PublishLottery::run_now`] inline when they want the result at once, or
@@ -27,7 +28,7 @@ use super::{Job, JobContext, Queue, SendLotteryResults};
 use crate::db::entities::event_entry_application::LotteryRound;
 use crate::error::Error;
 use crate::lottery::Draw;
-use crate::model::lottery::{self as runs, Publication, SecondRoundStarted, Swept};
+use crate::model::lottery::{self as runs, ClockStep, Publication, Swept};
 
 /// A model error as the task's outcome: a refusal is a finished task with its code, anything
 /// else fails the task (its error kept in the job table).
@@ -148,8 +149,8 @@ pub struct LotteryClock {
 pub struct Tick {
     /// Statuses written by the sweep.
     pub swept: Swept,
-    /// Second rounds committed and previewed.
-    pub second_rounds: Vec<SecondRoundStarted>,
+    /// Rounds committed or previewed.
+    pub rounds: Vec<ClockStep>,
 }
 
 impl LotteryClock {
@@ -160,8 +161,8 @@ impl LotteryClock {
     pub async fn tick(ctx: &JobContext) -> crate::error::Result<Tick> {
         let now = ctx.clock.now();
         let swept = runs::sweep(&ctx.db, now).await?;
-        let second_rounds = runs::start_second_rounds(&ctx.db, now).await?;
-        Ok(Tick { swept, second_rounds })
+        let rounds = runs::advance_rounds(&ctx.db, now).await?;
+        Ok(Tick { swept, rounds })
     }
 
     /// Schedules the tick of the minute after the current (real) one.
@@ -178,10 +179,11 @@ impl Job for LotteryClock {
         // The next tick first: an error below must not stop the clock.
         Self::schedule_next(ctx).await?;
         let tick = Self::tick(ctx).await.map_err(|e| DbErr::Custom(format!("lottery clock: {e}")))?;
+        let committed = tick.rounds.iter().filter(|s| matches!(s, ClockStep::Committed { .. })).count();
         Ok(format!(
-            "lottery clock: {} statuses written, {} second rounds committed and previewed",
+            "lottery clock: {} statuses written, {committed} rounds committed, {} previewed",
             tick.swept.applications,
-            tick.second_rounds.len()
+            tick.rounds.len() - committed
         ))
     }
 

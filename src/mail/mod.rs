@@ -81,6 +81,9 @@ pub enum MailKind {
     LotteryWon,
     /// To an entry's circle owner: a published draw gave the entry no slot (and what comes next).
     LotteryLost,
+    /// To an entry's circle owner: a published draw left the entry out, its circle being
+    /// suspended (its wishes `incorrect`).
+    LotteryIncorrect,
     /// To a payer: their payment was settled (the receipt: event, plan, amount, provider,
     /// transaction, when, and a link to the printable receipt).
     PaymentReceipt,
@@ -88,7 +91,7 @@ pub enum MailKind {
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 10] = [
+    pub const ALL: [MailKind; 11] = [
         MailKind::Test,
         MailKind::CircleInvited,
         MailKind::CircleApproved,
@@ -98,6 +101,7 @@ impl MailKind {
         MailKind::CircleLeft,
         MailKind::LotteryWon,
         MailKind::LotteryLost,
+        MailKind::LotteryIncorrect,
         MailKind::PaymentReceipt,
     ];
 
@@ -113,6 +117,7 @@ impl MailKind {
             Self::CircleLeft => "circle_left",
             Self::LotteryWon => "lottery_won",
             Self::LotteryLost => "lottery_lost",
+            Self::LotteryIncorrect => "lottery_incorrect",
             Self::PaymentReceipt => "payment_receipt",
         }
     }

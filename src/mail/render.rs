@@ -46,6 +46,7 @@ fn sources(kind: MailKind) -> [(&'static str, &'static str); 3] {
         MailKind::CircleLeft => kind_sources!("circle_left"),
         MailKind::LotteryWon => kind_sources!("lottery_won"),
         MailKind::LotteryLost => kind_sources!("lottery_lost"),
+        MailKind::LotteryIncorrect => kind_sources!("lottery_incorrect"),
         MailKind::PaymentReceipt => kind_sources!("payment_receipt"),
     }
 }

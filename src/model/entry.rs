@@ -4,7 +4,10 @@
 //! Rules, each with its own error code: only the circle's owner applies, edits and withdraws (a
 //! member gets 403, anyone else 404); never for a suspended circle (409 `circle_suspended`);
 //! only while the event's entry window is open by the application clock (409 `entry_closed`);
-//! one entry per event and circle (409 `entry_exists`, held by a unique key, and the circle's
+//! edits and withdrawal only while no draw has decided any wish of the entry (every wish still
+//! `applied`: 409 `entry_drawn` — the entry window may open again by the clock or a phase change,
+//! and an edit would erase the draw's outcome, a withdrawal the rows its result mail and
+//! payments refer to); one entry per event and circle (409 `entry_exists`, held by a unique key, and the circle's
 //! row is locked while an entry is written, so a double submit makes one entry); the wishes
 //! are 1–3 distinct plans of the event with choices 1..n (checked by
 //! [`crate::forms::entry`], plans against the event here: 422); the AMP options change until
@@ -14,8 +17,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    Set, SqlErr, TransactionSession, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set, SqlErr, TransactionSession, TransactionTrait,
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -130,6 +133,26 @@ async fn ensure_plans_of(db: &impl ConnectionTrait, event_id: i32, wishes: &[Wis
     if wrong.is_empty() { Ok(()) } else { Err(Error::Validation(wrong)) }
 }
 
+/// 409 `entry_drawn` once a draw has decided any wish of entry `entry_id` (any not `applied`).
+async fn ensure_undrawn(db: &impl ConnectionTrait, entry_id: i32) -> Result<()> {
+    let decided = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::EntryId.eq(entry_id))
+        .filter(event_entry_application::Column::LotteryStatus.ne(LotteryStatus::Applied))
+        .count(db)
+        .await?;
+    if decided == 0 { Ok(()) } else { Err(Error::Conflict { code: "entry_drawn" }) }
+}
+
+/// A write that removes an entry's rows: a row still referred to (a result mail owed, a payment
+/// attempt — only after a draw, which [`ensure_undrawn`] already refused, or after staff set a
+/// drawn wish back to `applied`) is 409 `entry_drawn`, never a 500.
+fn removal(e: DbErr) -> Error {
+    match e.sql_err() {
+        Some(SqlErr::ForeignKeyConstraintViolation(_)) => Error::Conflict { code: "entry_drawn" },
+        _ => e.into(),
+    }
+}
+
 /// Inserts the wishes of entry `entry_id`, all `applied`.
 async fn insert_wishes(db: &impl ConnectionTrait, entry_id: i32, wishes: Vec<Wish>, now: DateTime<Utc>) -> Result<()> {
     for wish in wishes {
@@ -222,7 +245,8 @@ impl event_entry::Model {
         Ok(entry)
     }
 
-    /// The owner replaces the entry's wishes and multiple-win choice (entry window only).
+    /// The owner replaces the entry's wishes and multiple-win choice (entry window only, before
+    /// any draw decided it).
     pub async fn change(
         db: &(impl ConnectionTrait + TransactionTrait),
         id: i32,
@@ -236,11 +260,13 @@ impl event_entry::Model {
         c.ensure_writable()?;
         let event = event_for_entry(&txn, found.event_id).await?;
         event.ensure_entry_open(now)?;
+        ensure_undrawn(&txn, found.id).await?;
         ensure_plans_of(&txn, found.event_id, &change.wishes).await?;
         event_entry_application::Entity::delete_many()
             .filter(event_entry_application::Column::EntryId.eq(found.id))
             .exec(&txn)
-            .await?;
+            .await
+            .map_err(removal)?;
         insert_wishes(&txn, found.id, change.wishes, now).await?;
         let mut row: event_entry::ActiveModel = found.into();
         row.is_multiple_win = Set(change.is_multiple_win);
@@ -250,7 +276,8 @@ impl event_entry::Model {
         Ok(updated)
     }
 
-    /// The owner withdraws the entry (entry window only): it and its wishes are deleted.
+    /// The owner withdraws the entry (entry window only, before any draw decided it): it and its
+    /// wishes are deleted.
     pub async fn withdraw(
         db: &(impl ConnectionTrait + TransactionTrait),
         id: i32,
@@ -262,11 +289,13 @@ impl event_entry::Model {
         let found = event_entry::Entity::find_by_id(id).one(&txn).await?.ok_or_else(Error::not_found)?;
         c.ensure_writable()?;
         event_for_entry(&txn, found.event_id).await?.ensure_entry_open(now)?;
+        ensure_undrawn(&txn, found.id).await?;
         event_entry_application::Entity::delete_many()
             .filter(event_entry_application::Column::EntryId.eq(found.id))
             .exec(&txn)
-            .await?;
-        event_entry::Entity::delete_by_id(found.id).exec(&txn).await?;
+            .await
+            .map_err(removal)?;
+        event_entry::Entity::delete_by_id(found.id).exec(&txn).await.map_err(removal)?;
         txn.commit().await?;
         Ok(())
     }
@@ -440,7 +469,8 @@ pub struct EntryView {
     pub lottery_type: LotteryType,
     /// The wishes, first wish first.
     pub applications: Vec<ApplicationView>,
-    /// The owner may edit or withdraw it now (entry window open, circle not suspended).
+    /// The owner may edit or withdraw it now (entry window open, circle not suspended, no wish
+    /// decided by a draw).
     pub can_edit: bool,
     /// The owner may change the AMP options now.
     pub can_update_amp: bool,
@@ -493,6 +523,7 @@ impl EntryView {
                 let ev = events.get(&entry.event_id)?;
                 let standing = if c.owner_user_id == Some(viewer) { Standing::Owner } else { Standing::Member };
                 let owner_may = standing == Standing::Owner && !c.is_suspended;
+                let drawn = apps.iter().any(|a| a.entry_id == entry.id && a.lottery_status != LotteryStatus::Applied);
                 let won_first = !entry.is_multiple_win
                     && apps.iter().any(|a| a.entry_id == entry.id && a.won_round == Some(LotteryRound::First));
                 let applications: Vec<ApplicationView> = apps
@@ -535,7 +566,7 @@ impl EntryView {
                     is_multiple_win: entry.is_multiple_win,
                     lottery_type: lottery_type(&statuses, c.is_suspended, ev, now),
                     applications,
-                    can_edit: owner_may && ev.entry_open(now),
+                    can_edit: owner_may && !drawn && ev.entry_open(now),
                     can_update_amp: owner_may && ev.amp_open(now),
                     created_at: entry.created_at,
                     updated_at: entry.updated_at,

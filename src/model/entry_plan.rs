@@ -1,6 +1,7 @@
 //! Event entry plans (spec §3 "Event entry plan"): an event's plans by category, each with its
 //! world and the rate label shown while applying (DOMAIN.md: `normal` below 80 % of `maximum`
-//! applied, `nearly_full` from 80 %, `over_capacity` above 100 %).
+//! applied, `nearly_full` from 80 %, `over_capacity` above 100 %; a plan with no slots is
+//! `over_capacity` from the start).
 
 use std::collections::HashMap;
 
@@ -22,15 +23,18 @@ pub enum RateLabel {
     Normal,
     /// From 80 % to 100 % of its slots.
     NearlyFull,
-    /// More wishes than slots.
+    /// More wishes than slots (or no slots at all).
     OverCapacity,
 }
 
 impl RateLabel {
-    /// The label of a plan with `maximum` slots and `applied` wishes.
+    /// The label of a plan with `maximum` slots and `applied` wishes. A plan without slots
+    /// (`maximum` 0) is over capacity whatever its count: any wish for it, the applicant's own
+    /// included, is one more than it can take, so an applicant is warned, never told there is
+    /// room ("nearly full" at 0 of 0 said so).
     pub fn of(applied: u64, maximum: i32) -> Self {
         let maximum = u64::try_from(maximum).unwrap_or(0);
-        if applied > maximum {
+        if maximum == 0 || applied > maximum {
             Self::OverCapacity
         } else if applied * 5 >= maximum * 4 {
             Self::NearlyFull
@@ -181,5 +185,29 @@ mod tests {
         assert_eq!(RateLabel::of(11, 10), RateLabel::OverCapacity);
         assert_eq!(RateLabel::of(3, 4), RateLabel::Normal, "75 %");
         assert_eq!(RateLabel::of(4, 5), RateLabel::NearlyFull, "80 % exactly");
+    }
+
+    #[test]
+    fn rate_labels_at_their_edges() {
+        // 0 %, 79 %, 80 %, 100 %, 101 % of a hundred slots.
+        assert_eq!(RateLabel::of(0, 100), RateLabel::Normal);
+        assert_eq!(RateLabel::of(79, 100), RateLabel::Normal);
+        assert_eq!(RateLabel::of(80, 100), RateLabel::NearlyFull);
+        assert_eq!(RateLabel::of(100, 100), RateLabel::NearlyFull);
+        assert_eq!(RateLabel::of(101, 100), RateLabel::OverCapacity);
+        // Just under 80 % where 80 % is not a whole number of wishes (3.2 of 4).
+        assert_eq!(RateLabel::of(3, 4), RateLabel::Normal);
+        assert_eq!(RateLabel::of(4, 4), RateLabel::NearlyFull);
+        // One slot: the first wish fills it, the second is over.
+        assert_eq!(RateLabel::of(0, 1), RateLabel::Normal);
+        assert_eq!(RateLabel::of(1, 1), RateLabel::NearlyFull);
+        assert_eq!(RateLabel::of(2, 1), RateLabel::OverCapacity);
+    }
+
+    #[test]
+    fn a_plan_without_slots_is_over_capacity_even_before_anyone_applies() {
+        assert_eq!(RateLabel::of(0, 0), RateLabel::OverCapacity, "an applicant's wish could not win");
+        assert_eq!(RateLabel::of(1, 0), RateLabel::OverCapacity);
+        assert_eq!(RateLabel::of(0, -1), RateLabel::OverCapacity, "a negative maximum counts as none");
     }
 }

@@ -1,6 +1,9 @@
 //! Lottery runs (DOMAIN.md "The lottery"): the database side of the draw of [`crate::lottery`].
 //!
-//! A run goes `committed` → `preview` → `published`, one per event and round:
+//! A run goes `committed` → `preview` → `published`, one per event and round, and records who
+//! took each step and when (`created_by_user_id` / `created_at`, `previewed_by_user_id` /
+//! `previewed_at`, `published_by_user_id` / `published_at`; no one for the command line and the
+//! lottery clock):
 //!
 //! - [`commit`] creates the run with a fresh seed; only its hash is public (the event page shows
 //!   it). The seed stays in `secret_seed` and is never shown before publication.
@@ -14,8 +17,8 @@
 //!   `first_win` / `second_win` (`win` for a plan without fee) with the round and fee recorded,
 //!   losers `first_lost` / `second_lost`, a suspended circle's open applications `incorrect`.
 //!   The seed and inputs become public; the published file is stored (`lottery_results`), and
-//!   every entry decided is marked as owed its result mail (`lottery_mails`), which a job
-//!   renders and stores after the commit.
+//!   every entry decided (a suspended circle's entry left out included) is marked as owed its
+//!   result mail (`lottery_mails`), which a job renders and stores after the commit.
 //! - [`verify_published`] recomputes a published run from its published seed and inputs and
 //!   compares it with the stored statuses.
 //!
@@ -38,8 +41,8 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, QuerySelect, Set,
-    TransactionSession, TransactionTrait,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, Set, TransactionSession, TransactionTrait,
+    TryInsertResult,
 };
 
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
@@ -80,9 +83,58 @@ async fn existing_run(db: &impl ConnectionTrait, event_id: i32, round: LotteryRo
     run_of(db, event_id, round).await?.ok_or(Error::Conflict { code: "lottery_not_committed" })
 }
 
+/// The phase at which `round`'s lottery window opens.
+fn window_start(round: LotteryRound) -> PhaseType {
+    match round {
+        LotteryRound::First => PhaseType::FirstLotteryStart,
+        LotteryRound::Second => PhaseType::SecondLotteryStart,
+    }
+}
+
+/// When `round`'s lottery window opens in `timeline`, or 409 `lottery_round_not_scheduled`: an
+/// event whose phases have no lottery window for the round (no `second_lottery_start`: a single
+/// draw) has no such round to commit or draw.
+pub fn ensure_scheduled(timeline: &EventWithPhases, round: LotteryRound) -> Result<DateTime<Utc>> {
+    timeline.at(window_start(round)).ok_or(Error::Conflict { code: "lottery_round_not_scheduled" })
+}
+
+/// Whether `round` of `timeline` may be drawn (previewed or published) at `now`: from the start
+/// of its lottery window on (inside it, or after it when staff publish late), once its inputs
+/// are settled — for the first round the entry window is closed (an event whose phases put the
+/// draw before the end of entries waits for that end), for the second the first payment window
+/// is. Otherwise 409 `lottery_window_not_open` (`lottery_round_not_scheduled` for a round the
+/// event does not have). Every path that draws — the console, the jobs, the CLI, the lottery
+/// clock — goes through [`preview`] and [`publish`], which check it.
+pub fn ensure_draw_window(timeline: &EventWithPhases, round: LotteryRound, now: DateTime<Utc>) -> Result<()> {
+    let opens = ensure_scheduled(timeline, round)?;
+    let settled = match round {
+        LotteryRound::First => !timeline.entry_open(now),
+        LotteryRound::Second => timeline.at(PhaseType::FirstPaymentEnd).is_none_or(|end| end <= now),
+    };
+    if opens <= now && settled { Ok(()) } else { Err(Error::Conflict { code: "lottery_window_not_open" }) }
+}
+
+/// The event `event_id` with its phases.
+async fn timeline_of(db: &impl ConnectionTrait, event_id: i32) -> Result<EventWithPhases> {
+    let event = event::Entity::find_by_id(event_id).one(db).await?.ok_or_else(Error::unknown_permalink)?;
+    EventWithPhases::load(db, event).await
+}
+
+/// What [`commit_with`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Commitment {
+    /// The round's run: the one this call created, or the one committed before.
+    pub run: lottery_run::Model,
+    /// Whether this call created it (false: the round was committed already, by an earlier or
+    /// a concurrent call, and keeps that seed).
+    pub created: bool,
+}
+
 /// Commits `event_id`'s `round`: a run with a fresh seed whose hash is public from now on. A
 /// round already committed keeps its seed (the run is returned as it is), so committing twice
-/// never changes a published commitment. The unique key on (event, round) settles a race.
+/// never changes a published commitment. 409 `lottery_round_not_scheduled` for a round the
+/// event's phases do not have, `lottery_first_round_unpublished` for a second round before the
+/// first is published.
 pub async fn commit(
     db: &impl ConnectionTrait,
     event_id: i32,
@@ -90,17 +142,33 @@ pub async fn commit(
     by_user: Option<i32>,
     now: DateTime<Utc>,
 ) -> Result<lottery_run::Model> {
+    Ok(commit_with(db, event_id, round, Seed::generate(), by_user, now).await?.run)
+}
+
+/// [`commit`] with a given `seed` (a fresh one from [`Seed::generate`] everywhere but the demo
+/// data, whose draw is reproducible), saying whether this call created the run. The unique key
+/// on (event, round) settles a race: the insert does nothing when another commit got there
+/// first (waiting for it to commit or roll back on PostgreSQL, without aborting the caller's
+/// transaction), and the run read afterwards is the one committed.
+pub async fn commit_with(
+    db: &impl ConnectionTrait,
+    event_id: i32,
+    round: LotteryRound,
+    seed: Seed,
+    by_user: Option<i32>,
+    now: DateTime<Utc>,
+) -> Result<Commitment> {
     if let Some(run) = run_of(db, event_id, round).await? {
-        return Ok(run);
+        return Ok(Commitment { run, created: false });
     }
+    ensure_scheduled(&timeline_of(db, event_id).await?, round)?;
     if round == LotteryRound::Second {
         let first = run_of(db, event_id, LotteryRound::First).await?;
         if first.is_none_or(|r| r.state != LotteryRunState::Published) {
             return Err(Error::Conflict { code: "lottery_first_round_unpublished" });
         }
     }
-    let seed = Seed::generate();
-    let inserted = lottery_run::ActiveModel {
+    let inserted = lottery_run::Entity::insert(lottery_run::ActiveModel {
         event_id: Set(event_id),
         round: Set(round),
         state: Set(LotteryRunState::Committed),
@@ -109,6 +177,8 @@ pub async fn commit(
         inputs_digest: Set(None),
         result_digest: Set(None),
         created_by_user_id: Set(by_user),
+        previewed_by_user_id: Set(None),
+        published_by_user_id: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
         previewed_at: Set(None),
@@ -116,14 +186,15 @@ pub async fn commit(
         secret_seed: Set(Some(seed.to_hex())),
         inputs: Set(None),
         ..Default::default()
-    }
-    .insert(db)
-    .await;
-    match inserted {
-        Ok(run) => Ok(run),
-        // Another commit won the race: its seed is the committed one.
-        Err(e) => run_of(db, event_id, round).await?.ok_or(Error::Db(e)),
-    }
+    })
+    .on_conflict_do_nothing_on([lottery_run::Column::EventId, lottery_run::Column::Round])
+    .exec_without_returning(db)
+    .await?;
+    let created = matches!(inserted, TryInsertResult::Inserted(n) if n > 0);
+    let run = run_of(db, event_id, round)
+        .await?
+        .ok_or_else(|| Error::Internal(format!("lottery run of event {event_id} not found after its commit")))?;
+    Ok(Commitment { run, created })
 }
 
 /// What the draw reads of an entry.
@@ -151,8 +222,28 @@ pub async fn load_inputs(
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<(Inputs, Vec<i32>)> {
-    let event = event::Entity::find_by_id(event_id).one(db).await?.ok_or_else(Error::unknown_permalink)?;
-    let timeline = EventWithPhases::load(db, event).await?;
+    let loaded = inputs_of(db, &timeline_of(db, event_id).await?, round, now).await?;
+    Ok((loaded.inputs, loaded.excluded))
+}
+
+/// What [`inputs_of`] read.
+struct Loaded {
+    /// The draw's inputs.
+    inputs: Inputs,
+    /// The applications of suspended circles that take no part (`incorrect` at publication).
+    excluded: Vec<i32>,
+    /// Their entries.
+    excluded_entries: Vec<i32>,
+}
+
+/// [`load_inputs`] of the event `timeline`, with the entries the draw leaves out.
+async fn inputs_of(
+    db: &impl ConnectionTrait,
+    timeline: &EventWithPhases,
+    round: LotteryRound,
+    now: DateTime<Utc>,
+) -> Result<Loaded> {
+    let event_id = timeline.event.id;
     let plans = event_entry_plan::Entity::find().filter(event_entry_plan::Column::EventId.eq(event_id)).all(db).await?;
     // Only the columns the draw needs (as for the applications below).
     let entries: Vec<EntryRow> = event_entry::Entity::find()
@@ -204,7 +295,7 @@ pub async fn load_inputs(
             won_round,
         })
         .collect();
-    let status = |a: &WishRow| effective_status(a.lottery_status, &timeline, now);
+    let status = |a: &WishRow| effective_status(a.lottery_status, timeline, now);
 
     let mut held: HashMap<i32, i64> = HashMap::new();
     for a in &applications {
@@ -228,6 +319,7 @@ pub async fn load_inputs(
         by_entry.entry(a.entry_id).or_default().push(a);
     }
     let mut excluded = Vec::new();
+    let mut excluded_entries = Vec::new();
     let mut entry_inputs = Vec::new();
     for entry in &entries {
         let mut wishes = by_entry.remove(&entry.id).unwrap_or_default();
@@ -250,6 +342,7 @@ pub async fn load_inputs(
         }
         if suspended.contains(&entry.circle_id) {
             excluded.extend(taking.iter().map(|a| a.id));
+            excluded_entries.push(entry.id);
             continue;
         }
         entry_inputs.push(EntryInput {
@@ -267,7 +360,7 @@ pub async fn load_inputs(
         });
     }
     let inputs = Inputs::new(plan_inputs, entry_inputs).map_err(|e| Error::Internal(format!("lottery inputs: {e}")))?;
-    Ok((inputs, excluded))
+    Ok(Loaded { inputs, excluded, excluded_entries })
 }
 
 /// The run's seed (server side only).
@@ -280,30 +373,54 @@ fn secret_seed(run: &lottery_run::Model) -> Result<Seed> {
 
 /// Draws `event_id`'s committed `round` for staff: stores the canonical inputs, the digests and
 /// the result's summary ([`DrawSummary`]) on the run and returns the draw; no application
-/// changes. 409 `lottery_published` once the
-/// run is published.
+/// changes. Only inside the draw window ([`ensure_draw_window`]); 409 `lottery_not_committed`
+/// before a commit, `lottery_published` once the run is published — also when a publication
+/// commits while this preview draws: the run is written only while it is not published (a
+/// conditional update, which on PostgreSQL waits for a concurrent publication's row lock and
+/// then sees its state), so a preview never reverts a publication.
 pub async fn preview(
     db: &impl ConnectionTrait,
     event_id: i32,
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<Draw> {
+    preview_by(db, event_id, round, None, now).await
+}
+
+/// [`preview`] by the staff member `by_user` (`None`: the command line or the lottery clock),
+/// recorded on the run with the time.
+pub async fn preview_by(
+    db: &impl ConnectionTrait,
+    event_id: i32,
+    round: LotteryRound,
+    by_user: Option<i32>,
+    now: DateTime<Utc>,
+) -> Result<Draw> {
+    let timeline = timeline_of(db, event_id).await?;
+    ensure_draw_window(&timeline, round, now)?;
     let run = existing_run(db, event_id, round).await?;
     if run.state == LotteryRunState::Published {
         return Err(Error::Conflict { code: "lottery_published" });
     }
     let seed = secret_seed(&run)?;
-    let (inputs, _) = load_inputs(db, event_id, round, now).await?;
+    let inputs = inputs_of(db, &timeline, round, now).await?.inputs;
     let draw = lottery::draw(&seed, &inputs);
-    let mut active = run.into_active_model();
-    active.state = Set(LotteryRunState::Preview);
-    active.inputs = Set(Some(inputs.canonical()));
-    active.inputs_digest = Set(Some(draw.inputs_digest.clone()));
-    active.result_digest = Set(Some(draw.digest.clone()));
-    active.summary = Set(Some(DrawSummary::of(&inputs, &draw).to_json()));
-    active.previewed_at = Set(Some(now));
-    active.updated_at = Set(now);
-    active.update(db).await?;
+    let written = lottery_run::Entity::update_many()
+        .col_expr(lottery_run::Column::State, Expr::value(LotteryRunState::Preview))
+        .col_expr(lottery_run::Column::Inputs, Expr::value(Some(inputs.canonical())))
+        .col_expr(lottery_run::Column::InputsDigest, Expr::value(Some(draw.inputs_digest.clone())))
+        .col_expr(lottery_run::Column::ResultDigest, Expr::value(Some(draw.digest.clone())))
+        .col_expr(lottery_run::Column::Summary, Expr::value(Some(DrawSummary::of(&inputs, &draw).to_json())))
+        .col_expr(lottery_run::Column::PreviewedAt, Expr::value(Some(now)))
+        .col_expr(lottery_run::Column::PreviewedByUserId, Expr::value(by_user))
+        .col_expr(lottery_run::Column::UpdatedAt, Expr::value(now))
+        .filter(lottery_run::Column::Id.eq(run.id))
+        .filter(lottery_run::Column::State.ne(LotteryRunState::Published))
+        .exec(db)
+        .await?;
+    if written.rows_affected == 0 {
+        return Err(Error::Conflict { code: "lottery_published" });
+    }
     Ok(draw)
 }
 
@@ -318,9 +435,9 @@ pub enum Publication {
         incorrect: Vec<i32>,
         /// The run published.
         run_id: i32,
-        /// Entries whose result is now owed a mail (one per entry the draw decided, see
-        /// `model::lottery_mails`); enqueue `jobs::SendLotteryResults` for the run now that the
-        /// publication committed.
+        /// Entries whose result is now owed a mail (one per entry the draw decided, those of
+        /// suspended circles it left out included; see `model::lottery_mails`); enqueue
+        /// `jobs::SendLotteryResults` for the run now that the publication committed.
         result_mails: usize,
     },
     /// The run was already published (by an earlier or a concurrent call); nothing changed.
@@ -332,7 +449,9 @@ pub enum Publication {
 /// (`model::lottery_mails::mark`: the mails themselves are rendered and stored afterwards by the
 /// `SendLotteryResults` job) and the published file (`model::lottery_results`). The inputs are
 /// loaded again inside the transaction; when they differ from the previewed ones (409
-/// `lottery_inputs_changed`) staff preview again. 409 `lottery_not_previewed` before a preview.
+/// `lottery_inputs_changed`) staff preview again. Only inside the draw window
+/// ([`ensure_draw_window`]: 409 `lottery_window_not_open`); 409 `lottery_not_previewed` before a
+/// preview.
 /// Background callers go through `jobs::PublishLottery`, which also enqueues the mails.
 pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     db: &C,
@@ -340,6 +459,20 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
     round: LotteryRound,
     now: DateTime<Utc>,
 ) -> Result<Publication> {
+    publish_by(db, event_id, round, None, now).await
+}
+
+/// [`publish`] by the staff member `by_user` (`None`: the command line or a job), recorded on
+/// the run with the time.
+pub async fn publish_by<C: TransactionTrait + ConnectionTrait>(
+    db: &C,
+    event_id: i32,
+    round: LotteryRound,
+    by_user: Option<i32>,
+    now: DateTime<Utc>,
+) -> Result<Publication> {
+    let timeline = timeline_of(db, event_id).await?;
+    ensure_draw_window(&timeline, round, now)?;
     let txn = db.begin().await?;
     // Claim the run first, by a write: of concurrent publishes the database lets one through
     // (a row lock on PostgreSQL, the write lock on SQLite); the others wait for it and then find
@@ -348,6 +481,7 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
         .col_expr(lottery_run::Column::State, Expr::value(LotteryRunState::Published))
         .col_expr(lottery_run::Column::Seed, Expr::col(lottery_run::Column::SecretSeed))
         .col_expr(lottery_run::Column::PublishedAt, Expr::value(now))
+        .col_expr(lottery_run::Column::PublishedByUserId, Expr::value(by_user))
         .col_expr(lottery_run::Column::UpdatedAt, Expr::value(now))
         .filter(lottery_run::Column::EventId.eq(event_id))
         .filter(lottery_run::Column::Round.eq(round))
@@ -362,7 +496,7 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
         };
     }
     let seed = secret_seed(&run)?;
-    let (inputs, incorrect) = load_inputs(&txn, event_id, round, now).await?;
+    let Loaded { inputs, excluded: incorrect, excluded_entries } = inputs_of(&txn, &timeline, round, now).await?;
     if run.inputs.as_deref() != Some(inputs.canonical().as_str()) {
         return Err(Error::Conflict { code: "lottery_inputs_changed" });
     }
@@ -436,14 +570,11 @@ pub async fn publish<C: TransactionTrait + ConnectionTrait>(
             }
         }
     }
-    let entries = draw.outcomes.iter().filter_map(|o| i32::try_from(o.entry_id).ok());
+    // Every entry the draw decided is owed its result mail: those in it, and those it left out
+    // (their circle suspended: told so).
+    let entries = draw.outcomes.iter().filter_map(|o| i32::try_from(o.entry_id).ok()).chain(excluded_entries);
     let result_mails = lottery_mails::mark(&txn, run.id, entries, now).await?;
-    let permalink = event::Entity::find_by_id(event_id)
-        .one(&txn)
-        .await?
-        .map(|e| e.permalink)
-        .ok_or_else(Error::unknown_permalink)?;
-    lottery_results::store_file(&txn, &run, &permalink, &draw, now).await?;
+    lottery_results::store_file(&txn, &run, &timeline.event.permalink, &draw, now).await?;
     txn.commit().await?;
     Ok(Publication::Applied { draw, incorrect, run_id: run.id, result_mails })
 }
@@ -536,45 +667,98 @@ pub async fn sweep(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Swep
     Ok(swept)
 }
 
-/// What [`start_second_rounds`] did for one event.
+/// A step the lottery clock ([`advance_rounds`]) took on one round of one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SecondRoundStarted {
-    /// The event.
-    pub event_id: i32,
-    /// The committed seed's hash (public from now on).
-    pub seed_hash: String,
-    /// The preview's draw, for staff to publish.
-    pub draw: Draw,
+pub enum ClockStep {
+    /// The round was committed: its seed hash is public from now on.
+    Committed {
+        /// The event.
+        event_id: i32,
+        /// The round.
+        round: LotteryRound,
+        /// The committed seed's hash.
+        seed_hash: String,
+    },
+    /// The round was drawn for staff, its window having opened.
+    Previewed {
+        /// The event.
+        event_id: i32,
+        /// The round.
+        round: LotteryRound,
+        /// The preview's draw, for staff to publish.
+        draw: Draw,
+    },
 }
 
-/// The automatic second round (DOMAIN.md "The lottery"): for every event whose first round is
-/// published, whose first payment window has closed and which has a second lottery, commits
-/// the second round (its seed hash appears on the event page) and previews it over the freed
-/// slots. Publishing stays a staff action (the entry shows `adjusting` until then), as for the
-/// first round: the draw is a result staff answer for. A round already previewed or published is
-/// left alone (staff may preview it again themselves), so running this again does nothing.
-pub async fn start_second_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Vec<SecondRoundStarted>> {
-    let published_first: Vec<i32> = lottery_run::Entity::find()
+/// The rounds the clock moves on its own (DOMAIN.md "The lottery"), so that a round's seed hash
+/// is public before its draw without anyone acting, and staff find its preview ready:
+///
+/// - the **first round** of an event with wishes still to draw (`applied`) is committed when its
+///   entry window closes (`entry_end`);
+/// - the **second round** of an event whose first round is published is committed when the
+///   first payment window closes (unpaid and declined slots are then free);
+/// - a committed round is drawn for staff (previewed) when its lottery window opens
+///   ([`ensure_draw_window`]).
+///
+/// Only rounds the event's phases have. Publishing stays a staff action (the entry shows
+/// `adjusting` until then): the draw is a result staff answer for. A round already committed
+/// keeps its seed, and one already previewed or published is left alone (staff may preview it
+/// again themselves), so running this again does nothing.
+pub async fn advance_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Vec<ClockStep>> {
+    let runs: HashMap<(i32, LotteryRound), LotteryRunState> = lottery_run::Entity::find()
         .select_only()
-        .column(lottery_run::Column::EventId)
-        .filter(lottery_run::Column::Round.eq(LotteryRound::First))
-        .filter(lottery_run::Column::State.eq(LotteryRunState::Published))
+        .columns([lottery_run::Column::EventId, lottery_run::Column::Round, lottery_run::Column::State])
+        .into_tuple::<(i32, LotteryRound, LotteryRunState)>()
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|(event_id, round, state)| ((event_id, round), state))
+        .collect();
+    // The events with wishes the first draw has not decided yet (one statement for all events).
+    let undrawn = Query::select()
+        .column(event_entry_application::Column::EntryId)
+        .from(event_entry_application::Entity)
+        .and_where(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::Applied))
+        .to_owned();
+    let with_applied: HashSet<i32> = event_entry::Entity::find()
+        .select_only()
+        .column(event_entry::Column::EventId)
+        .filter(event_entry::Column::Id.in_subquery(undrawn))
+        .distinct()
         .into_tuple::<i32>()
         .all(db)
-        .await?;
-    let mut started = Vec::new();
-    for event_id in published_first {
-        let Some(ev) = event::Entity::find_by_id(event_id).one(db).await? else { continue };
+        .await?
+        .into_iter()
+        .collect();
+    let published_first =
+        |event_id: i32| runs.get(&(event_id, LotteryRound::First)) == Some(&LotteryRunState::Published);
+    let mut steps = Vec::new();
+    for ev in event::Entity::find().all(db).await? {
+        let event_id = ev.id;
         let timeline = EventWithPhases::load(db, ev).await?;
-        if timeline.at(PhaseType::SecondLotteryStart).is_none() || !timeline.reached(PhaseType::FirstPaymentEnd, now) {
-            continue;
+        for round in [LotteryRound::First, LotteryRound::Second] {
+            if ensure_scheduled(&timeline, round).is_err() {
+                continue;
+            }
+            let mut state = runs.get(&(event_id, round)).copied();
+            let due = match round {
+                LotteryRound::First => {
+                    with_applied.contains(&event_id)
+                        && timeline.reached(PhaseType::EntryEnd, now)
+                        && !timeline.entry_open(now)
+                }
+                LotteryRound::Second => published_first(event_id) && timeline.reached(PhaseType::FirstPaymentEnd, now),
+            };
+            if state.is_none() && due {
+                let run = commit(db, event_id, round, None, now).await?;
+                steps.push(ClockStep::Committed { event_id, round, seed_hash: run.seed_hash.clone() });
+                state = Some(run.state);
+            }
+            if state == Some(LotteryRunState::Committed) && ensure_draw_window(&timeline, round, now).is_ok() {
+                let draw = preview(db, event_id, round, now).await?;
+                steps.push(ClockStep::Previewed { event_id, round, draw });
+            }
         }
-        let run = commit(db, event_id, LotteryRound::Second, None, now).await?;
-        if run.state != LotteryRunState::Committed {
-            continue;
-        }
-        let draw = preview(db, event_id, LotteryRound::Second, now).await?;
-        started.push(SecondRoundStarted { event_id, seed_hash: run.seed_hash, draw });
     }
-    Ok(started)
+    Ok(steps)
 }

@@ -6,8 +6,10 @@
 //!    (unique per run and entry). That is all the publication pays for its mails.
 //! 2. [`send_batch`]: the `SendLotteryResults` job then takes the owed rows in batches (by entry
 //!    id), renders each mail outside any transaction (to the circle's owner, in their language:
-//!    the plans won with world, fee and payment deadline in Japan time, or what comes next), and
-//!    in one short transaction per batch stores the batch's mails and marks its rows done.
+//!    the plans won with world, fee and payment deadline in Japan time, or what comes next; for
+//!    an entry the draw left out — its circle suspended, its wishes `incorrect` — that it was
+//!    left out and why), and in one short transaction per batch stores the batch's mails and
+//!    marks its rows done.
 //!
 //! Each mail carries the unique key `lottery_result:{run}:{entry}` and is stored with `ON
 //! CONFLICT DO NOTHING`, so a crash anywhere — between publication and the job, between a
@@ -16,7 +18,7 @@
 //! never stores a mail twice (a second run of a batch stores nothing and delivers nothing).
 //! Owners without a (valid) address get no mail; their rows are marked done all the same.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
@@ -31,6 +33,7 @@ use crate::db::entities::{
     user, world,
 };
 use crate::error::{Error, Result};
+use crate::lottery::Inputs;
 use crate::mail::{MailKind, Mailer, NewMail, Outgoing};
 use crate::model::event::EventWithPhases;
 use crate::model::phase::PhaseType;
@@ -89,6 +92,9 @@ pub async fn owed(db: &impl ConnectionTrait, run_id: i32) -> Result<u64> {
 #[derive(Debug, Clone)]
 pub struct ResultMails {
     run: lottery_run::Model,
+    /// The entries that took part in the draw (from its published inputs): an entry owed a mail
+    /// and not among them was left out (its circle suspended).
+    drawn: HashSet<i32>,
     timeline: EventWithPhases,
     plans: HashMap<i32, event_entry_plan::Model>,
     worlds: HashMap<i32, world::Model>,
@@ -128,7 +134,10 @@ impl ResultMails {
             .into_iter()
             .map(|w| (w.id, w))
             .collect();
-        Ok(Self { run, timeline, plans, worlds })
+        let inputs = Inputs::parse(run.inputs.as_deref().unwrap_or_default())
+            .map_err(|e| Error::Internal(format!("lottery run {run_id}: {e}")))?;
+        let drawn = inputs.entries().iter().filter_map(|e| i32::try_from(e.id).ok()).collect();
+        Ok(Self { run, drawn, timeline, plans, worlds })
     }
 
     /// The unique key of the result mail of `entry_id` in this run.
@@ -223,7 +232,11 @@ impl ResultMails {
             let Some(circle) = circles.get(&circle_id) else { continue };
             let Some(owner) = circle.owner_user_id.and_then(|id| owners.get(&id)) else { continue };
             let Some(email) = owner.email.as_deref().filter(|e| !e.trim().is_empty()) else { continue };
-            let outgoing = self.outgoing(circle, owner, email, wins.get(&entry_id).map(Vec::as_slice).unwrap_or(&[]));
+            let outgoing = if self.drawn.contains(&entry_id) {
+                self.outgoing(circle, owner, email, wins.get(&entry_id).map(Vec::as_slice).unwrap_or(&[]))
+            } else {
+                self.left_out(circle, owner, email)
+            };
             match mailer.prepare(&outgoing, Some(self.key(entry_id)), now) {
                 Ok(mail) => mails.push(mail),
                 // An owner whose stored address is not one gets no mail; the draw still stands.
@@ -232,6 +245,22 @@ impl ResultMails {
             }
         }
         Ok(mails)
+    }
+
+    /// The mail to `owner` about `circle`'s entry, which this run left out: the circle is
+    /// suspended, so its wishes were marked `incorrect` and took no part in the draw.
+    fn left_out(&self, circle: &circle::Model, owner: &user::Model, email: &str) -> Outgoing {
+        let lang = Lang::parse(&owner.lang).unwrap_or_default();
+        let event = &self.timeline.event;
+        let context = serde_json::json!({
+            "recipient_name": owner.name(lang),
+            "circle_name": circle.name(lang),
+            "event_name": lang.pick(&event.name_ja, &event.name_en),
+            "round": self.run.round.as_str(),
+            "path": format!("{}/mypage/entry_history/{}/apply", lang.prefix(), event.permalink),
+            "contact_path": format!("{}/contact", lang.prefix()),
+        });
+        Outgoing { to: email.to_string(), lang, kind: MailKind::LotteryIncorrect, context }
     }
 
     /// The mail to `owner` about `circle`'s entry, which won `won_plans` in this run (none: lost).

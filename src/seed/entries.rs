@@ -1,11 +1,15 @@
 //! Demo entries (`data/entries.json`): plans of the current event (2026Winter) and entries of the
 //! demo circles to it in the statuses the entry pages show (paid — with its settled payment, so
-//! the demo holds no paid application without one —, won for free, unpaid, lost, declined,
-//! incorrect for the suspended circle); plans of the upcoming event open for entry (2027Summer)
-//! with a few applied wishes, so that its plans show every rate label (normal, nearly full, over
-//! capacity); and wins of the demo exhibitor's and the demo friend's circles in 2027Spring, whose
-//! first payment window is open when the demo is seeded, so a fresh `make run` has fees to pay.
-//! What is already there (by plan name, by event and circle) is left alone.
+//! the demo holds no paid application without one —, won for free, unpaid in either round, lost,
+//! declined, incorrect for the suspended circle); plans of the upcoming event
+//! open for entry (2027Summer) with a few applied wishes, so that its plans show every rate label
+//! (normal, nearly full, over capacity); and entries of the demo circles to 2027Spring written
+//! `applied`, which the real lottery then draws (`draws`, [`super::draws`]): its first round, in
+//! whose payment window (open when the demo is seeded) the demo exhibitor's and the demo friend's
+//! circles have fees to pay right after a fresh `make run`, and whose one-slot kiosk booth, drawn
+//! among three circles, gives its second round (which the lottery clock starts when that window
+//! closes) a slot to offer. What is already there (by plan name, by event and circle) is left
+//! alone.
 
 use std::collections::HashMap;
 
@@ -29,6 +33,23 @@ const FILE: Source = Source { name: "entries.json", text: include_str!("data/ent
 pub struct Entries {
     plans: Vec<PlanSeed>,
     entries: Vec<EntrySeed>,
+    /// The draws run over the entries written `applied`, in order (`super::draws`).
+    pub(super) draws: Vec<DrawStep>,
+}
+
+/// One step of the demo's lottery history, run at seeding time by the real lottery code
+/// (`super::draws`), at the moment the event's phases put it.
+#[derive(Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub(super) enum DrawStep {
+    /// Commit `round` of `event` when its inputs close, preview and publish it an hour into its
+    /// lottery window.
+    Draw {
+        /// An event permalink.
+        event: String,
+        /// Which round.
+        round: LotteryRound,
+    },
 }
 
 #[derive(Deserialize)]
@@ -80,8 +101,13 @@ struct PaymentSeed {
 /// application has exactly one payment (a UUID v4), and every payment is of a `paid` one.
 pub fn load() -> Result<Entries> {
     let mut file = Reader::open(FILE)?;
-    let entries = Entries { plans: file.list("plans")?, entries: file.list("entries")? };
+    let entries = Entries { plans: file.list("plans")?, entries: file.list("entries")?, draws: file.list("draws")? };
     file.finish()?;
+    for (i, step) in entries.draws.iter().enumerate() {
+        let DrawStep::Draw { event, .. } = step;
+        let known = entries.plans.iter().any(|p| &p.event == event);
+        data::known(known, FILE.name, "draws", i, "an event with plans")?;
+    }
     for (i, e) in entries.entries.iter().enumerate() {
         let known = e.applications.iter().all(|(key, _)| entries.plans.iter().any(|p| &p.key == key));
         data::known(known && (1..=3).contains(&e.applications.len()), FILE.name, "entries", i, "1-3 known plans")?;

@@ -12,7 +12,7 @@
 //! | `hub.json` | [`hub`] | the current event's hub: tags, ambassadors, notifications |
 //! | `exhibitor_news.json` | [`exhibitor_news`] | the organisers' news to exhibitors |
 //! | `circles.json` | [`circles`] | demo users' circles, members and pending invitations |
-//! | `entries.json` | [`entries`] | the current event's plans; demo circles' entries in every status |
+//! | `entries.json` | [`entries`], [`draws`] | the demo events' plans; demo circles' entries in every status, and the draws the real lottery makes of them |
 //! | `accounts.json` | [`accounts`] | demo sign-in accounts (one published password; never in production) |
 //!
 //! Every file is read and its references checked before anything is written, so bad data fails
@@ -27,6 +27,7 @@ mod circles;
 mod companies;
 mod concepts;
 mod data;
+mod draws;
 mod entries;
 mod events;
 mod exhibitor_news;
@@ -152,6 +153,7 @@ pub async fn demo_with<C: ConnectionTrait + TransactionTrait>(
     exhibitor_news::seed(&txn, &demo.news).await?;
     circles::seed(&txn, &demo.circles, &users, now).await?;
     entries::seed_entries(&txn, &demo.entries, now).await?;
+    draws::seed_draws(&txn, &demo.entries).await?;
     if options.sign_in_accounts {
         report.accounts = accounts::seed(&txn, &demo.accounts, now).await?;
     }

@@ -399,3 +399,60 @@ async fn an_unpaid_win_shows_as_unpaid_once_the_payment_window_closes_without_an
     let stored = event_entry_application::Entity::find_by_id(first).one(&app.db).await.unwrap().unwrap();
     assert_eq!(stored.lottery_status, LotteryStatus::FirstWin);
 }
+
+/// Issue 12, audit item 3: once a draw decided an entry (any wish left `applied`), its owner can
+/// no longer edit it (which would erase the draw's wins by re-inserting the wishes) or withdraw
+/// it (which would delete rows its result mail and payments refer to: a 500 before) — even if the
+/// entry window is open again (staff moved the clock or the phases back). A clear 409, in the
+/// owner's language, and nothing changes.
+#[rocket::async_test]
+async fn a_drawn_entry_can_no_longer_be_edited_or_withdrawn() {
+    let app = TestApp::builder().live().build().await;
+    let mut owner = app.with_user("drawn_owner").await;
+    let circle = app.create_circle(&owner, "抽選済み工房").await["id"].as_i64().unwrap();
+    let other = app.create_circle(&owner, "未抽選工房").await["id"].as_i64().unwrap();
+    let ev = app.entry_event("DrawnFair").await;
+    let (status, created) = owner.post_json(ENTRIES, &entry_body(&ev, circle, &ev.plans[..2])).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_i64().unwrap();
+
+    let draw_at = ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1);
+    use vmarket::model::entry_status::LotteryRound;
+    use vmarket::model::lottery;
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, draw_at).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, draw_at).await.unwrap();
+    lottery::publish(&app.db, ev.id, LotteryRound::First, draw_at).await.unwrap();
+    let stored = async || {
+        let mut rows = event_entry_application::Entity::find()
+            .filter(event_entry_application::Column::EntryId.eq(id as i32))
+            .all(&app.db)
+            .await
+            .unwrap();
+        rows.sort_by_key(|a| a.id);
+        rows.into_iter().map(|a| (a.id, a.plan_id, a.lottery_status, a.won_round)).collect::<Vec<_>>()
+    };
+    let drawn = stored().await;
+    assert_eq!(drawn[0].2, LotteryStatus::FirstWin, "the first wish won (2 slots, 1 wish)");
+
+    // The entry window is open again by the clock (staff travelled back).
+    app.clock.set(ev.at(PhaseType::EntryStart) + Duration::hours(1));
+    owner.renew().await;
+    let (status, body) = owner.put_json(&format!("{ENTRIES}/{id}"), &entry_body(&ev, circle, &ev.plans[2..3])).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("entry_drawn")), "{body}");
+    assert_eq!(body["message"], "この応募はすでに抽選されたため、変更や取り下げはできません。");
+    let (status, body) = owner.delete(&format!("{ENTRIES}/{id}?lang=en")).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("entry_drawn")), "{body}");
+    assert!(body["message"].as_str().unwrap().starts_with("This entry has already been drawn"), "{body}");
+    assert_eq!(stored().await, drawn, "the draw's outcome stays");
+    let (_, list) = owner.get_json(&format!("{ENTRIES}?permalink=DrawnFair")).await;
+    assert_eq!(list["data"][0]["can_edit"], false, "{list}");
+
+    // Control: an entry the draw did not decide (made after it) is still the owner's to change.
+    let (status, fresh) = owner.post_json(ENTRIES, &entry_body(&ev, other, &ev.plans[..1])).await;
+    assert_eq!((status, fresh["can_edit"].as_bool()), (201, Some(true)), "{fresh}");
+    let fresh = fresh["id"].as_i64().unwrap();
+    let (status, _) = owner.put_json(&format!("{ENTRIES}/{fresh}"), &entry_body(&ev, other, &ev.plans[1..2])).await;
+    assert_eq!(status, 200);
+    let (status, _) = owner.delete(&format!("{ENTRIES}/{fresh}")).await;
+    assert_eq!(status, 204);
+}

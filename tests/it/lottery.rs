@@ -10,6 +10,7 @@ use vmarket::lottery::{Seed, sha256_hex};
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery::{self, Publication};
+use vmarket::model::payment::{self, Payable, PaymentType};
 use vmarket::model::phase::PhaseType;
 
 use crate::support::TestApp;
@@ -158,6 +159,13 @@ async fn a_published_draw_applies_once_and_verifies_from_its_seed_and_inputs() {
     assert_eq!(checked.mismatches, [i64::from(loser)]);
 }
 
+/// The entry of application `id` and its circle's owner.
+async fn owner_of(app: &TestApp, id: i32) -> (i32, i32) {
+    let entry = event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().entry_id;
+    let circle = event_entry::Entity::find_by_id(entry).one(&app.db).await.unwrap().unwrap().circle_id;
+    (entry, circle::Entity::find_by_id(circle).one(&app.db).await.unwrap().unwrap().owner_user_id.unwrap())
+}
+
 #[rocket::async_test]
 async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     let app = TestApp::builder().live().build().await;
@@ -176,13 +184,17 @@ async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     let lost: Vec<i32> = first.iter().filter(|s| s.1 == LotteryStatus::FirstLost).map(|s| s.0).collect();
     assert_eq!((won.len(), lost.len()), (2, 2));
 
-    // One winner pays, the other declines: one slot is free for the two first losers.
-    for (id, status) in [(won[0], LotteryStatus::Paid), (won[1], LotteryStatus::Decline)] {
-        let mut a =
-            event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().into_active_model();
-        a.lottery_status = Set(status);
-        a.update(&app.db).await.unwrap();
-    }
+    // In the first payment window one winner pays and the other declines, through their real
+    // paths (a settled payment, the owner's decline): one slot is free for the two first losers.
+    let pay_at = ev.at(PhaseType::FirstPaymentStart) + Duration::hours(1);
+    let (entry, owner) = owner_of(&app, won[0]).await;
+    let payable = Payable::load(&app.db, won[0], owner, pay_at).await.unwrap();
+    let attempt = payment::open_order(&app.db, &payable, owner, PaymentType::Stripe, pay_at).await.unwrap();
+    let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
+    payment::settle(&app.db, &mailer, attempt.id, "pi_second_draw", pay_at).await.unwrap();
+    assert_ne!(entry, owner_of(&app, won[1]).await.0);
+    let (entry, owner) = owner_of(&app, won[1]).await;
+    event_entry::Model::decline(&app.db, entry, won[1], owner, pay_at).await.unwrap();
     let second_draw = ev.at(PhaseType::SecondLotteryStart) + Duration::hours(1);
     lottery::commit(&app.db, ev.id, LotteryRound::Second, None, second_draw).await.unwrap();
     let preview = lottery::preview(&app.db, ev.id, LotteryRound::Second, second_draw).await.unwrap();
@@ -278,4 +290,138 @@ async fn the_command_line_draws_a_round_only_from_its_window_on_by_the_sites_clo
         .unwrap();
     let (ok, out) = cli(&app, data.path(), &["preview", "--event", "OneDrawFair", "--round", "second"]);
     assert!(!ok && out.contains("OneDrawFair has no second lottery"), "{out}");
+}
+
+/// Issue 12, audit item 2: a preview that read the run before a publication committed must not
+/// write its state back over the publication. The publication holds its transaction open (its
+/// claim of the run written, not committed) while a preview on another connection reads the run
+/// (still `preview` to it), draws, and reaches its write; then the publication commits. The
+/// preview must find the run published (409 `lottery_published`) and leave it so — before the
+/// fix it wrote `preview` and new digests over it by primary key, so the results were gone and
+/// publishing again failed.
+#[rocket::async_test]
+async fn a_preview_racing_a_publication_never_reverts_it() {
+    use sea_orm::TransactionTrait;
+    let app = TestApp::builder().live().build().await;
+    let ev = app.entry_event("RaceFair").await;
+    entries(&app, ev.id, 3, &ev.plans[..1]).await;
+    let now = ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1);
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap();
+    let previewed = lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap();
+
+    let publication = app.db.begin().await.unwrap();
+    let applied = lottery::publish(&publication, ev.id, LotteryRound::First, now).await.unwrap();
+    assert!(matches!(applied, Publication::Applied { .. }));
+    let db = app.db.clone();
+    let event_id = ev.id;
+    let preview = tokio::spawn(async move { lottery::preview(&db, event_id, LotteryRound::First, now).await });
+    // Control: the preview is still waiting for the publication's lock after it had ample time
+    // to read and draw (three applications), so it read the run before the publication
+    // committed: the interleaving this test is about did happen.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    assert!(!preview.is_finished(), "the preview waits for the publication's lock");
+    publication.commit().await.unwrap();
+    let outcome = preview.await.unwrap();
+    assert_eq!(outcome.map(|_| ()).unwrap_err().code(), "lottery_published");
+
+    let run = lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap();
+    assert_eq!(run.state, LotteryRunState::Published, "the publication stands");
+    assert_eq!((&run.inputs, &run.result_digest), (&previewed.inputs, &previewed.result_digest));
+    assert!(run.seed.is_some());
+    assert!(lottery::verify_published(&app.db, ev.id, LotteryRound::First).await.unwrap().mismatches.is_empty());
+    let (status, _) = app.get_json("/api/v1/RaceFair/lottery_results/first").await;
+    assert_eq!(status, 200, "the published file is served");
+    assert_eq!(
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap(),
+        Publication::AlreadyPublished
+    );
+}
+
+/// Issue 12, audit item 4: two commits of one round racing — another commit (the CLI, the clock
+/// job, a second console tab) has inserted the run and not committed yet when the console's
+/// commit runs. The console's commit waits for it and answers 409 `lottery_already_committed`;
+/// the run keeps the other's seed. On PostgreSQL the unique key fired inside the console's
+/// transaction and the code then queried in the aborted transaction: a 500.
+#[rocket::async_test]
+async fn racing_console_commits_answer_one_run_and_a_conflict() {
+    use sea_orm::TransactionTrait;
+    use vmarket::model::user::Role;
+    let app = TestApp::builder().live().build().await;
+    let admin = app.as_staff(Role::Admin).await;
+    let ev = app.entry_event("CommitRace").await;
+    let now = app.clock.now();
+    let body = serde_json::json!({"event_id": ev.id, "round": "first"});
+
+    let other = app.db.begin().await.unwrap();
+    let theirs = lottery::commit(&other, ev.id, LotteryRound::First, None, now).await.unwrap();
+    let committed_at = std::cell::Cell::new(None);
+    let console = async {
+        let res = app
+            .request_as(
+                &admin,
+                crate::support::actors::Via::Bearer,
+                rocket::http::Method::Post,
+                "/admin/api/lottery_runs?lang=en",
+                Some(&body),
+            )
+            .await;
+        let status = res.status().code;
+        let answered = std::time::Instant::now();
+        let body: serde_json::Value = serde_json::from_str(&res.into_string().await.unwrap()).unwrap();
+        (status, body, answered)
+    };
+    let commit_other = async {
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        committed_at.set(Some(std::time::Instant::now()));
+        other.commit().await.unwrap();
+    };
+    let ((status, answer, answered), ()) = tokio::join!(console, commit_other);
+    // Control: the console answered only after the other commit was released, so it really ran
+    // into the other's uncommitted run.
+    assert!(answered > committed_at.get().unwrap(), "the console's commit waited for the other");
+    assert_eq!((status, answer["code"].as_str()), (409, Some("lottery_already_committed")), "{answer}");
+    assert!(answer["message"].as_str().unwrap().contains("already committed"), "{answer}");
+    let run = lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap().unwrap();
+    assert_eq!(run.seed_hash, theirs.seed_hash, "the first commitment stands");
+
+    // Two console commits of another event at once, a few times: one run, one 201, one 409.
+    for i in 0..3 {
+        let ev = app.entry_event(&format!("CommitRace{i}")).await;
+        let body = serde_json::json!({"event_id": ev.id, "round": "first"});
+        let send = || {
+            app.request_as(
+                &admin,
+                crate::support::actors::Via::Bearer,
+                rocket::http::Method::Post,
+                "/admin/api/lottery_runs",
+                Some(&body),
+            )
+        };
+        let (a, b) = tokio::join!(send(), send());
+        let mut statuses = [a.status().code, b.status().code];
+        statuses.sort();
+        assert_eq!(statuses, [201, 409], "round {i}");
+        let runs = vmarket::db::entities::lottery_run::Entity::find()
+            .filter(vmarket::db::entities::lottery_run::Column::EventId.eq(ev.id))
+            .all(&app.db)
+            .await
+            .unwrap();
+        assert_eq!(runs.len(), 1);
+    }
+}
+
+/// Issue 12, audit item 9: `vmarket lottery verify --help` names the address the event page
+/// links the published file from (`/api/v1/{event}/lottery_results/{round}`, the route that
+/// serves it: `lottery_jobs::the_event_page_shows_the_commitment_then_a_draw_anyone_can_verify`).
+#[test]
+fn the_verify_help_names_the_published_files_address() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_vmarket"))
+        .args(["lottery", "verify", "--help"])
+        .output()
+        .expect("the binary runs");
+    let help = String::from_utf8_lossy(&output.stdout).replace('\n', " ");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("/api/v1/{event}/lottery_results/{round}"), "{help}");
+    assert!(!help.contains("lottery_runs"), "{help}");
 }

@@ -19,6 +19,7 @@ use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery::{self, Publication};
 use vmarket::model::lottery_mails;
+use vmarket::model::payment::{self, Payable, PaymentType, Settlement};
 use vmarket::model::phase::PhaseType;
 use vmarket::types::Lang;
 
@@ -51,12 +52,26 @@ async fn stored(app: &TestApp, id: i32) -> LotteryStatus {
     event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().lottery_status
 }
 
-/// Sets application `id` to `status` behind the lottery's back (what payments and declining do).
-async fn set_status(app: &TestApp, id: i32, status: LotteryStatus) {
-    let mut row =
-        event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().into_active_model();
-    row.lottery_status = Set(status);
-    row.update(&app.db).await.unwrap();
+/// The payer `payer` pays application `id` now, through the model's real path: an attempt
+/// opened as the payment page opens it, then settled as a capture, a webhook or a reconcile
+/// settles it (`model::payment::settle`).
+async fn pay(app: &TestApp, id: i32, payer: i32) {
+    let now = app.clock.now();
+    let payable = Payable::load(&app.db, id, payer, now).await.expect("payable now");
+    let attempt = payment::open_order(&app.db, &payable, payer, PaymentType::Stripe, now).await.unwrap();
+    let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
+    let settled = payment::settle(&app.db, &mailer, attempt.id, &format!("pi_status_{id}"), now).await.unwrap();
+    assert!(matches!(settled.outcome, Settlement::Settled(_)), "{settled:?}");
+}
+
+/// The owner `owner` declines the won application `id` through the user API, as the entry
+/// history's confirmation page does.
+async fn decline(app: &TestApp, owner: &mut Actor<'_>, id: i32) {
+    let entry = event_entry_application::Entity::find_by_id(id).one(&app.db).await.unwrap().unwrap().entry_id;
+    owner.renew().await;
+    let path = format!("/api/v1/user/event_entries/{entry}/applications/{id}/decline");
+    let (status, body) = owner.put_json(&path, &Value::Null).await;
+    assert_eq!(status, 200, "{body}");
 }
 
 /// Waits up to 30 s for `check` to hold.
@@ -219,15 +234,21 @@ async fn statuses_follow_the_clock_and_the_second_round_starts_by_itself() {
     assert_eq!(stored(&app, free).await, LotteryStatus::Win, "a free plan's win has nothing to pay");
     assert_eq!(stored(&app, declining).await, LotteryStatus::FirstWin);
     assert_eq!(stored(&app, suspended).await, LotteryStatus::Incorrect);
-    // One winner pays, one declines (their own modules' arrows), one does nothing.
+    // In the first payment window one winner pays, one declines (their real paths), one does
+    // nothing.
     let (paid, unpaid) = (winners[0], winners[1]);
-    set_status(&app, paid, LotteryStatus::Paid).await;
-    set_status(&app, declining, LotteryStatus::Decline).await;
+    app.clock.set(ev.at(PhaseType::FirstPaymentStart) + Duration::hours(1));
+    pay(&app, paid, owner.user.id).await;
+    decline(&app, &mut owner, declining).await;
+    assert_eq!(
+        (stored(&app, paid).await, stored(&app, declining).await),
+        (LotteryStatus::Paid, LotteryStatus::Decline)
+    );
 
     // The last second of the payment window: nothing lapses, no second round yet.
     app.clock.set(ev.at(PhaseType::FirstPaymentEnd) - Duration::seconds(1));
     let t = tick().await;
-    assert_eq!((t.swept.applications, t.second_rounds.len()), (0, 0));
+    assert_eq!((t.swept.applications, t.rounds.len()), (0, 0));
     assert_eq!(stored(&app, unpaid).await, LotteryStatus::FirstWin);
     assert!(lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().is_none());
 
@@ -239,14 +260,14 @@ async fn statuses_follow_the_clock_and_the_second_round_starts_by_itself() {
     assert!(shows(&list, unpaid, "first_win_unpaid"), "{list}");
     assert_eq!(stored(&app, unpaid).await, LotteryStatus::FirstWin, "not written yet");
 
-    // The clock job (started with the workers) writes it and starts the second round: seed
-    // committed, freed slots previewed for the first losers.
+    // The clock job (started with the workers) writes it and commits the second round: its
+    // seed hash is public from now on.
     let workers = app.start_workers().await;
     eventually("the clock job's second round", || async {
         lottery::run_of(&app.db, ev.id, LotteryRound::Second)
             .await
             .unwrap()
-            .is_some_and(|r| r.state == LotteryRunState::Preview)
+            .is_some_and(|r| r.state == LotteryRunState::Committed)
     })
     .await;
     workers.stop().await;
@@ -261,12 +282,22 @@ async fn statuses_follow_the_clock_and_the_second_round_starts_by_itself() {
     ] {
         assert_eq!(stored(&app, id).await, status, "no arrow from {status:?} at the first window's close");
     }
+    let committed = lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap();
+    assert_eq!(committed.inputs, None, "nothing is drawn before the second round's window");
+    assert!(tick().await.rounds.is_empty(), "a second tick changes nothing");
+
+    // The second lottery window opens: the clock draws it for staff, over the freed slots of
+    // the first losers.
+    app.clock.set(ev.at(PhaseType::SecondLotteryStart));
+    let t = tick().await;
+    assert!(matches!(t.rounds.as_slice(), [lottery::ClockStep::Previewed { .. }]), "{:?}", t.rounds);
     let second = lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap();
+    assert_eq!((second.state, &second.seed_hash), (LotteryRunState::Preview, &committed.seed_hash));
     let inputs = second.inputs.clone().unwrap();
     assert!(inputs.contains(&format!("plan {} 1\n", ev.plans[0])), "the unpaid slot is free again: {inputs}");
     assert!(inputs.contains(&format!("plan {} 10\n", ev.plans[1])), "so is the declined one: {inputs}");
     let t = tick().await;
-    assert_eq!((t.swept.applications, t.second_rounds.len()), (0, 0), "a second tick changes nothing");
+    assert_eq!((t.swept.applications, t.rounds.len()), (0, 0), "a second tick changes nothing");
     assert_eq!(lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap(), second);
 
     // Staff publish the second round.
@@ -354,7 +385,7 @@ async fn without_a_second_round_a_first_loss_is_final_when_the_first_window_clos
     PublishLottery { event_id: ev.id, round: LotteryRound::First }.run_now(&ctx).await.unwrap();
     app.clock.set(ev.at(PhaseType::FirstPaymentEnd));
     let t = LotteryClock::tick(&ctx).await.unwrap();
-    assert_eq!((t.swept.applications, t.second_rounds.len()), (3, 0));
+    assert_eq!((t.swept.applications, t.rounds.len()), (3, 0));
     let mut statuses = Vec::new();
     for &id in &ids {
         statuses.push(stored(&app, id).await);
@@ -525,4 +556,247 @@ async fn result_mails_owed_by_a_publication_are_stored_once_whatever_stops_in_be
     assert_eq!(a.unwrap().mails + b.unwrap().mails, 3);
     assert_eq!(mail::Entity::find().count(&app.db).await.unwrap(), 3);
     assert_eq!(lottery_mails::owed(&app.db, run_id).await.unwrap(), 0);
+}
+
+/// Issue 12, audit item 6: the seed hash is public before the first draw without anyone acting:
+/// the clock job commits the first round of an event with entries when its entry window closes
+/// (not a second earlier), keeps the seed when it ticks again, leaves an event nobody entered
+/// alone, and previews the round for staff when its lottery window opens; publishing stays
+/// staff's.
+#[rocket::async_test]
+async fn the_clock_commits_the_first_round_when_entries_close_and_previews_it_when_its_window_opens() {
+    let app = TestApp::builder().empty().live().build().await;
+    let ev = app.entry_event("HashFair").await;
+    let empty = app.entry_event("NobodyFair").await;
+    let owner = app.user("hash_owner").await;
+    let (_, application) = enter(&app, &ev, &owner, "ハッシュ工房", ev.plans[0]).await;
+    let ctx = context(&app);
+    let run = async || lottery::run_of(&app.db, ev.id, LotteryRound::First).await.unwrap();
+
+    app.clock.set(ev.at(PhaseType::EntryEnd) - Duration::seconds(1));
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert!(run().await.is_none(), "entries are still open");
+    let (_, page) = app.page("/HashFair").await;
+    assert!(!page.contains("data-testid=\"seed-hash\""), "no hash before entries close");
+
+    app.clock.set(ev.at(PhaseType::EntryEnd));
+    LotteryClock::tick(&ctx).await.unwrap();
+    let committed = run().await.expect("committed when entries close");
+    assert_eq!(
+        (committed.state, committed.created_by_user_id, committed.seed.as_deref()),
+        (LotteryRunState::Committed, None, None)
+    );
+    for path in ["/HashFair", "/en/HashFair"] {
+        let (status, page) = app.page(path).await;
+        assert_eq!(status, 200);
+        assert!(
+            page.contains(&format!("<code data-testid=\"seed-hash\">{}</code>", committed.seed_hash)),
+            "{path}: {page}"
+        );
+    }
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert_eq!(run().await.unwrap(), committed, "ticking again keeps the seed");
+    assert!(lottery::run_of(&app.db, empty.id, LotteryRound::First).await.unwrap().is_none(), "nothing to draw there");
+
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart));
+    LotteryClock::tick(&ctx).await.unwrap();
+    let previewed = run().await.unwrap();
+    assert_eq!(
+        (previewed.state, previewed.seed_hash.as_str()),
+        (LotteryRunState::Preview, committed.seed_hash.as_str())
+    );
+    assert_eq!(stored(&app, application).await, LotteryStatus::Applied, "publishing is staff's");
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert_eq!(run().await.unwrap(), previewed, "a previewed round is left to staff");
+}
+
+/// Issue 12, audit item 7: the result mails' bookkeeping does not touch the public data version
+/// (no public page reads it): sending a publication's mails leaves the version where the
+/// publication put it, and the publication raises it only through what the public reads (the
+/// run and its published file), not once per entry owed a mail.
+#[rocket::async_test]
+async fn result_mail_bookkeeping_leaves_the_public_data_version_alone() {
+    let app = TestApp::builder().empty().live().build().await;
+    let ev = app.entry_event("VersionFair").await;
+    let owner = app.user("version_owner").await;
+    for i in 0..6 {
+        enter(&app, &ev, &owner, &format!("版工房{i}"), ev.plans[0]).await;
+    }
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1));
+    let now = app.clock.now();
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap();
+    let version = async || vmarket::db::data_version::read(&app.db).await.unwrap();
+    let before = version().await;
+    let Publication::Applied { run_id, .. } = lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap()
+    else {
+        panic!("published")
+    };
+    let published = version().await;
+    assert!(published > before, "the publication changes the public event page");
+    assert!(published - before <= 2, "raised by the run and its file, not per owed mail: {before} → {published}");
+    let sent = SendLotteryResults { run_id, attempt: 1 }.run_now(&context(&app)).await.unwrap();
+    assert_eq!(sent.mails, 6);
+    assert_eq!(version().await, published, "mailing the results changes no public page");
+}
+
+/// Issue 12, audit item 8: the owner of a suspended circle whose entry the draw marked
+/// `incorrect` is told so, in their language, once — like every other owner.
+#[rocket::async_test]
+async fn the_owner_of_a_suspended_circle_is_mailed_that_the_entry_was_left_out() {
+    let app = TestApp::builder().empty().live().build().await;
+    let ev = app.entry_event("SuspendedFair").await;
+    let ja = app.user("suspended_ja").await;
+    let en = app.user("suspended_en").await;
+    en.user.set_lang(&app.db, Lang::En).await.unwrap();
+    let healthy = app.user("healthy_owner").await;
+    enter(&app, &ev, &healthy, "元気工房", ev.plans[0]).await;
+    let mut left_out = Vec::new();
+    for (owner, name) in [(&ja, "停止中工房"), (&en, "Paused Works")] {
+        let (circle_id, application) = enter(&app, &ev, owner, name, ev.plans[1]).await;
+        let mut c = circle::Entity::find_by_id(circle_id).one(&app.db).await.unwrap().unwrap().into_active_model();
+        c.is_suspended = Set(true);
+        c.update(&app.db).await.unwrap();
+        left_out.push((owner.user.email.clone().unwrap(), name, application));
+    }
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1));
+    let now = app.clock.now();
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, now).await.unwrap();
+    lottery::preview(&app.db, ev.id, LotteryRound::First, now).await.unwrap();
+    let Publication::Applied { run_id, result_mails, .. } =
+        lottery::publish(&app.db, ev.id, LotteryRound::First, now).await.unwrap()
+    else {
+        panic!("published")
+    };
+    assert_eq!(result_mails, 3, "every entry the draw decided, the left-out ones included");
+    let ctx = context(&app);
+    let sent = SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx).await.unwrap();
+    assert_eq!((sent.entries, sent.mails), (3, 3));
+    let mails = mail::Entity::find().all(&app.db).await.unwrap();
+    for (to, name, application) in left_out {
+        assert_eq!(stored(&app, application).await, LotteryStatus::Incorrect);
+        let mail = mails.iter().find(|m| m.recipient == to).unwrap_or_else(|| panic!("a mail to {to}"));
+        assert_eq!(mail.kind, "lottery_incorrect");
+        let (subject, says) = if mail.lang == "en" {
+            (
+                "lottery result",
+                format!(
+                    "Your circle \"{name}\" is suspended, so its application was not included in the first draw of Test Fair SuspendedFair."
+                ),
+            )
+        } else {
+            (
+                "抽選結果",
+                format!(
+                    "サークル「{name}」は運営により利用停止中のため、テスト展 SuspendedFairの第1次抽選の対象外となりました。"
+                ),
+            )
+        };
+        assert!(mail.subject.contains(subject), "{}", mail.subject);
+        assert!(mail.text_body.contains(&says), "{}", mail.text_body);
+    }
+    // Once: a second run stores nothing more.
+    owe_again(&app, run_id).await;
+    let again = SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx).await.unwrap();
+    assert_eq!(again.mails, 0);
+    assert_eq!(mail::Entity::find().count(&app.db).await.unwrap(), 3);
+}
+
+/// Issue 12, audit item 11: every arrow out of a win, through the paths that really take it, over
+/// time-travelled phases — `first_win` → `paid` (a settled payment), → `decline` (the owner's
+/// decline), → `first_win_unpaid` (the window closes); the freed slots go to the first losers in
+/// the second draw, and `second_win` → `paid`, → `decline`, → `second_win_unpaid` the same way.
+/// A payment or a decline outside its window is refused.
+#[rocket::async_test]
+async fn every_arrow_out_of_a_win_through_the_real_paths() {
+    let app = TestApp::builder().empty().live().build().await;
+    let ev = app.entry_event("ArrowFair").await;
+    let mut owner = app.with_user("arrow_owner").await;
+    // Eight circles want the avatar exhibit (5 slots, 3,000 JPY).
+    let mut wishes = Vec::new();
+    for i in 0..8 {
+        wishes.push(enter(&app, &ev, &owner, &format!("矢印工房{i}"), ev.plans[3]).await.1);
+    }
+    let ctx = context(&app);
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) + Duration::hours(1));
+    lottery::commit(&app.db, ev.id, LotteryRound::First, None, app.clock.now()).await.unwrap();
+    PreviewLottery { event_id: ev.id, round: LotteryRound::First }.run_now(&ctx).await.unwrap();
+    PublishLottery { event_id: ev.id, round: LotteryRound::First }.run_now(&ctx).await.unwrap();
+    let (mut won, mut lost) = (Vec::new(), Vec::new());
+    for &id in &wishes {
+        match stored(&app, id).await {
+            LotteryStatus::FirstWin => won.push(id),
+            LotteryStatus::FirstLost => lost.push(id),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!((won.len(), lost.len()), (5, 3));
+
+    // Before the first payment window nothing can be paid or declined.
+    let early = Payable::load(&app.db, won[0], owner.user.id, app.clock.now()).await.map(|_| ()).unwrap_err();
+    assert_eq!(early.code(), "payment_closed");
+    owner.renew().await;
+    let entry = event_entry_application::Entity::find_by_id(won[1]).one(&app.db).await.unwrap().unwrap().entry_id;
+    let (status, body) = owner
+        .put_json(&format!("/api/v1/user/event_entries/{entry}/applications/{}/decline", won[1]), &Value::Null)
+        .await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("decline_closed")));
+
+    // The first payment window: one pays, one declines, three let it lapse.
+    app.clock.set(ev.at(PhaseType::FirstPaymentStart) + Duration::hours(1));
+    pay(&app, won[0], owner.user.id).await;
+    decline(&app, &mut owner, won[1]).await;
+    app.clock.set(ev.at(PhaseType::FirstPaymentEnd));
+    LotteryClock::tick(&ctx).await.unwrap();
+    let mut first = Vec::new();
+    for &id in &won {
+        first.push(stored(&app, id).await);
+    }
+    use LotteryStatus::*;
+    assert_eq!(first, [Paid, Decline, FirstWinUnpaid, FirstWinUnpaid, FirstWinUnpaid]);
+
+    // The second draw gives the four freed slots to the three first losers.
+    app.clock.set(ev.at(PhaseType::SecondLotteryStart) + Duration::hours(1));
+    LotteryClock::tick(&ctx).await.unwrap();
+    assert_eq!(
+        lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap().state,
+        LotteryRunState::Preview,
+        "committed when the first payment window closed, previewed as the second window opened"
+    );
+    PublishLottery { event_id: ev.id, round: LotteryRound::Second }.run_now(&ctx).await.unwrap();
+    for &id in &lost {
+        assert_eq!(stored(&app, id).await, SecondWin);
+    }
+    // Not payable before the second payment window.
+    let early = Payable::load(&app.db, lost[0], owner.user.id, app.clock.now()).await.map(|_| ()).unwrap_err();
+    assert_eq!(early.code(), "payment_closed");
+
+    // The second payment window: one pays, one declines, one lets it lapse.
+    app.clock.set(ev.at(PhaseType::SecondPaymentStart) + Duration::hours(1));
+    pay(&app, lost[0], owner.user.id).await;
+    decline(&app, &mut owner, lost[1]).await;
+    owner.renew().await;
+    let (_, list) = owner.get_json("/api/v1/user/event_entries?permalink=ArrowFair").await;
+    assert!(shows(&list, lost[0], "paid") && shows(&list, lost[1], "decline"), "{list}");
+    assert!(shows(&list, lost[2], "second_win"), "{list}");
+    app.clock.set(ev.at(PhaseType::SecondPaymentEnd));
+    owner.renew().await;
+    let (_, list) = owner.get_json("/api/v1/user/event_entries?permalink=ArrowFair").await;
+    assert!(shows(&list, lost[2], "second_win_unpaid"), "shown on read, before any job: {list}");
+    LotteryClock::tick(&ctx).await.unwrap();
+    let mut second = Vec::new();
+    for &id in &lost {
+        second.push(stored(&app, id).await);
+    }
+    assert_eq!(second, [Paid, Decline, SecondWinUnpaid]);
+    // Paying the lapsed win after its window: refused.
+    let late = Payable::load(&app.db, lost[2], owner.user.id, app.clock.now()).await.map(|_| ()).unwrap_err();
+    assert_eq!(late.code(), "payment_closed");
+    // Each payment is the settled one of its application, for the fee at the draw.
+    let payments = vmarket::db::entities::payment_history::Entity::find().all(&app.db).await.unwrap();
+    let mut paid: Vec<(i32, i32, bool)> = payments.iter().map(|p| (p.application_id, p.amount, p.is_late)).collect();
+    paid.sort();
+    let mut expected = vec![(won[0], 3000, false), (lost[0], 3000, false)];
+    expected.sort();
+    assert_eq!(paid, expected);
 }

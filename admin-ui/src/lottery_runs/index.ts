@@ -25,9 +25,11 @@ export const spec: ResourceSpec = {
     { source: 'seed', kind: 'text', emptyText: 'admin.lottery_runs.secret' },
     { source: 'inputs_digest', kind: 'text', emptyText: 'admin.none' },
     { source: 'result_digest', kind: 'text', emptyText: 'admin.none' },
-    { source: 'created_by_vmarket_id', kind: 'text', emptyText: 'admin.none' },
+    { source: 'created_by_vmarket_id', kind: 'text', emptyText: 'admin.lottery_runs.by_system' },
     { source: 'created_at', kind: 'datetime', list: true, sortable: true },
+    { source: 'previewed_by_vmarket_id', kind: 'text', emptyText: 'admin.lottery_runs.by_system' },
     { source: 'previewed_at', kind: 'datetime', sortable: true, emptyText: 'admin.none' },
+    { source: 'published_by_vmarket_id', kind: 'text', emptyText: 'admin.lottery_runs.by_system' },
     { source: 'published_at', kind: 'datetime', list: true, sortable: true, emptyText: 'admin.none' },
   ],
 };

@@ -25,8 +25,12 @@ pub struct Model {
     pub inputs_digest: Option<String>,
     /// Hex SHA-256 of the drawn result.
     pub result_digest: Option<String>,
-    /// The staff member who committed it (`None` from the CLI without a user, or deleted).
+    /// The staff member who committed it (`None` from the CLI or the lottery clock, or deleted).
     pub created_by_user_id: Option<i32>,
+    /// The staff member who last previewed it (`None` likewise).
+    pub previewed_by_user_id: Option<i32>,
+    /// The staff member who published it (`None` likewise).
+    pub published_by_user_id: Option<i32>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
     pub previewed_at: Option<DateTimeUtc>,

@@ -37,7 +37,7 @@ use crate::web::pages::mypage::nav;
 type Answer = Either<(Status, Template), Redirect>;
 
 /// The conflicts the form explains above itself (their messages are `errors.<code>`).
-const REFUSALS: [&str; 4] = ["entry_closed", "entry_exists", "circle_suspended", "amp_closed"];
+const REFUSALS: [&str; 5] = ["entry_closed", "entry_exists", "circle_suspended", "amp_closed", "entry_drawn"];
 
 /// The unprefixed path of an event's apply page `page` (`new`, `edit`, …).
 pub(crate) fn apply_path(permalink: &str, page: &str) -> String {
@@ -510,8 +510,10 @@ pub async fn edit(
     form.category = category.map(str::to_string);
     let refused = if view.circle.is_suspended {
         Some("circle_suspended")
+    } else if !setting.event.entry_open(p.now) {
+        Some("entry_closed")
     } else {
-        (!setting.event.entry_open(p.now)).then_some("entry_closed")
+        (!view.can_edit).then_some("entry_drawn")
     };
     Ok(render_form(&p, &setting, &form, HashMap::new(), refused, Status::Ok))
 }

@@ -107,7 +107,7 @@ async fn with_receipts(p: &Page<'_>, user_id: i32, items: &mut [Value]) -> Resul
 /// The message of `?done=` / `?error=`, if known.
 fn notices(p: &Page<'_>, done: Option<&str>, error: Option<&str>) -> Value {
     const DONE: [&str; 3] = ["withdrawn", "declined", "amp_updated"];
-    const ERRORS: [&str; 4] = ["entry_closed", "circle_suspended", "decline_closed", "already_paid"];
+    const ERRORS: [&str; 5] = ["entry_closed", "circle_suspended", "decline_closed", "already_paid", "entry_drawn"];
     json!({
         "done": done.filter(|d| DONE.contains(d)).map(|d| p.t(&format!("entries.done.{d}"))),
         "error": error.filter(|e| ERRORS.contains(e)).map(|e| p.t(&format!("errors.{e}"))),

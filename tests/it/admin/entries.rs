@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use vmarket::db::entities::{audit_log, event_entry, event_entry_application, lottery_result_mail, mail};
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::LotteryStatus;
+use vmarket::model::phase::PhaseType;
 use vmarket::model::user::Role;
 
 use super::{Answer, call, list_path};
@@ -210,7 +211,7 @@ async fn staff_read_entries_and_correct_an_application_with_a_reason() {
 #[rocket::async_test]
 async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_console() {
     let app = TestApp::builder().live().config(|c| c.job_poll_interval_ms = 50).build().await;
-    let admin = app.as_staff(Role::Admin).await;
+    let mut admin = app.as_staff(Role::Admin).await;
     let ev = app.entry_event("DrawConsole").await;
     let owner = app.with_user("draw_console_owner").await;
     let mut entries = Vec::new();
@@ -237,6 +238,9 @@ async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_consol
 
     let path = format!("/admin/api/lottery_runs/{id}");
     let publish = json!({"state": "published"});
+    // Into the draw's window (the site's clock, as time travel moves it).
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) + chrono::Duration::hours(1));
+    admin.renew().await;
     let unpreviewed = call(&app, &admin, Method::Put, &path, Some(&publish)).await;
     assert_eq!(unpreviewed.body["code"], "lottery_not_previewed");
 
@@ -289,7 +293,11 @@ async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_consol
         let mails = mail::Entity::find().all(&app.db).await.unwrap().into_iter();
         mails.filter(|m| m.kind.starts_with("lottery_") && m.status == mail::MailStatus::Sent).count()
     };
-    let owed = lottery_result_mail::Entity::find().all(&app.db).await.unwrap();
+    let owed = lottery_result_mail::Entity::find()
+        .filter(lottery_result_mail::Column::RunId.eq(id as i32))
+        .all(&app.db)
+        .await
+        .unwrap();
     assert_eq!(owed.len(), entries.len(), "one owed result mail per entry, stored with the publication");
     assert!(owed.iter().all(|o| o.done_at.is_none()));
     assert_eq!(mail::Entity::find().all(&app.db).await.unwrap().len(), 0, "no mail is rendered inside the publication");
@@ -308,7 +316,11 @@ async fn a_lottery_run_is_committed_previewed_and_published_once_from_the_consol
     workers.stop().await;
     assert_eq!(results().await, entries.len(), "one result mail per entry; publishing again mails nobody");
     assert_eq!(mail::Entity::find().all(&app.db).await.unwrap().len(), entries.len(), "and no other");
-    let owed = lottery_result_mail::Entity::find().all(&app.db).await.unwrap();
+    let owed = lottery_result_mail::Entity::find()
+        .filter(lottery_result_mail::Column::RunId.eq(id as i32))
+        .all(&app.db)
+        .await
+        .unwrap();
     assert!(owed.iter().all(|o| o.done_at.is_some()), "every result is mailed");
 
     // The list per event and round; uc_staff see no draws at all.
@@ -383,4 +395,164 @@ async fn the_new_resources_keep_the_list_contract() {
     let wrong =
         get(&app, &admin, &list_path("/admin/api/applications", None, None, Some(r#"{"event_id":"soon"}"#))).await;
     assert_eq!((wrong.status, wrong.attributes()), (422, vec!["filter.event_id".to_string()]));
+}
+
+/// Issue 12, audit item 1: the console draws a round only inside its lottery window, by the
+/// site's clock, and never a round the event's phases do not have — the model's rule, so the
+/// console, the jobs and the CLI all keep it. The refusal is in the staff member's language.
+#[rocket::async_test]
+async fn the_console_draws_a_round_only_inside_its_window_and_only_a_round_the_event_has() {
+    let app = TestApp::builder().live().build().await;
+    let mut admin = app.as_staff(Role::Admin).await;
+    let ev = app.entry_event("WindowConsole").await;
+    let owner = app.with_user("window_console_owner").await;
+    let mut entries = Vec::new();
+    for i in 0..3 {
+        entries.push(enter(&app, &owner, &format!("窓口工房{i}"), ev.id, &ev.plans[..1]).await);
+    }
+    // An event without a second lottery (made now, while entries are open).
+    let single = app.entry_event("OneWindowConsole").await;
+    vmarket::db::entities::event_phase::Entity::delete_many()
+        .filter(vmarket::db::entities::event_phase::Column::EventId.eq(single.id))
+        .filter(vmarket::db::entities::event_phase::Column::PhaseType.is_in([
+            PhaseType::SecondLotteryStart,
+            PhaseType::SecondLotteryEnd,
+            PhaseType::SecondPaymentStart,
+            PhaseType::SecondPaymentEnd,
+        ]))
+        .exec(&app.db)
+        .await
+        .unwrap();
+    enter(&app, &owner, "一回工房", single.id, &single.plans[..1]).await;
+
+    // Entries are still open: committing is fine (the hash is public before the draw), drawing
+    // is not.
+    let commit = json!({"event_id": ev.id, "round": "first"});
+    let committed = call(&app, &admin, Method::Post, "/admin/api/lottery_runs", Some(&commit)).await;
+    assert_eq!(committed.status, 201, "{:?}", committed.body);
+    let path = format!("/admin/api/lottery_runs/{}", committed.body["id"].as_i64().unwrap());
+    for state in ["preview", "published"] {
+        let early = call(&app, &admin, Method::Put, &path, Some(&json!({"state": state}))).await;
+        assert_eq!((early.status, early.body["code"].as_str()), (409, Some("lottery_window_not_open")), "{state}");
+        assert_eq!(
+            early.body["message"],
+            "この抽選はまだ実行できません（抽選期間の開始前か、応募・お支払いの受付期間中です）。イベントのフェーズで抽選期間が始まってから、プレビュー・公開してください。"
+        );
+    }
+    let en = call(&app, &admin, Method::Put, &format!("{path}?lang=en"), Some(&json!({"state": "preview"}))).await;
+    assert!(en.body["message"].as_str().unwrap().starts_with("This draw cannot run yet"), "{:?}", en.body);
+    let applied = event_entry_application::Entity::find()
+        .filter(event_entry_application::Column::EntryId.is_in(entries.clone()))
+        .all(&app.db)
+        .await
+        .unwrap();
+    assert!(applied.iter().all(|a| a.lottery_status == LotteryStatus::Applied), "nothing drawn");
+    let shown = get(&app, &admin, &path).await;
+    assert_eq!((shown.body["state"].as_str(), shown.body["previewed_at"].is_null()), (Some("committed"), true));
+
+    // The last second before the window: still refused. At its first second: drawn.
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart) - chrono::Duration::seconds(1));
+    admin.renew().await;
+    let early = call(&app, &admin, Method::Put, &path, Some(&json!({"state": "preview"}))).await;
+    assert_eq!(early.body["code"], "lottery_window_not_open");
+    app.clock.set(ev.at(PhaseType::FirstLotteryStart));
+    admin.renew().await;
+    for state in ["preview", "published"] {
+        let drawn = call(&app, &admin, Method::Put, &path, Some(&json!({"state": state}))).await;
+        assert_eq!((drawn.status, drawn.body["state"].as_str()), (200, Some(state)), "{:?}", drawn.body);
+    }
+
+    // The second round: its window opens at second_lottery_start, not before.
+    let second = json!({"event_id": ev.id, "round": "second"});
+    let committed = call(&app, &admin, Method::Post, "/admin/api/lottery_runs", Some(&second)).await;
+    assert_eq!(committed.status, 201, "{:?}", committed.body);
+    let second_path = format!("/admin/api/lottery_runs/{}", committed.body["id"].as_i64().unwrap());
+    app.clock.set(ev.at(PhaseType::FirstPaymentEnd));
+    admin.renew().await;
+    let early = call(&app, &admin, Method::Put, &second_path, Some(&json!({"state": "preview"}))).await;
+    assert_eq!((early.status, early.body["code"].as_str()), (409, Some("lottery_window_not_open")));
+    app.clock.set(ev.at(PhaseType::SecondLotteryStart));
+    admin.renew().await;
+    let drawn = call(&app, &admin, Method::Put, &second_path, Some(&json!({"state": "preview"}))).await;
+    assert_eq!((drawn.status, drawn.body["state"].as_str()), (200, Some("preview")), "{:?}", drawn.body);
+
+    // An event without a second lottery has no second round to commit or draw.
+    app.clock.set(single.at(PhaseType::FirstLotteryStart));
+    admin.renew().await;
+    let first = json!({"event_id": single.id, "round": "first"});
+    let run = call(&app, &admin, Method::Post, "/admin/api/lottery_runs", Some(&first)).await;
+    let run_path = format!("/admin/api/lottery_runs/{}", run.body["id"].as_i64().unwrap());
+    for state in ["preview", "published"] {
+        assert_eq!(call(&app, &admin, Method::Put, &run_path, Some(&json!({"state": state}))).await.status, 200);
+    }
+    app.clock.set(single.at(PhaseType::FirstPaymentEnd) + chrono::Duration::days(30));
+    admin.renew().await;
+    let second = json!({"event_id": single.id, "round": "second"});
+    let refused = call(&app, &admin, Method::Post, "/admin/api/lottery_runs?lang=en", Some(&second)).await;
+    assert_eq!((refused.status, refused.body["code"].as_str()), (409, Some("lottery_round_not_scheduled")));
+    assert!(
+        refused.body["message"].as_str().unwrap().contains("no lottery window for this round"),
+        "{:?}",
+        refused.body
+    );
+    let runs = get(
+        &app,
+        &admin,
+        &list_path("/admin/api/lottery_runs", None, None, Some(&format!(r#"{{"event_id":{}}}"#, single.id))),
+    )
+    .await;
+    assert_eq!(runs.ids().len(), 1, "no second run was created");
+}
+
+/// Issue 12 item 1 ("lottery runs … who and when"): a run records who committed, who last
+/// previewed and who published it, with each time — a staff member's handle from the console,
+/// nobody for the command line and the lottery clock — and the console shows them.
+#[rocket::async_test]
+async fn a_lottery_run_records_who_took_each_step_and_when() {
+    use vmarket::model::entry_status::LotteryRound;
+    let app = TestApp::builder().live().build().await;
+    let ev = app.entry_event("WhoConsole").await;
+    let owner = app.with_user("who_console_owner").await;
+    for i in 0..3 {
+        enter(&app, &owner, &format!("誰の工房{i}"), ev.id, &ev.plans[..1]).await;
+    }
+    // Committed by the command line (or the lottery clock): nobody.
+    let committed_at = ev.at(PhaseType::EntryEnd);
+    let run = vmarket::model::lottery::commit(&app.db, ev.id, LotteryRound::First, None, committed_at).await.unwrap();
+    let path = format!("/admin/api/lottery_runs/{}", run.id);
+
+    let previewed_at = ev.at(PhaseType::FirstLotteryStart) + chrono::Duration::minutes(5);
+    app.clock.set(previewed_at);
+    let admin = app.as_staff(Role::Admin).await;
+    let director = app.as_staff(Role::Director).await;
+    let previewed = call(&app, &admin, Method::Put, &path, Some(&json!({"state": "preview"}))).await;
+    assert_eq!(previewed.body["previewed_by_vmarket_id"], "staff_admin", "{:?}", previewed.body);
+    // Previewed again by someone else: the last preview counts.
+    let previewed = call(&app, &director, Method::Put, &path, Some(&json!({"state": "preview"}))).await;
+    assert_eq!(previewed.status, 200, "{:?}", previewed.body);
+    let published_at = previewed_at + chrono::Duration::hours(2);
+    app.clock.set(published_at);
+    let mut admin = admin;
+    admin.renew().await;
+    let published = call(&app, &admin, Method::Put, &path, Some(&json!({"state": "published"}))).await;
+    assert_eq!(published.status, 200, "{:?}", published.body);
+
+    let shown = get(&app, &admin, &path).await.body;
+    let at = |t: chrono::DateTime<chrono::Utc>| json!(t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    assert_eq!(
+        (&shown["created_by_vmarket_id"], &shown["created_at"]),
+        (&Value::Null, &at(committed_at)),
+        "committed by no one: {shown}"
+    );
+    assert_eq!(
+        (&shown["previewed_by_vmarket_id"], &shown["previewed_at"]),
+        (&json!("staff_director"), &at(previewed_at)),
+        "{shown}"
+    );
+    assert_eq!(
+        (&shown["published_by_vmarket_id"], &shown["published_at"]),
+        (&json!("staff_admin"), &at(published_at)),
+        "{shown}"
+    );
+    assert_eq!(shown["published_by_user_id"], admin.user.id, "{shown}");
 }

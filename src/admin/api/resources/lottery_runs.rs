@@ -3,10 +3,14 @@
 //! transaction of the console:
 //!
 //! - **commit**: `POST {"event_id": …, "round": "first"|"second"}` creates the run with a fresh
-//!   secret seed ([`lottery::commit`]); only its SHA-256 is shown. Committing a round again is
-//!   409 `lottery_already_committed` (the commitment never changes).
+//!   secret seed ([`lottery::commit_with`]); only its SHA-256 is shown. Committing a round again
+//!   — also by a commit racing this one — is 409 `lottery_already_committed` (the commitment
+//!   never changes); a round the event's phases do not have is 409
+//!   `lottery_round_not_scheduled`.
 //! - **preview**: `PUT /{id} {"state": "preview"}` draws for staff ([`lottery::preview`]; again
-//!   until published); no application changes.
+//!   until published); no application changes. Preview and publish run only inside the round's
+//!   draw window by the site's clock ([`lottery::ensure_draw_window`]: 409
+//!   `lottery_window_not_open`).
 //! - **publish**: `PUT /{id} {"state": "published"}` applies the previewed draw
 //!   ([`lottery::publish`]); once the write committed, the result mails it left owed are
 //!   handed to the workers (`jobs::SendLotteryResults`).
@@ -15,7 +19,9 @@
 //!
 //! Preview and publish are edits of the run in the role table (admin and director; qa_tester
 //! reads; uc_staff sees nothing). A record shows the state, the seed hash, the seed once
-//! published (never before), the digests, who committed it and when each step happened, and —
+//! published (never before), the digests, who took each step (committed, last previewed,
+//! published: a staff member's handle, or none for the command line and the lottery clock) and
+//! when, and —
 //! once drawn — the result summary: winners per plan, as the last preview stored it (reading a
 //! run never draws again).
 
@@ -33,6 +39,7 @@ use crate::db::entities::lottery_run::{LotteryRound, LotteryRunState};
 use crate::db::entities::{event, event_entry_plan, lottery_run, user};
 use crate::error::{Error, Result};
 use crate::jobs::FollowUp;
+use crate::lottery::Seed;
 use crate::model::lottery::{self, DrawSummary, Publication};
 
 /// The resource.
@@ -89,10 +96,18 @@ pub struct LotteryRunRecord {
     pub inputs_digest: Option<String>,
     /// SHA-256 of the result.
     pub result_digest: Option<String>,
-    /// Who committed it.
+    /// Who committed it (`None`: the command line or the lottery clock).
     pub created_by_user_id: Option<i32>,
     /// Their handle.
     pub created_by_vmarket_id: Option<String>,
+    /// Who last previewed it (`None`: the command line or the lottery clock).
+    pub previewed_by_user_id: Option<i32>,
+    /// Their handle.
+    pub previewed_by_vmarket_id: Option<String>,
+    /// Who published it (`None`: the command line).
+    pub published_by_user_id: Option<i32>,
+    /// Their handle.
+    pub published_by_vmarket_id: Option<String>,
     /// When it was committed.
     pub created_at: DateTime<Utc>,
     /// When it was last drawn for preview.
@@ -173,7 +188,11 @@ impl Resource for LotteryRuns {
             .into_iter()
             .map(|p| (p.id, p))
             .collect();
-        let user_ids: Vec<i32> = rows.iter().filter_map(|r| r.created_by_user_id).collect();
+        let user_ids: Vec<i32> = rows
+            .iter()
+            .flat_map(|r| [r.created_by_user_id, r.previewed_by_user_id, r.published_by_user_id])
+            .flatten()
+            .collect();
         let handles: HashMap<i32, String> = user::Entity::find()
             .filter(user::Column::Id.is_in(user_ids))
             .all(db)
@@ -187,6 +206,8 @@ impl Resource for LotteryRuns {
                 summary: summary(&r, &plans),
                 event_permalink: permalinks.get(&r.event_id).cloned().unwrap_or_default(),
                 created_by_vmarket_id: r.created_by_user_id.and_then(|id| handles.get(&id).cloned()),
+                previewed_by_vmarket_id: r.previewed_by_user_id.and_then(|id| handles.get(&id).cloned()),
+                published_by_vmarket_id: r.published_by_user_id.and_then(|id| handles.get(&id).cloned()),
                 id: r.id,
                 event_id: r.event_id,
                 round: r.round,
@@ -196,6 +217,8 @@ impl Resource for LotteryRuns {
                 inputs_digest: r.inputs_digest,
                 result_digest: r.result_digest,
                 created_by_user_id: r.created_by_user_id,
+                previewed_by_user_id: r.previewed_by_user_id,
+                published_by_user_id: r.published_by_user_id,
                 created_at: r.created_at,
                 previewed_at: r.previewed_at,
                 published_at: r.published_at,
@@ -208,10 +231,12 @@ impl Resource for LotteryRuns {
             return Err(Error::invalid("event_id", "validation.required"));
         };
         must_exist::<event::Entity, _>(txn, event_id, "event_id").await?;
-        if lottery::run_of(txn, event_id, round).await?.is_some() {
+        let committed = lottery::commit_with(txn, event_id, round, Seed::generate(), Some(cx.staff.id), cx.now).await?;
+        if !committed.created {
+            // Committed before, or by a commit that raced this one: its seed stays.
             return Err(Error::Conflict { code: "lottery_already_committed" });
         }
-        Ok(lottery::commit(txn, event_id, round, Some(cx.staff.id), cx.now).await?.id)
+        Ok(committed.run.id)
     }
 
     async fn update(
@@ -222,16 +247,18 @@ impl Resource for LotteryRuns {
     ) -> Result<()> {
         match input.state {
             Some(LotteryRunState::Preview) => {
-                lottery::preview(txn, row.event_id, row.round, cx.now).await?;
+                lottery::preview_by(txn, row.event_id, row.round, Some(cx.staff.id), cx.now).await?;
                 Ok(())
             }
-            Some(LotteryRunState::Published) => match lottery::publish(txn, row.event_id, row.round, cx.now).await? {
-                Publication::Applied { run_id, .. } => {
-                    cx.after_commit([FollowUp::LotteryResults(run_id)]);
-                    Ok(())
+            Some(LotteryRunState::Published) => {
+                match lottery::publish_by(txn, row.event_id, row.round, Some(cx.staff.id), cx.now).await? {
+                    Publication::Applied { run_id, .. } => {
+                        cx.after_commit([FollowUp::LotteryResults(run_id)]);
+                        Ok(())
+                    }
+                    Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
                 }
-                Publication::AlreadyPublished => Err(Error::Conflict { code: "lottery_already_published" }),
-            },
+            }
             Some(LotteryRunState::Committed) | None => Err(Error::invalid("state", "validation.lottery_state")),
         }
     }
