@@ -364,16 +364,22 @@ async fn no_field_of_any_record_gets_a_500() {
                     call(&app, &admin, Method::Put, &format!("/admin/api/{}/{id}", resource.name), Some(&body)).await;
                 sent += 1;
                 assert!(answer.status < 500, "{} {id} {body}: {} {:?}", resource.name, answer.status, answer.body);
-                assert!(answer.body["code"].is_string() || answer.status == 200, "{} {body}: an error body", resource.name);
+                assert!(
+                    answer.body["code"].is_string() || answer.status == 200,
+                    "{} {body}: an error body",
+                    resource.name
+                );
             }
         }
         for body in [json!([]), json!("x"), json!(null), json!(7)] {
-            let answer = call(&app, &admin, Method::Put, &format!("/admin/api/{}/{id}", resource.name), Some(&body)).await;
+            let answer =
+                call(&app, &admin, Method::Put, &format!("/admin/api/{}/{id}", resource.name), Some(&body)).await;
             assert!(answer.status < 500, "{} {body}: {}", resource.name, answer.status);
         }
         if resource.actions.contains(&vmarket::admin::permissions::Action::Create) {
             for body in [json!({}), json!([]), json!({"id": 1}), record.clone()] {
-                let answer = call(&app, &admin, Method::Post, &format!("/admin/api/{}", resource.name), Some(&body)).await;
+                let answer =
+                    call(&app, &admin, Method::Post, &format!("/admin/api/{}", resource.name), Some(&body)).await;
                 assert!(answer.status < 500, "POST {} {body}: {} {:?}", resource.name, answer.status, answer.body);
             }
         }
