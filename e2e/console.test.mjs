@@ -346,7 +346,7 @@ for (const { lang, name: langName, t, ra } of LANGS) {
       assert.ok(other);
       await switchLanguage(page, langName, other.name);
       await page.waitForFunction(
-        (name) => [...document.querySelectorAll('a[href="/admin/events"]')].some((a) => (a.textContent ?? '').includes(name)),
+        (name) => Array.from(document.querySelectorAll('a[href="/admin/events"]')).some((a) => (a.textContent ?? '').includes(name)),
         tr(other.t, 'admin.resources.events.name'),
       );
       assert.equal(await page.locator('a[href="/admin/users"]').count(), 0, 'still no users menu item');
