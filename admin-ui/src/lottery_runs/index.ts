@@ -8,7 +8,8 @@ import { Summary } from './Summary';
 
 /**
  * The draws per event and round. Create is the commitment (a fresh secret seed, its hash
- * public); a run's page has Preview / Publish and the result table.
+ * public); a run's page has Preview / Publish and the result table. The 64-digit hash is on the
+ * run's page, not in the list, whose table it pushed past the window's width.
  */
 export const spec: ResourceSpec = {
   name: 'lottery_runs',
@@ -21,7 +22,7 @@ export const spec: ResourceSpec = {
     { source: 'event_id', kind: 'reference', reference: 'events', required: true, input: true, list: true, sortable: true, filter: true, alwaysOn: true },
     { source: 'round', kind: 'select', choices: LOTTERY_ROUNDS, required: true, input: true, list: true, sortable: true, filter: true, alwaysOn: true },
     { source: 'state', kind: 'select', choices: LOTTERY_RUN_STATES, list: true, sortable: true, filter: true },
-    { source: 'seed_hash', kind: 'text', list: true },
+    { source: 'seed_hash', kind: 'text' },
     { source: 'seed', kind: 'text', emptyText: 'admin.lottery_runs.secret' },
     { source: 'inputs_digest', kind: 'text', emptyText: 'admin.none' },
     { source: 'result_digest', kind: 'text', emptyText: 'admin.none' },
