@@ -235,13 +235,14 @@ async fn job_deadlines_and_gating_follow_time_travel() {
     tokio::time::sleep(Duration::from_millis(1300)).await;
     assert!((worker_clock.now() - after_end).num_seconds().abs() < 5, "the worker follows");
     LotteryClock::tick(&ctx).await.unwrap();
-    assert_eq!(wins().await, won - 2, "spring's unpaid wins are swept");
+    // Every first win of the demo is spring's (the only event in a first payment window).
+    assert_eq!(wins().await, 0, "spring's {won} unpaid wins are swept");
     let unpaid = event_entry_application::Entity::find()
         .filter(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::FirstWinUnpaid))
         .all(&app.db)
         .await
         .unwrap();
-    assert!(unpaid.len() >= 2, "first_win_unpaid: {}", unpaid.len());
+    assert!(unpaid.len() >= won, "first_win_unpaid: {}", unpaid.len());
 
     // That day is weeks on: the invitation has expired, and 2026Winter is open (its catalogue too).
     let (status, body) = app
