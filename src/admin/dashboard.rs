@@ -255,23 +255,29 @@ async fn attempt_titles(cx: &Cx<'_>, rows: &[order::Model]) -> Result<Vec<String
         .collect())
 }
 
-/// Payment attempts pending for longer than a payer takes, oldest first.
-async fn stuck_payments(cx: &Cx<'_>) -> Result<Card> {
-    let before = cx.now - Duration::minutes(STUCK_PAYMENT_MINUTES);
-    let stuck =
-        Condition::all().add(order::Column::State.eq(OrderState::Pending)).add(order::Column::CreatedAt.lte(before));
-    let count = order::Entity::find().filter(stuck.clone()).count(cx.db).await?;
+/// How many payment attempts match `condition`, and the first [`SHOWN`] of them (oldest `by`
+/// first) with their titles.
+async fn attempts(cx: &Cx<'_>, condition: Condition, by: order::Column) -> Result<(u64, Vec<(order::Model, String)>)> {
+    let count = order::Entity::find().filter(condition.clone()).count(cx.db).await?;
     let rows = order::Entity::find()
-        .filter(stuck)
-        .order_by_asc(order::Column::CreatedAt)
+        .filter(condition)
+        .order_by_asc(by)
         .order_by_asc(order::Column::Id)
         .limit(SHOWN)
         .all(cx.db)
         .await?;
     let titles = attempt_titles(cx, &rows).await?;
-    let items = rows
+    Ok((count, rows.into_iter().zip(titles).collect()))
+}
+
+/// Payment attempts pending for longer than a payer takes, oldest first.
+async fn stuck_payments(cx: &Cx<'_>) -> Result<Card> {
+    let before = cx.now - Duration::minutes(STUCK_PAYMENT_MINUTES);
+    let stuck =
+        Condition::all().add(order::Column::State.eq(OrderState::Pending)).add(order::Column::CreatedAt.lte(before));
+    let (count, attempts) = attempts(cx, stuck, order::Column::CreatedAt).await?;
+    let items = attempts
         .into_iter()
-        .zip(titles)
         .map(|(o, title)| CardItem {
             id: o.id,
             title,
@@ -289,18 +295,9 @@ async fn payments_to_refund(cx: &Cx<'_>) -> Result<Card> {
     let filter = json!({"needs_refund": true});
     let condition = needs_refund(&filter["needs_refund"])
         .ok_or_else(|| Error::Internal("dashboard: needs_refund filter".into()))?;
-    let count = order::Entity::find().filter(condition.clone()).count(cx.db).await?;
-    let rows = order::Entity::find()
-        .filter(condition)
-        .order_by_asc(order::Column::UpdatedAt)
-        .order_by_asc(order::Column::Id)
-        .limit(SHOWN)
-        .all(cx.db)
-        .await?;
-    let titles = attempt_titles(cx, &rows).await?;
-    let items = rows
+    let (count, attempts) = attempts(cx, condition, order::Column::UpdatedAt).await?;
+    let items = attempts
         .into_iter()
-        .zip(titles)
         .map(|(o, title)| CardItem {
             id: o.id,
             title,

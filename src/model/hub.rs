@@ -485,18 +485,7 @@ impl HubNotificationView {
                 by_item.entry(l.hub_notification_id).or_default().push(HubTagView::new(t, lang));
             }
         }
-        let user_ids: Vec<i32> = items.iter().filter_map(|i| i.user_id).collect();
-        let users: HashMap<i32, user::Model> = if user_ids.is_empty() {
-            HashMap::new()
-        } else {
-            user::Entity::find()
-                .filter(user::Column::Id.is_in(user_ids))
-                .all(db)
-                .await?
-                .into_iter()
-                .map(|u| (u.id, u))
-                .collect()
-        };
+        let users = user::Model::by_ids(db, items.iter().filter_map(|i| i.user_id)).await?;
         Ok(items
             .into_iter()
             .map(|n| {

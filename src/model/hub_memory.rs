@@ -75,20 +75,7 @@ impl HubList {
         {
             tags.entry(link.hub_notification_id).or_default().push(link.hub_tag_id);
         }
-        let mut user_ids: Vec<i32> = items.iter().filter_map(|i| i.user_id).collect();
-        user_ids.sort_unstable();
-        user_ids.dedup();
-        let users = if user_ids.is_empty() {
-            HashMap::new()
-        } else {
-            user::Entity::find()
-                .filter(user::Column::Id.is_in(user_ids))
-                .all(db)
-                .await?
-                .into_iter()
-                .map(|u| (u.id, u))
-                .collect()
-        };
+        let users = user::Model::by_ids(db, items.iter().filter_map(|i| i.user_id)).await?;
         let mut world_ids: Vec<i32> =
             items.iter().filter_map(|i| i.world_id).filter(|w| tree.world_by_id(*w).is_none()).collect();
         world_ids.sort_unstable();

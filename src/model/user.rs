@@ -95,6 +95,26 @@ pub fn icon_key(user_id: i32, version: i32, size: &str) -> String {
 }
 
 impl user::Model {
+    /// The users of `ids` by id, in one statement (none when `ids` is empty; repeats are fine).
+    pub async fn by_ids(
+        db: &impl ConnectionTrait,
+        ids: impl IntoIterator<Item = i32>,
+    ) -> Result<std::collections::HashMap<i32, Self>> {
+        let mut ids: Vec<i32> = ids.into_iter().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.is_empty() {
+            return Ok(std::collections::HashMap::new());
+        }
+        Ok(user::Entity::find()
+            .filter(user::Column::Id.is_in(ids))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|u| (u.id, u))
+            .collect())
+    }
+
     /// The icon URLs of this user, served under `/media`.
     pub fn icon(&self) -> IconView {
         match &self.icon_key {
