@@ -63,12 +63,20 @@ function tr(catalogue, key, args = {}) {
 }
 
 /**
- * An instant as the console shows it in `lang` (Japan time; `2027/03/01 12:00`, `01/03/2027, 12:00`).
+ * An instant as the console shows it in `lang` (Japan time; `2027/03/01 12:00`, `1 Mar 2027, 12:00`).
  * @param {string} iso @param {string} lang
  */
 function jst(iso, lang) {
-  const options = /** @type {const} */ ({ timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
-  return new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'ja-JP', options).format(new Date(iso));
+  const en = lang === 'en';
+  const options = /** @type {const} */ ({
+    timeZone: 'Asia/Tokyo',
+    year: 'numeric',
+    month: en ? 'short' : '2-digit',
+    day: en ? 'numeric' : '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return new Intl.DateTimeFormat(en ? 'en-GB' : 'ja-JP', options).format(new Date(iso));
 }
 
 /**

@@ -24,7 +24,8 @@ describe('Japan time in inputs', () => {
 
   it('formats for display in Japan time', () => {
     expect(formatJst('2026-12-12T03:00:00Z', 'ja')).toBe('2026/12/12 12:00');
-    expect(formatJst('2026-12-12T03:00:00Z', 'en')).toBe('12/12/2026, 12:00');
+    expect(formatJst('2026-12-12T03:00:00Z', 'en')).toBe('12 Dec 2026, 12:00');
+    expect(formatJst('2026-09-01T15:30:00Z', 'en')).toBe('2 Sept 2026, 00:30');
     expect(formatJst(null, 'ja')).toBe('');
   });
 });

@@ -24,7 +24,11 @@ export function fromJstInput(local: unknown): string | null {
   return value;
 }
 
-/** `iso` for display in Japan time, in the console's language (`2026/12/12 12:00`). */
+/**
+ * `iso` for display in Japan time, in the console's language: `2026/12/12 12:00` in Japanese,
+ * `12 Dec 2026, 12:00` in English (a month name: `12/09/2026` reads as 9 December to some
+ * readers and as 12 September to others).
+ */
 export function formatJst(iso: unknown, locale: string): string {
   if (typeof iso !== 'string' || iso === '') return '';
   const at = Date.parse(iso);
@@ -32,8 +36,8 @@ export function formatJst(iso: unknown, locale: string): string {
   return new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ja-JP', {
     timeZone: 'Asia/Tokyo',
     year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
+    month: locale === 'en' ? 'short' : '2-digit',
+    day: locale === 'en' ? 'numeric' : '2-digit',
     hour: '2-digit',
     minute: '2-digit',
   }).format(new Date(at));
