@@ -2,6 +2,7 @@
 //! client views), a world's catalogue summary, and the event-open gate (spec §4).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
@@ -365,8 +366,8 @@ impl CatalogItemView {
     /// catalogue in memory ([`Tree::catalogue`]: no statement once loaded), or, when it does not
     /// fit there, from the database ([`catalog_item::Model::page_in`]).
     pub async fn page(
-        db: &impl ConnectionTrait,
-        tree: &Tree,
+        db: &DatabaseConnection,
+        tree: &Arc<Tree>,
         event_id: i32,
         filter: &ItemFilter,
         page: PageRequest,

@@ -7,6 +7,7 @@
 //! hidden notification is 404 like an unknown one.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
@@ -391,8 +392,8 @@ impl HubNotificationView {
     /// in `lang`: from the event's notifications in memory ([`Tree::hub`]: no statement once
     /// loaded), or, when they do not fit there, from the database.
     pub async fn page(
-        db: &impl ConnectionTrait,
-        tree: &Tree,
+        db: &DatabaseConnection,
+        tree: &Arc<Tree>,
         event_id: i32,
         now: DateTime<Utc>,
         filter: &HubFilter,

@@ -6,17 +6,19 @@
 //! ([`Trees::get`]), so a page or list runs only the statements of its own rows.
 //!
 //! The catalogue and the hub notifications of an event are larger: the tree holds them too, but
-//! loads them only when a request first asks ([`Tree::catalogue`], [`Tree::hub`]), and only
-//! within a memory budget per version (`list_memory_mib`); an event whose lists do not fit is
+//! loads them only when a request first asks ([`Tree::catalogue`], [`Tree::hub`]), in the
+//! background — that request and those after it are answered from the database until the list is
+//! held, so a write never makes visitors wait for a reload — one load of a list at a time, and
+//! only within a memory budget per version (`list_memory_mib`); an event whose lists do not fit is
 //! listed from the database, as before.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::db::entities::catalog_item;
 use crate::db::entities::{
@@ -87,6 +89,9 @@ pub struct Shared {
     folding: tokio::sync::OnceCell<Arc<Folding>>,
     /// The bytes the lists of one version may hold.
     budget: usize,
+    /// The lists being loaded, by kind and event, whatever the version: one load of a list at a
+    /// time, however often the data version moves while it runs.
+    loading: Mutex<HashSet<(ListKind, i32)>>,
 }
 
 impl Shared {
@@ -95,8 +100,22 @@ impl Shared {
     }
 }
 
-/// A list per event, loaded on first use: `None` when it did not fit the budget.
-type PerEvent<T> = Mutex<HashMap<i32, Arc<tokio::sync::OnceCell<Option<Arc<T>>>>>>;
+/// The kinds of list a tree holds per event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum ListKind {
+    Catalogue,
+    Hub,
+}
+
+/// An event's list in a tree: being loaded, or held (`None` when it did not fit the budget).
+#[derive(Debug)]
+enum Slot<T> {
+    Loading,
+    Held(Option<Arc<T>>),
+}
+
+/// A list per event.
+type PerEvent<T> = Mutex<HashMap<i32, Slot<T>>>;
 
 /// The lists of one version's events held in memory.
 #[derive(Debug, Default)]
@@ -105,38 +124,125 @@ struct Held {
     bytes: AtomicUsize,
     catalogues: PerEvent<Catalogue>,
     hubs: PerEvent<HubList>,
+    /// How many of them are being loaded.
+    loading: AtomicUsize,
+    /// Told each time a load ends.
+    loaded: tokio::sync::Notify,
 }
 
 impl Held {
-    /// The list of `event_id` in `lists`, loaded by `load` (given the bytes still free) on first
-    /// use; `None` when it does not fit. `size` tells the bytes a loaded list holds.
-    async fn get<T, F>(
-        &self,
-        lists: &PerEvent<T>,
+    fn catalogues(&self) -> &PerEvent<Catalogue> {
+        &self.catalogues
+    }
+
+    fn hubs(&self) -> &PerEvent<HubList> {
+        &self.hubs
+    }
+}
+
+/// The end of a list's background load, however it ends (a panic included): the slot is left
+/// holding the list, or emptied for a later request to try again, and waiters are told.
+struct Loading<T: Send + Sync + 'static> {
+    tree: Arc<Tree>,
+    lists: fn(&Held) -> &PerEvent<T>,
+    kind: ListKind,
+    event_id: i32,
+    outcome: Option<Slot<T>>,
+}
+
+impl<T: Send + Sync + 'static> Loading<T> {
+    /// The load ended: the slot becomes `outcome` (emptied when `None`) once this is dropped.
+    fn ended(mut self, outcome: Option<Slot<T>>) {
+        self.outcome = outcome;
+    }
+}
+
+impl<T: Send + Sync + 'static> Drop for Loading<T> {
+    fn drop(&mut self) {
+        {
+            let mut lists = (self.lists)(&self.tree.held).lock().unwrap_or_else(PoisonError::into_inner);
+            match self.outcome.take() {
+                Some(slot) => lists.insert(self.event_id, slot),
+                None => lists.remove(&self.event_id),
+            };
+        }
+        self.tree.shared.loading.lock().unwrap_or_else(PoisonError::into_inner).remove(&(self.kind, self.event_id));
+        self.tree.held.loading.fetch_sub(1, Ordering::AcqRel);
+        self.tree.held.loaded.notify_waiters();
+    }
+}
+
+impl Tree {
+    /// The list of `event_id` in `lists` if this tree holds it. Otherwise `None`, and the first
+    /// request to ask starts loading it in the background with `load` (given the bytes still
+    /// free), unless the list of another version is being loaded (one load of a list at a time):
+    /// until it is held, requests are answered from the database. `size` tells the bytes a
+    /// loaded list holds; a list that does not fit the budget stays `None`.
+    fn held_or_load<T, F>(
+        self: &Arc<Self>,
+        lists: fn(&Held) -> &PerEvent<T>,
+        kind: ListKind,
         event_id: i32,
-        budget: usize,
         size: fn(&T) -> usize,
-        load: impl FnOnce(usize) -> F,
-    ) -> Result<Option<Arc<T>>>
+        load: impl FnOnce(Arc<Tree>, usize) -> F,
+    ) -> Option<Arc<T>>
     where
-        F: Future<Output = Result<Option<T>>>,
+        T: Send + Sync + 'static,
+        F: Future<Output = Result<Option<T>>> + Send + 'static,
     {
-        let cell = lists.lock().unwrap_or_else(PoisonError::into_inner).entry(event_id).or_default().clone();
-        let held = cell
-            .get_or_try_init(|| async {
-                let free = budget.saturating_sub(self.bytes.load(Ordering::Acquire));
-                let Some(list) = load(free).await? else { return Ok(None) };
-                let bytes = size(&list);
-                let kept = self
-                    .bytes
-                    .fetch_update(Ordering::AcqRel, Ordering::Acquire, |b| {
-                        b.checked_add(bytes).filter(|total| *total <= budget)
-                    })
-                    .is_ok();
-                Ok::<_, crate::error::Error>(kept.then(|| Arc::new(list)))
-            })
-            .await?;
-        Ok(held.clone())
+        {
+            let mut held = lists(&self.held).lock().unwrap_or_else(PoisonError::into_inner);
+            match held.get(&event_id) {
+                Some(Slot::Held(list)) => return list.clone(),
+                Some(Slot::Loading) => return None,
+                None => {}
+            }
+            if !self.shared.loading.lock().unwrap_or_else(PoisonError::into_inner).insert((kind, event_id)) {
+                return None;
+            }
+            held.insert(event_id, Slot::Loading);
+        }
+        self.held.loading.fetch_add(1, Ordering::AcqRel);
+        let budget = self.shared.budget;
+        let free = budget.saturating_sub(self.held.bytes.load(Ordering::Acquire));
+        let loaded = load(self.clone(), free);
+        let end = Loading { tree: self.clone(), lists, kind, event_id, outcome: None };
+        drop(tokio::spawn(async move {
+            let outcome = match loaded.await {
+                Ok(Some(list)) => {
+                    let bytes = size(&list);
+                    let kept = end
+                        .tree
+                        .held
+                        .bytes
+                        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |b| {
+                            b.checked_add(bytes).filter(|total| *total <= budget)
+                        })
+                        .is_ok();
+                    Some(Slot::Held(kept.then(|| Arc::new(list))))
+                }
+                Ok(None) => Some(Slot::Held(None)),
+                Err(e) => {
+                    tracing::warn!(error = %e, event_id, ?kind, "list not loaded into memory; answering from the database");
+                    None
+                }
+            };
+            end.ended(outcome);
+        }));
+        None
+    }
+
+    /// Waits until every list this tree started loading is loaded (or failed to).
+    pub async fn settled(&self) {
+        loop {
+            let loaded = self.held.loaded.notified();
+            tokio::pin!(loaded);
+            loaded.as_mut().enable();
+            if self.held.loading.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            loaded.await;
+        }
     }
 }
 
@@ -268,37 +374,38 @@ impl Tree {
         })
     }
 
-    /// The catalogue of `event_id` in memory, with the folding its text was folded by, loaded on
-    /// first use (about six statements); `None` when it does not fit the version's memory budget
-    /// (list it from the database then).
+    /// The catalogue of `event_id` in memory, with the folding its text was folded by; `None` —
+    /// list it from the database then — while it is being loaded (the first request for it at a
+    /// data version starts that, in the background: about six statements) and when it does not fit
+    /// the version's memory budget.
     pub async fn catalogue(
-        &self,
-        db: &impl ConnectionTrait,
+        self: &Arc<Self>,
+        db: &DatabaseConnection,
         event_id: i32,
     ) -> Result<Option<(Arc<Catalogue>, Arc<Folding>)>> {
         let folding = self.shared.folding(db).await?;
-        let f = folding.clone();
-        let list = self
-            .held
-            .get(&self.held.catalogues, event_id, self.shared.budget, Catalogue::size, |free| async move {
-                Catalogue::load(db, event_id, &f, free).await
-            })
-            .await?;
+        let (db, f) = (db.clone(), folding.clone());
+        let list =
+            self.held_or_load(Held::catalogues, ListKind::Catalogue, event_id, Catalogue::size, |_, free| async move {
+                Catalogue::load(&db, event_id, &f, free).await
+            });
         Ok(list.map(|c| (c, folding)))
     }
 
     /// The public hub notifications of `event_id` in memory, with the folding their text was
-    /// folded by, loaded on first use (two to four statements); `None` when they do not fit the
-    /// version's memory budget (list them from the database then).
-    pub async fn hub(&self, db: &impl ConnectionTrait, event_id: i32) -> Result<Option<(Arc<HubList>, Arc<Folding>)>> {
+    /// folded by; `None` — list them from the database then — while they are being loaded (the
+    /// first request for them at a data version starts that, in the background: two to four
+    /// statements) and when they do not fit the version's memory budget.
+    pub async fn hub(
+        self: &Arc<Self>,
+        db: &DatabaseConnection,
+        event_id: i32,
+    ) -> Result<Option<(Arc<HubList>, Arc<Folding>)>> {
         let folding = self.shared.folding(db).await?;
-        let f = folding.clone();
-        let list = self
-            .held
-            .get(&self.held.hubs, event_id, self.shared.budget, HubList::size, |free| async move {
-                HubList::load(db, self, event_id, &f, free).await
-            })
-            .await?;
+        let (db, f) = (db.clone(), folding.clone());
+        let list = self.held_or_load(Held::hubs, ListKind::Hub, event_id, HubList::size, |tree, free| async move {
+            HubList::load(&db, &tree, event_id, &f, free).await
+        });
         Ok(list.map(|h| (h, folding)))
     }
 
@@ -374,10 +481,7 @@ impl Trees {
         Self {
             current: Mutex::new(None),
             loading: tokio::sync::Mutex::new(()),
-            shared: Arc::new(Shared {
-                folding: tokio::sync::OnceCell::new(),
-                budget: (list_memory_mib as usize) << 20,
-            }),
+            shared: Arc::new(Shared { budget: (list_memory_mib as usize) << 20, ..Shared::default() }),
         }
     }
 
@@ -396,7 +500,71 @@ impl Trees {
         Ok(tree)
     }
 
+    /// Waits until the lists the newest tree started loading are held (see [`Tree::settled`]).
+    pub async fn settled(&self) {
+        let current = self.current.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        if let Some(tree) = current {
+            tree.settled().await;
+        }
+    }
+
     fn fresh(&self, version: i64) -> Option<Arc<Tree>> {
         self.current.lock().unwrap_or_else(PoisonError::into_inner).as_ref().filter(|t| t.version >= version).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::error::Error;
+
+    /// Two trees (two data versions) sharing what every version shares.
+    fn two_versions() -> (Arc<Tree>, Arc<Tree>) {
+        let shared = Arc::new(Shared { budget: 1 << 20, ..Shared::default() });
+        let tree = |version| Arc::new(Tree { version, shared: shared.clone(), ..Tree::default() });
+        (tree(1), tree(2))
+    }
+
+    /// Asks `tree` for event 1's hub list with a load that ends as `outcome` says; tells whether
+    /// that load was started.
+    fn ask(tree: &Arc<Tree>, outcome: impl Future<Output = Result<Option<HubList>>> + Send + 'static) -> bool {
+        let started = Arc::new(AtomicBool::new(false));
+        let flag = started.clone();
+        let held = tree.held_or_load(Held::hubs, ListKind::Hub, 1, HubList::size, move |_, _| {
+            flag.store(true, Ordering::SeqCst);
+            outcome
+        });
+        assert!(held.is_none(), "nothing is held before a load ends");
+        started.load(Ordering::SeqCst)
+    }
+
+    #[tokio::test]
+    async fn one_load_of_a_list_at_a_time_whatever_the_version() {
+        let (old, new) = two_versions();
+        let (release, released) = tokio::sync::oneshot::channel::<()>();
+        assert!(ask(&old, async move {
+            let _ = released.await;
+            Ok(None)
+        }));
+        assert!(!ask(&old, async { Ok(None) }), "the same tree does not load it twice");
+        assert!(!ask(&new, async { Ok(None) }), "a newer version waits for the running load");
+        release.send(()).unwrap();
+        old.settled().await;
+        assert!(!ask(&old, async { Ok(None) }), "a list that did not fit stays unloaded at its version");
+        assert!(ask(&new, async { Ok(None) }), "the newer version loads once the other load ended");
+        new.settled().await;
+    }
+
+    #[tokio::test]
+    async fn a_load_that_fails_or_panics_is_tried_again_later() {
+        let (tree, _) = two_versions();
+        assert!(ask(&tree, async { Err(Error::not_found()) }));
+        tree.settled().await;
+        assert!(ask(&tree, async { panic!("a load that panics") }));
+        tree.settled().await;
+        assert!(ask(&tree, async { Ok(None) }), "neither left the list marked as loading");
+        tree.settled().await;
     }
 }

@@ -140,6 +140,8 @@ async fn measure_in_memory(app: &TestApp, n: u32) {
     let version = vmarket::db::data_version::read(&app.db).await.unwrap();
     let tree = vmarket::model::tree::Trees::new(256).get(&app.db, version).await.unwrap();
     let started = Instant::now();
+    assert!(tree.catalogue(&app.db, 1).await.unwrap().is_none(), "loaded in the background");
+    tree.settled().await;
     let (catalogue, _) = tree.catalogue(&app.db, 1).await.unwrap().expect("the catalogue fits in 256 MiB");
     println!(
         "BENCH backend={backend:?} items={n} memory_load_ms={} memory_bytes={}",

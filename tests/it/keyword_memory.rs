@@ -213,6 +213,8 @@ async fn catalogue_search_in_memory_answers_as_the_database() {
     let event = event_id(&app, "2025Summer").await;
     add_items(&app, event).await;
     let tree = tree(&app).await;
+    assert!(tree.catalogue(&app.db, event).await.unwrap().is_none(), "loading starts on first use, in the background");
+    tree.settled().await;
     assert!(tree.catalogue(&app.db, event).await.unwrap().is_some(), "the catalogue fits in memory");
     let world = exhibitor::Entity::find()
         .filter(exhibitor::Column::EventId.eq(event))
@@ -331,6 +333,8 @@ async fn hub_search_in_memory_answers_as_the_database() {
         }
     }
     let tree = tree(&app).await;
+    assert!(tree.hub(&app.db, event).await.unwrap().is_none(), "loading starts on first use, in the background");
+    tree.settled().await;
     assert!(tree.hub(&app.db, event).await.unwrap().is_some(), "the notifications fit in memory");
     let mut filters: Vec<HubFilter> =
         KEYWORDS.iter().map(|k| HubFilter { keyword: Some((*k).into()), ..Default::default() }).collect();

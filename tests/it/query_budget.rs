@@ -130,6 +130,7 @@ async fn public_pages_and_lists_stay_within_the_query_budget() {
     let paths = PAGES.iter().flat_map(|p| [p.to_string(), format!("/en{}", if *p == "/" { "" } else { p })]);
     for path in paths.chain(LISTS.iter().map(|p| p.to_string())) {
         app.get(&path).await; // warm: first-use caches (templates, messages) are not per-request work
+        app.lists_held().await; // and the lists it started loading in the background
         app.sql.take();
         let status = app.get(&path).await.status().code;
         let statements = app.sql.take();
@@ -173,6 +174,7 @@ async fn showing_more_rows_runs_no_more_statements() {
         for limit in [1, 50] {
             let path = format!("{list}?limit={limit}");
             app.get(&path).await;
+            app.lists_held().await;
             app.sql.take();
             let (status, body) = app.get_json(&path).await;
             assert_eq!(status, 200, "{path}");

@@ -43,6 +43,7 @@ async fn anonymous_reads_come_from_memory_with_etag_compression_and_vary() {
         let etag = header(&first_headers, "ETag").unwrap_or_else(|| panic!("{path} has an ETag")).to_string();
         assert_eq!(header(&first_headers, "Vary"), Some("Accept-Encoding, Authorization, Cookie"));
 
+        app.lists_held().await; // the lists that render started loading in the background
         app.sql.take();
         let (_, headers, again) = fetch(&app.client, path, &[]).await;
         assert_eq!(again, first, "{path}: the same bytes again");

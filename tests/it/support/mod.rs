@@ -228,6 +228,13 @@ impl TestApp {
         app::build(parts).expect("app builds")
     }
 
+    /// Waits until the lists the event tree started loading in the background (an event's
+    /// catalogue and hub notifications in memory) are held: the requests after it answer from
+    /// memory.
+    pub async fn lists_held(&self) {
+        self.client.rocket().state::<vmarket::model::tree::Trees>().expect("the trees are managed").settled().await;
+    }
+
     /// GETs `path`.
     pub async fn get(&self, path: &str) -> LocalResponse<'_> {
         self.client.get(path.to_string()).dispatch().await
