@@ -69,6 +69,15 @@ describe('<App>', () => {
       '/admin/payments?filter={"state":"pending","created_at_lte":"2026-11-22T23:50:00Z"}',
     );
   });
+
+  it('names the loading spinner for screen readers while a list loads', async () => {
+    window.history.replaceState(null, '', '/admin/events');
+    localStorage.clear();
+    const loading = { ...dataProvider, getList: () => new Promise(() => {}) } as unknown as ConsoleDataProvider;
+    render(<App catalogues={catalogues} authProvider={signedInStaff} dataProvider={loading} />);
+    // Unnamed, the spinner is a progress bar assistive technology cannot name (axe: aria-progressbar-name).
+    expect(await screen.findByRole('progressbar', { name: '読み込み中' }, { timeout: 10_000 })).toBeTruthy();
+  });
 });
 
 /** The session `/admin/api/session` answers for `role` with these permissions (no server here). */

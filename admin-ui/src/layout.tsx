@@ -18,6 +18,8 @@ import {
   AppBar,
   Layout,
   type LayoutProps,
+  LoadingIndicator,
+  LocalesMenuButton,
   Menu,
   TitlePortal,
   UserMenu,
@@ -27,6 +29,7 @@ import {
   useDataProvider,
   useGetIdentity,
   useLocaleState,
+  useLocales,
   useTranslate,
 } from 'react-admin';
 import { formatJst } from './common/time';
@@ -93,9 +96,25 @@ function ConsoleUserMenu() {
   return <UserMenu label={identity?.fullName ? String(identity.fullName) : undefined} />;
 }
 
+/**
+ * react-admin's toolbar (the language menu, the loading indicator) with the spinner named for
+ * screen readers: unnamed, it is a progress bar without a name to assistive technology (axe's
+ * aria-progressbar-name, serious), and it shows on every page while data loads.
+ */
+function ConsoleToolbar() {
+  const translate = useTranslate();
+  const locales = useLocales();
+  return (
+    <>
+      {locales.length > 1 ? <LocalesMenuButton /> : null}
+      <LoadingIndicator aria-label={translate('ra.page.loading')} />
+    </>
+  );
+}
+
 function ConsoleAppBar() {
   return (
-    <AppBar userMenu={<ConsoleUserMenu />}>
+    <AppBar userMenu={<ConsoleUserMenu />} toolbar={<ConsoleToolbar />}>
       <TitlePortal component="h1" />
     </AppBar>
   );

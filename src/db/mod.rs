@@ -51,10 +51,6 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
                 .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Full)
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(5))
-                // Each of the eight connections keeps its own page cache (2 MB by default): the
-                // pages read most are held once more by the system's file cache, and the public
-                // pages and lists read little from SQL (issue 10: idle memory). 1 MiB each.
-                .pragma("cache_size", "-1024")
         });
     if url.starts_with("sqlite") {
         opts.max_connections(8).map_sqlx_sqlite_pool_opts(|pool| {

@@ -205,8 +205,9 @@ impl Tree {
         self.held.loading.fetch_add(1, Ordering::AcqRel);
         let budget = self.shared.budget;
         let free = budget.saturating_sub(self.held.bytes.load(Ordering::Acquire));
-        let loaded = load(self.clone(), free);
+        // The guard first: should making the load panic, the slot is still emptied.
         let end = Loading { tree: self.clone(), lists, kind, event_id, outcome: None };
+        let loaded = load(self.clone(), free);
         drop(tokio::spawn(async move {
             let outcome = match loaded.await {
                 Ok(Some(list)) => {
