@@ -1,0 +1,3 @@
+//! Tests of the analysers, the rules and the report over generated samples.
+
+mod model;
