@@ -150,8 +150,6 @@ codes! {
     ExternalUri => "external_uri",
     /// A node is reached twice (a cycle, or two parents).
     NodeHierarchyInvalid => "node_hierarchy_invalid",
-    /// A POSITION accessor lacks `min`/`max`, so the bounding box leaves it out.
-    PositionBoundsMissing => "position_bounds_missing",
     /// An embedded texture's header cannot be read.
     TextureUnreadable => "texture_unreadable",
     /// An image declares dimensions over the analyser's ceiling.

@@ -25,15 +25,20 @@ pub const FFPROBE: &str = "ffprobe";
 
 /// Probes the video at `path`, killing ffprobe after `timeout`.
 pub fn probe(path: &Path, timeout: Duration) -> Result<VideoStats, Finding> {
+    probe_with(Path::new(FFPROBE), path, timeout)
+}
+
+/// [`probe`] with another program (the tests use a stand-in that hangs).
+pub fn probe_with(program: &Path, path: &Path, timeout: Duration) -> Result<VideoStats, Finding> {
     let failed = |what: String| Finding::error(Code::VideoProbeFailed).actual(what);
-    let mut child = Command::new(FFPROBE)
+    let mut child = Command::new(program)
         .args(["-v", "error", "-print_format", "json", "-show_format", "-show_streams"])
         .arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| failed(format!("{FFPROBE}: {e}")))?;
+        .map_err(|e| failed(format!("{}: {e}", program.display())))?;
     let stdout = child.stdout.take().ok_or_else(|| failed("no output".to_string()))?;
     let reader = thread::spawn(move || {
         let mut output = Vec::new();
@@ -41,15 +46,14 @@ pub fn probe(path: &Path, timeout: Duration) -> Result<VideoStats, Finding> {
         let _ = stdout.take(MAX_OUTPUT).read_to_end(&mut output);
         output
     });
-    let status = wait(&mut child, timeout);
-    let output = reader.join().unwrap_or_default();
-    match status {
-        Some(status) if status.success() => parse(&output).ok_or_else(|| failed("unparseable output".to_string())),
-        Some(status) => Err(failed(format!("exit {status}"))),
-        None => {
-            let limit = timeout.as_secs_f64();
-            Err(Finding::error(Code::VideoProbeTimeout).values(limit, Value::Null))
+    match wait(&mut child, timeout) {
+        Some(status) if status.success() => {
+            let output = reader.join().unwrap_or_default();
+            parse(&output).ok_or_else(|| failed("unparseable output".to_string()))
         }
+        Some(status) => Err(failed(format!("exit {status}"))),
+        // The reader is not joined: it ends when the last holder of the pipe is gone.
+        None => Err(Finding::error(Code::VideoProbeTimeout).values(timeout.as_secs_f64(), Value::Null)),
     }
 }
 

@@ -2,7 +2,8 @@
 //! `gltf::json::Root` and checked against the glTF 2.0 schema by the `gltf` crate's validation
 //! (every index in range, every required field present, every enum value known).
 
-use gltf::json::validation::{Error as SchemaError, Validate};
+use gltf::json::mesh::Semantic;
+use gltf::json::validation::{Checked, Error as SchemaError, Validate};
 use gltf::json::{Path, Root};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -70,6 +71,10 @@ pub fn load(json: &[u8], limits: &Limits) -> Result<Root, Vec<Finding>> {
         return Err(over);
     }
     let root: Root = serde_json::from_slice(json).map_err(|e| vec![unreadable(&e)])?;
+    let unchecked = positions_out_of_range(&root);
+    if !unchecked.is_empty() {
+        return Err(unchecked);
+    }
     let mut findings = Vec::new();
     root.validate(&root, Path::new, &mut |path: &dyn Fn() -> Path, error| {
         let path = path();
@@ -82,6 +87,22 @@ pub fn load(json: &[u8], limits: &Limits) -> Result<Root, Vec<Finding>> {
         }
     });
     if findings.is_empty() { Ok(root) } else { Err(findings) }
+}
+
+/// POSITION indices out of range: gltf-json 1.4's primitive validation indexes the accessors
+/// with them before its own range check (a panic), so they are checked first.
+fn positions_out_of_range(root: &Root) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let position = primitive.attributes.get(&Checked::Valid(Semantic::Positions));
+            if position.is_some_and(|index| index.value() >= root.accessors.len()) && out.len() < MAX_SCHEMA_FINDINGS {
+                let pointer = format!("/meshes/{m}/primitives/{p}/attributes/POSITION");
+                out.push(Finding::error(Code::GltfInvalid).at(pointer).actual("IndexOutOfBounds"));
+            }
+        }
+    }
+    out
 }
 
 /// A `gltf` crate path (`meshes[0].primitives[1].attributes["POSITION"]`, `x[0] = "v"`) as a

@@ -72,7 +72,6 @@ pub fn walk(root: &Root, findings: &mut Findings) -> Walk {
     let mut out = Walk::default();
     let mut seen = vec![false; root.nodes.len()];
     let mut joints = BTreeSet::new();
-    let mut bounds_missing = BTreeSet::new();
     let mut stack: Vec<(usize, Mat4)> = roots(root).into_iter().rev().map(|n| (n, IDENTITY)).collect();
     while let Some((index, parent)) = stack.pop() {
         let Some(node) = root.nodes.get(index) else { continue };
@@ -90,7 +89,7 @@ pub fn walk(root: &Root, findings: &mut Findings) -> Walk {
             }
             let placement = if skin.is_some() { IDENTITY } else { world };
             let mut targets = 0;
-            for (p, primitive) in mesh.primitives.iter().enumerate() {
+            for primitive in &mesh.primitives {
                 out.draw_calls += 1;
                 targets = targets.max(primitive.targets.as_ref().map_or(0, Vec::len) as u64);
                 let position = primitive.attributes.get(&Checked::Valid(Semantic::Positions));
@@ -100,16 +99,10 @@ pub fn walk(root: &Root, findings: &mut Findings) -> Walk {
                 let drawn = indices.map_or(vertices, |a| a.count.0);
                 out.vertices = out.vertices.saturating_add(vertices);
                 out.triangles = out.triangles.saturating_add(triangles(&primitive.mode, drawn));
-                match position.and_then(bounds) {
-                    Some((min, max)) => {
-                        let b = Aabb::transformed(&placement, min, max);
-                        out.bounds.get_or_insert(b).union(&b);
-                    }
-                    None if position.is_some() => {
-                        let mesh_index = node.mesh.map_or(0, |m| m.value());
-                        bounds_missing.insert(format!("/meshes/{mesh_index}/primitives/{p}"));
-                    }
-                    None => {}
+                // The schema check guarantees `min`/`max` (three numbers) on every POSITION.
+                if let Some((min, max)) = position.and_then(bounds) {
+                    let b = Aabb::transformed(&placement, min, max);
+                    out.bounds.get_or_insert(b).union(&b);
                 }
             }
             out.morph_targets += targets;
@@ -119,7 +112,6 @@ pub fn walk(root: &Root, findings: &mut Findings) -> Walk {
         }
     }
     out.joints = joints.len() as u64;
-    findings.extend(bounds_missing.into_iter().map(|p| Finding::warning(Code::PositionBoundsMissing).at(p)));
     out
 }
 
