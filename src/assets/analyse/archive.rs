@@ -45,7 +45,9 @@ pub fn analyse<R: Read + Seek>(mut reader: R, limits: &Limits) -> (Option<ZipSta
     stats.entries.reserve(archive.len());
     for index in 0..archive.len() {
         let Ok(entry) = archive.by_index_data(index) else { continue };
-        let path = String::from_utf8_lossy(entry.name_raw()).into_owned();
+        // UTF-8 when flagged, else CP437 (the zip crate decodes both); lossy if even that fails.
+        let path =
+            entry.name().map_or_else(|_| String::from_utf8_lossy(entry.name_raw()).into_owned(), |n| n.into_owned());
         let (compressed, uncompressed) = (entry.compressed_size(), entry.size());
         stats.total_compressed = stats.total_compressed.saturating_add(compressed);
         stats.total_uncompressed = stats.total_uncompressed.saturating_add(uncompressed);
