@@ -54,7 +54,8 @@ pub fn load(json: &[u8], limits: &Limits) -> Result<Root, Vec<Finding>> {
     let primitives: usize = counts.meshes.iter().map(|mesh| mesh.primitives.len()).sum();
     let ceilings = [
         ("/meshes", counts.meshes.len(), limits.max_meshes),
-        ("/meshes/*/primitives", primitives, limits.max_primitives),
+        // All primitives together; the pointer names the meshes array that holds them.
+        ("/meshes", primitives, limits.max_primitives),
         ("/accessors", counts.accessors.len(), limits.max_accessors),
         ("/bufferViews", counts.buffer_views.len(), limits.max_buffer_views),
         ("/buffers", counts.buffers.len(), limits.max_buffers),

@@ -1,5 +1,5 @@
 //! The model's images: format and dimensions from each embedded image's header (PNG, JPEG, GIF,
-//! WebP through the `image` crate's header readers, KTX 2.0 by hand), never a pixel decode.
+//! WebP, KTX 2.0, read by [`super::super::raster`]), never a pixel decode.
 //! Only the first [`HEADER_WINDOW`] bytes of a `data:` URI image are decoded.
 
 use gltf::json::Root;

@@ -1,6 +1,7 @@
 //! Fuzzing with proptest over mutated real samples: bytes flipped, inserted, deleted and the file
-//! truncated, for a GLB, two VRMs, a PNG, a WAV and a ZIP. The property: no panic, and a report
-//! is built. 256 cases per target by default (seconds in CI); a longer run:
+//! truncated, for a GLB, two VRMs, a PNG, a WAV and a ZIP; and, for the GLB, its JSON's numbers
+//! replaced by extreme values and its keys removed while the JSON stays valid (so the mutations
+//! reach the analyser past the parser). The property: no panic, and a report is built. 256 cases per target by default (seconds in CI); a longer run:
 //!
 //! ```text
 //! PROPTEST_CASES=100000 cargo test --release fuzz_
@@ -9,9 +10,10 @@
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
+use serde_json::Value;
 
 use super::super::samples::{self, ModelSpec, VrmSample, ZipSample};
-use super::super::{Limits, ReportInput, analyse, build_report, defaults};
+use super::super::{Limits, ReportInput, analyse, build_report, defaults, glb};
 
 /// One change to the bytes.
 #[derive(Debug, Clone)]
@@ -126,6 +128,73 @@ fn survives(seed: &[u8], mutations: &[Mutation]) {
     }
 }
 
+/// Every number and every object key of a JSON document, as paths.
+fn paths(value: &Value, path: &mut Vec<String>, numbers: &mut Vec<Vec<String>>, keys: &mut Vec<Vec<String>>) {
+    match value {
+        Value::Number(_) => numbers.push(path.clone()),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(i.to_string());
+                paths(item, path, numbers, keys);
+                path.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                path.push(k.clone());
+                keys.push(path.clone());
+                paths(item, path, numbers, keys);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn at<'a>(root: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+    path.iter().try_fold(root, |node, step| match node {
+        Value::Array(items) => items.get_mut(step.parse::<usize>().ok()?),
+        Value::Object(map) => map.get_mut(step),
+        _ => None,
+    })
+}
+
+/// The seed GLB with `edits` applied to its JSON: `(true, i, v)` sets the i-th number to the
+/// v-th extreme value, `(false, i, _)` removes the i-th key.
+fn json_edited(edits: &[(bool, usize, usize)]) -> Vec<u8> {
+    const EXTREMES: [f64; 9] =
+        [0.0, -1.0, 1.0, 255.0, 65_536.0, 4_294_967_295.0, 9.007_199_254_740_992e15, 1e300, -1e300];
+    let seed = &seeds().glb;
+    let Ok(container) = glb::split(seed) else { return seed.clone() };
+    let Ok(mut json) = serde_json::from_slice::<Value>(container.json) else { return seed.clone() };
+    for (number, index, value) in edits {
+        let (mut numbers, mut keys) = (Vec::new(), Vec::new());
+        paths(&json, &mut Vec::new(), &mut numbers, &mut keys);
+        if *number && !numbers.is_empty() {
+            if let Some(slot) = at(&mut json, &numbers[index % numbers.len()]) {
+                *slot = serde_json::json!(EXTREMES[value % EXTREMES.len()]);
+            }
+        } else if let Some((last, parent)) = keys.get(index % keys.len().max(1)).and_then(|p| p.split_last())
+            && let Some(Value::Object(map)) = at(&mut json, parent)
+        {
+            map.remove(last);
+        }
+    }
+    let mut text = serde_json::to_vec(&json).unwrap_or_default();
+    text.resize(text.len().next_multiple_of(4), b' ');
+    let bin = container.bin.unwrap_or_default();
+    let mut out = b"glTF".to_vec();
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((28 + text.len() + bin.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}
+
 fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
     prop::collection::vec(mutation(), 1..6)
 }
@@ -135,6 +204,11 @@ proptest! {
 
     #[test]
     fn fuzz_glb(m in mutations()) { survives(&seeds().glb, &m) }
+
+    #[test]
+    fn fuzz_glb_json(edits in prop::collection::vec((any::<bool>(), any::<usize>(), any::<usize>()), 1..6)) {
+        survives(&json_edited(&edits), &[])
+    }
 
     #[test]
     fn fuzz_vrm0(m in mutations()) { survives(&seeds().vrm0, &m) }
