@@ -41,6 +41,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let trusted_proxies = TrustedProxies::parse(&config.trusted_proxies).map_err(crate::error::Error::Internal)?;
     let security_headers = SecurityHeaders::new(&config);
     let config_budget = config.image_decode_budget_mib;
+    let config_download_per_minute = config.asset_download_per_minute;
     let builtin_sso = config.builtin_sso();
     let messages = Messages::bundled();
     let assets = ViteAssets::load(Path::new(&config.dist_dir));
@@ -64,7 +65,8 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let redirected_cookies = locale::RedirectedCookies::new(&config);
     let site = Site { config, messages, assets };
 
-    let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media"];
+    let download_limiter = crate::assets::api::downloads::DownloadLimiter::per_minute(config_download_per_minute);
+    let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media", "/uploader"];
     let mut rocket = rocket::custom(figment)
         .manage(site)
         .manage(db)
@@ -87,6 +89,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(crate::model::tree::Trees::new(list_memory_mib))
         .manage(render_cache)
         .manage(templates)
+        .manage(download_limiter)
         // First: it stores what a cached route answered before the others add per-request headers.
         .attach(crate::http::render_cache::Freshness)
         .attach(locale::LocaleRouting)
@@ -104,6 +107,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .mount("/admin", admin::routes())
         .mount("/auth", auth::routes::routes())
         .mount("/media", storage::routes())
+        .mount("/uploader", crate::assets::routes())
         .mount("/static", crate::http::static_files::StaticFiles::new(static_dir, 20))
         .register("/", errors::page_catchers());
     if builtin_sso {

@@ -69,6 +69,18 @@ pub struct Config {
     /// (credentials from the usual `AWS_*` environment variables).
     #[serde(default)]
     pub object_store_url: String,
+    /// Options of the object store over the `AWS_*` environment variables, by their lower-case
+    /// names (`aws_endpoint`, `aws_region`, `aws_access_key_id`, `aws_secret_access_key`,
+    /// `aws_allow_http`, `aws_virtual_hosted_style_request`, …); values never print.
+    #[serde(default)]
+    pub object_store_options: std::collections::BTreeMap<String, Secret>,
+    /// Public base URL of the asset uploader API (spec §7, a "separate base"); empty:
+    /// `{site_url}/uploader`.
+    #[serde(default)]
+    pub uploader_base_url: String,
+    /// Download-token checks per client IP and minute (429 with `Retry-After` beyond).
+    #[serde(default = "default_asset_download_per_minute")]
+    pub asset_download_per_minute: u32,
     /// MiB of decoded images all uploads together may hold at once (at least 128: one 4096 px
     /// RGBA image and its working copy); further uploads wait for their share.
     #[serde(default = "default_image_decode_budget_mib")]
@@ -395,6 +407,15 @@ impl Config {
         Ok(config)
     }
 
+    /// The uploader API's public base URL, without a trailing slash.
+    pub fn uploader_base(&self) -> String {
+        if self.uploader_base_url.is_empty() {
+            format!("{}/uploader", self.site_url.trim_end_matches('/'))
+        } else {
+            self.uploader_base_url.trim_end_matches('/').to_string()
+        }
+    }
+
     /// Whether the built-in account service answers at `/account` (no external `sso_domain`).
     pub fn builtin_sso(&self) -> bool {
         self.sso_domain.is_empty() || self.sso_domain.trim_end_matches('/') == self.own_sso_base()
@@ -469,9 +490,16 @@ impl Config {
     }
 }
 
+fn default_asset_download_per_minute() -> u32 {
+    20
+}
+
 impl Default for Config {
     fn default() -> Self {
         Self {
+            object_store_options: Default::default(),
+            uploader_base_url: String::new(),
+            asset_download_per_minute: default_asset_download_per_minute(),
             database_url: default_database_url(),
             data_dir: default_data_dir(),
             sso_domain: String::new(),

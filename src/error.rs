@@ -118,6 +118,12 @@ pub enum Error {
     /// A valid credential without the right to do this.
     #[error("forbidden")]
     Forbidden,
+    /// Refused to whoever asks, without saying more than `code` (a download token, its password).
+    #[error("denied: {code}")]
+    Denied {
+        /// The error code.
+        code: &'static str,
+    },
     /// An unsafe cookie-authenticated request without a valid CSRF token.
     #[error("csrf token missing or wrong")]
     CsrfFailed,
@@ -204,7 +210,7 @@ impl Error {
             Self::BadRequest { .. } => Status::BadRequest,
             Self::Validation(_) => Status::UnprocessableEntity,
             Self::Unauthorized => Status::Unauthorized,
-            Self::Forbidden | Self::CsrfFailed => Status::Forbidden,
+            Self::Forbidden | Self::CsrfFailed | Self::Denied { .. } => Status::Forbidden,
             Self::Conflict { .. } | Self::InUse { .. } => Status::Conflict,
             Self::MethodNotAllowed => Status::MethodNotAllowed,
             Self::TooLarge => Status::PayloadTooLarge,
@@ -226,6 +232,7 @@ impl Error {
             | Self::Conflict { code }
             | Self::InUse { code, .. }
             | Self::Refused { code }
+            | Self::Denied { code }
             | Self::BadGateway { code } => code,
             Self::GatewayTimeout => "upstream_timeout",
             Self::Validation(_) => "validation_failed",

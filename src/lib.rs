@@ -21,6 +21,7 @@ pub mod account;
 pub mod admin;
 pub mod api;
 pub mod app;
+pub mod assets;
 pub mod auth;
 pub mod cli;
 pub mod clock;

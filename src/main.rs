@@ -94,6 +94,7 @@ async fn run(cli: Cli) -> Result<(), String> {
     let conn = db::connect(&config.database_url).await.map_err(|e| format!("database: {e}"))?;
     db::migrate(&conn).await.map_err(|e| format!("migration: {e}"))?;
     let now = chrono::Utc::now();
+    vmarket::assets::model::defaults::ensure(&conn, now).await.map_err(|e| format!("asset settings: {e}"))?;
     match command {
         Command::Migrate => {
             println!("migrations applied to {}", cli::redact(&config.database_url));

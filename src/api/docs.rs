@@ -77,6 +77,7 @@ pub fn document() -> Document {
         resource("admin", crate::admin::api::images::Doc::openapi()),
         resource("admin", crate::admin::clock::Doc::openapi()),
         resource("admin", crate::admin::dashboard::Doc::openapi()),
+        resource("uploader", crate::assets::api::Doc::openapi()),
     ];
     let mut doc = ApiDoc::openapi();
     doc.merge(merged(parts));

@@ -59,6 +59,14 @@ pub const EXCLUDED: &[(&str, &str)] = &[
          page (a publication writes one row per entry, every mail batch updates them); the public draw record is \
          `lottery_runs` and its download `lottery_result_files`, both covered",
     ),
+    ("asset_rule_sets", "the uploader's rule sets: shown to staff, and to an asset's owner in its report"),
+    ("asset_settings", "the upload kinds: read by the uploader API and the console, never by a cached page"),
+    ("assets", "uploaded assets: shown only to their owner (mypage, uploader API) and staff"),
+    ("asset_versions", "asset versions and their pipeline status: private like their asset, written at every step"),
+    ("asset_uploads", "multipart uploads in progress: private, written on every completion"),
+    ("asset_upload_parts", "the parts a local store received: private, written on every part"),
+    ("asset_temporary_uploads", "one-shot small uploads: private"),
+    ("asset_download_tokens", "download tokens of asset versions: private"),
     (
         "time_travel",
         "the clock offset: every node copies it into its clock, and the phase state under the clock is part of \

@@ -7,6 +7,7 @@
 //! same message in the same language.
 
 pub mod checks;
+pub mod asset;
 pub mod circle;
 pub mod entry;
 pub mod inquiry;

@@ -73,6 +73,7 @@ impl ImageRefusal {
 /// header is read first and an image whose decoded size is over the cap is refused without
 /// decoding; the others wait for their share of the budget (decoded size × 2 for the working
 /// copies), so any number of parallel uploads stays within a fixed bound.
+#[derive(Debug)]
 pub struct ImageDecoder {
     budget: Arc<Semaphore>,
     budget_mib: u32,

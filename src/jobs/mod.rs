@@ -84,6 +84,8 @@ const JOBS: &[JobType] = &[
     job_type::<SendLotteryResults>(),
     job_type::<ReconcilePayment>(),
     job_type::<PaymentSweep>(),
+    job_type::<crate::assets::jobs::AssetPipeline>(),
+    job_type::<crate::assets::jobs::UploadSweep>(),
 ];
 
 /// Where jobs are stored: the same database as everything else.
@@ -222,6 +224,10 @@ pub struct JobContext {
     pub mailer: Mailer,
     /// Delivers mails (SMTP or the outbox).
     pub delivery: Delivery,
+    /// The object store (the asset pipeline's files).
+    pub storage: crate::storage::Storage,
+    /// The image decoder the asset pipeline's pictures share (one budget per process).
+    pub images: Arc<crate::http::upload::ImageDecoder>,
 }
 
 impl JobContext {
@@ -235,7 +241,9 @@ impl JobContext {
             .map_err(|e| DbErr::Custom(format!("http client: {e}")))?;
         let mailer = Mailer::new(&config).map_err(|e| DbErr::Custom(format!("mail: {e}")))?;
         let delivery = Delivery::new(&config).map_err(|e| DbErr::Custom(format!("mail: {e}")))?;
-        Ok(Self { db, config: Arc::new(config), clock, http, queue, mailer, delivery })
+        let storage = crate::storage::Storage::from_config(&config).map_err(|e| DbErr::Custom(format!("storage: {e}")))?;
+        let images = Arc::new(crate::http::upload::ImageDecoder::new(config.image_decode_budget_mib));
+        Ok(Self { db, config: Arc::new(config), clock, http, queue, mailer, delivery, storage, images })
     }
 
     /// The delay before run `attempt + 1` after `attempt` failed runs: `base · 2^(attempt-1)`,

@@ -27,6 +27,7 @@ mod m20261127_001600_data_version;
 mod m20261127_001801_order_provider_link;
 pub mod m20261128_001900_money_rows_kept;
 mod m20261128_001910_lottery_run_actors;
+mod m20261129_002000_assets;
 
 /// The list of every migration the schema is built from.
 pub struct Migrator;
@@ -57,6 +58,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_001801_order_provider_link::Migration),
             Box::new(m20261128_001900_money_rows_kept::Migration),
             Box::new(m20261128_001910_lottery_run_actors::Migration),
+            Box::new(m20261129_002000_assets::Migration),
         ]
     }
 }

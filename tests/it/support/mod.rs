@@ -96,6 +96,7 @@ impl TestAppBuilder {
         };
         let mut conn = db::connect(&url).await.expect("connect to the test database");
         db::migrate(&conn).await.expect("migrations apply");
+        vmarket::assets::model::defaults::ensure(&conn, self.now).await.expect("asset settings");
         if self.seed {
             vmarket::seed::demo(&conn, self.now).await.expect("demo seed");
         }
