@@ -4,6 +4,7 @@
 //! so none of them needs another.
 
 pub mod client_ip;
+pub mod image_cost;
 pub mod limit;
 pub mod memory;
 pub mod notifier;

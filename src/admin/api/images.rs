@@ -12,7 +12,6 @@
 //! PNG, JPEG, WebP or GIF, is over 5 MiB or is over 4096 px a side is refused with a 422 naming
 //! the field, so the console shows the reason beside it; nothing is stored then.
 
-use image::imageops::FilterType;
 use rocket::form::{Errors, Form, FromForm};
 use rocket::fs::TempFile;
 use rocket::response::status;
@@ -24,7 +23,7 @@ use utoipa::{OpenApi, ToSchema};
 use crate::admin::api::{Console, resources};
 use crate::admin::permissions::Action;
 use crate::error::{Error, Result};
-use crate::http::upload::{Uploads, form_error, png, read_image};
+use crate::http::upload::{Uploads, fit, form_error, png, read_image};
 
 /// A picture field of a resource and the box its uploads are scaled to fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,12 +132,8 @@ pub async fn upload(
     let (width, height) = (slot.width, slot.height);
     let (stored, w, h) = uploads
         .images
-        .render(bytes, move |img| {
-            let fitted = if img.width() > width || img.height() > height {
-                img.resize(width, height, FilterType::Lanczos3)
-            } else {
-                img
-            };
+        .render(bytes, width.max(height), move |img| {
+            let fitted = fit(&img, width, height);
             Ok((png(&fitted)?, fitted.width(), fitted.height()))
         })
         .await
