@@ -107,7 +107,7 @@ pub async fn create(
         Ok(opened) => Ok((Status::Created, Json(opened))),
         Err(e) => {
             // Nothing half-made stays behind: the asset goes with the refusal.
-            asset::Entity::delete_by_id(created.id).exec(up.db).await?;
+            sea_orm::EntityTrait::delete_by_id(created.id).exec(up.db).await.map(|_: sea_orm::DeleteResult| ())?;
             Err(e)
         }
     }

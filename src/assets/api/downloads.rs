@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use chrono::Utc;
 use rocket::http::{ContentType, Header};
-use rocket::response::stream::ReaderStream;
 use rocket::serde::json::Json;
-use rocket::{Responder, Route, State, get, post, routes};
+use rocket::response::Responder;
+use rocket::{Route, State, get, post, routes};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -79,13 +79,25 @@ pub async fn redeem(
     Ok(Json(link(&up, &version, Duration::from_secs(LINK_SECS)).await?))
 }
 
-/// A file, streamed.
-#[derive(Responder)]
+/// A stored file, streamed.
+type Stored = Box<dyn rocket::tokio::io::AsyncRead + Unpin + Send>;
+
+/// A file, streamed, as an attachment named by its owner's file name.
 pub struct File {
-    body: ReaderStream![Box<dyn rocket::tokio::io::AsyncRead + Unpin + Send>],
+    reader: Stored,
     kind: ContentType,
-    disposition: Header<'static>,
-    cache: Header<'static>,
+    disposition: String,
+}
+
+impl<'r> Responder<'r, 'static> for File {
+    fn respond_to(self, _: &'r rocket::Request<'_>) -> rocket::response::Result<'static> {
+        rocket::Response::build()
+            .header(self.kind)
+            .header(Header::new("Content-Disposition", self.disposition))
+            .header(Header::new("Cache-Control", "private, no-store"))
+            .streamed_body(self.reader)
+            .ok()
+    }
 }
 
 /// The file behind a link this server signed (the local store's links).
@@ -105,15 +117,10 @@ pub async fn fetch(up: Uploader<'_>, uuid: &str, expires: i64, signature: &str) 
         return Err(refused());
     }
     let reader = up.storage.reader(&version.object_key).await?.ok_or_else(refused)?;
-    let boxed: Box<dyn rocket::tokio::io::AsyncRead + Unpin + Send> = Box::new(reader);
+    let boxed: Stored = Box::new(reader);
     let kind = version.mime_type.as_deref().and_then(ContentType::parse_flexible).unwrap_or(ContentType::Binary);
     let name = percent_encoding::utf8_percent_encode(&version.file_name, percent_encoding::NON_ALPHANUMERIC);
-    Ok(File {
-        body: ReaderStream::one(boxed),
-        kind,
-        disposition: Header::new("Content-Disposition", format!("attachment; filename*=UTF-8''{name}")),
-        cache: Header::new("Cache-Control", "private, no-store"),
-    })
+    Ok(File { reader: boxed, kind, disposition: format!("attachment; filename*=UTF-8''{name}") })
 }
 
 /// Routes of this resource.
