@@ -1,4 +1,5 @@
-//! Mail settings read from the configuration and checked once at start-up.
+//! Mail settings read from the configuration and checked once at start-up (the mail module,
+//! `crate::mail`, sends with them).
 //!
 //! `smtp_url` accepts lettre's connection URLs:
 //!
@@ -17,7 +18,7 @@
 //! sent with EHLO. TLS certificates are checked against the operating system's trust store.
 //!
 //! The password never appears in a log line, an error message or a stored `last_error`:
-//! messages name the server through [`crate::config::SmtpUrl::redacted`], and delivery errors
+//! messages name the server through [`crate::config::values::SmtpUrl::redacted`], and delivery errors
 //! pass through [`MailSettings::scrub`].
 
 use std::net::IpAddr;
@@ -26,7 +27,8 @@ use std::time::Duration;
 
 use lettre::message::Mailbox;
 
-use crate::config::{Config, Environment};
+use crate::config::settings::Config;
+use crate::config::values::Environment;
 
 /// The `From` used when `mail_from` is empty (development, or outbox delivery).
 pub const DEFAULT_FROM: &str = "Virtual Market <no-reply@localhost>";
@@ -44,7 +46,7 @@ pub struct SmtpServer {
 
 impl SmtpServer {
     /// The URL, credentials included: only for building the SMTP client.
-    pub(super) fn connection_url(&self) -> &str {
+    pub(crate) fn connection_url(&self) -> &str {
         &self.url
     }
 }
@@ -166,7 +168,7 @@ fn parse_smtp_url(raw: &str) -> Result<SmtpServer, String> {
     secrets.retain(|s| !s.is_empty());
     // Longest first, so a secret that contains another is masked whole.
     secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    Ok(SmtpServer { url: raw.to_string(), display: crate::config::SmtpUrl::from(raw).redacted(), secrets })
+    Ok(SmtpServer { url: raw.to_string(), display: crate::config::values::SmtpUrl::from(raw).redacted(), secrets })
 }
 
 /// Decodes `%XX` escapes as lettre does for credentials (invalid UTF-8 is replaced).
