@@ -41,3 +41,5 @@ pub mod storage;
 pub mod telemetry;
 pub mod types;
 pub mod web;
+pub mod queue;
+pub mod workers;

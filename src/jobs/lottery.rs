@@ -26,9 +26,12 @@ use serde::{Deserialize, Serialize};
 
 use super::{Job, JobContext, Queue, SendLotteryResults};
 use crate::db::entities::event_entry_application::LotteryRound;
+use crate::jobs::send_lottery_results::SendLotteryResults;
 use crate::error::Error;
 use crate::lottery::Draw;
-use crate::model::lottery::{self as runs, ClockStep, Publication, Swept};
+use crate::model::lottery::{self as runs, Publication};
+use crate::model::lottery_clock::{self, ClockStep, Swept};
+use crate::queue::{Job, JobContext, Queue, next_minute};
 
 /// A model error as the task's outcome: a refusal is a finished task with its code, anything
 /// else fails the task (its error kept in the job table).
@@ -167,7 +170,7 @@ impl LotteryClock {
 
     /// Schedules the tick of the minute after the current (real) one.
     async fn schedule_next(ctx: &JobContext) -> Result<(), DbErr> {
-        let (minute, delay) = super::next_minute(ctx);
+        let (minute, delay) = next_minute(ctx);
         ctx.queue.push(Self { minute }, delay, &format!("lottery_clock:{minute}")).await
     }
 }

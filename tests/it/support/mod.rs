@@ -96,6 +96,7 @@ impl TestAppBuilder {
         };
         let mut conn = db::connect(&url).await.expect("connect to the test database");
         db::migrate(&conn).await.expect("migrations apply");
+        vmarket::queue::setup(&conn).await.expect("job queue tables");
         if self.seed {
             vmarket::seed::demo(&conn, self.now).await.expect("demo seed");
         }
@@ -182,7 +183,7 @@ pub struct Senders {
     /// Renders and stores mail.
     pub mailer: vmarket::mail::Mailer,
     /// The app's job queue.
-    pub queue: vmarket::jobs::Queue,
+    pub queue: vmarket::queue::Queue,
 }
 
 impl Senders {
@@ -197,7 +198,7 @@ impl TestApp {
     pub fn senders(&self) -> Senders {
         Senders {
             mailer: vmarket::mail::Mailer::new(&self.config).expect("mailer"),
-            queue: vmarket::jobs::Queue::for_db(&self.db).expect("queue"),
+            queue: vmarket::queue::Queue::for_db(&self.db).expect("queue"),
         }
     }
 
@@ -292,13 +293,13 @@ impl TestApp {
     /// Starts the background workers against this app's database, as `vmarket worker` does: a
     /// pool of their own (a worker stopped while a task of its was inside a transaction cannot
     /// leave a connection of the test's pool in that transaction).
-    pub async fn start_workers(&self) -> vmarket::jobs::Workers {
+    pub async fn start_workers(&self) -> vmarket::workers::Workers {
         if let Ok(filter) = std::env::var("VMARKET_TEST_LOG") {
             let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
         }
         let db = vmarket::db::connect(&self.config.database_url).await.expect("the workers' pool");
-        let ctx = vmarket::jobs::JobContext::new(db, self.config.clone(), self.clock.clone()).expect("job context");
-        vmarket::jobs::start(ctx).await.expect("workers start")
+        let ctx = vmarket::queue::JobContext::new(db, self.config.clone(), self.clock.clone()).expect("job context");
+        vmarket::workers::start(ctx).await.expect("workers start")
     }
 
     /// GETs a page and returns its status and HTML.
