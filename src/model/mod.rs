@@ -1,6 +1,7 @@
 //! The domain model: phase rules, pagination, and the queries, rules and client views that each
 //! entity owns.
 
+pub mod ambassador;
 pub mod audit;
 pub mod catalog;
 pub mod catalog_memory;
@@ -17,8 +18,10 @@ pub mod event;
 pub mod exhibitor;
 pub mod exhibitor_notification;
 pub mod fold;
-pub mod hub;
 pub mod hub_memory;
+pub mod hub_notification;
+pub mod hub_tag;
+pub mod hub_user;
 pub mod inquiry;
 pub mod keyword;
 pub mod link_preview;
@@ -36,5 +39,7 @@ pub mod text;
 pub mod time_travel;
 pub mod tree;
 pub mod user;
+pub mod settlement;
+pub mod streamer;
 pub mod user_event;
 pub mod world;

@@ -1,13 +1,13 @@
-//! The public hub (spec §3 "Hub"): notifications with their tags, world and user, hub tags,
-//! ambassadors and official streamers; the visibility rule, filters with time windows and the
-//! keyword search, and the client views.
+//! The public hub's notifications (spec §3 "Hub"), with their tags, world and user: the
+//! visibility rule, filters with time windows and the keyword search, and the client view. The
+//! hub's other models: `hub_tag`, `hub_user`, `ambassador`, `streamer`; the notifications held in
+//! memory: `hub_memory`.
 //!
 //! **Visibility.** A notification is seen by the public only when `is_public` is set and its
 //! `publish_at` has passed (by the application clock). Everything here applies that rule; a
 //! hidden notification is 404 like an unknown one.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
@@ -16,16 +16,14 @@ use sea_orm::{Condition, ConnectionTrait, DatabaseBackend, Order, PaginatorTrait
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::db::entities::{ambassador, hub_notification, hub_notification_tag, hub_tag, user, world};
+use crate::db::entities::{hub_notification, hub_notification_tag, hub_tag, user, world};
 use crate::error::{Error, Result};
-use crate::model::pagination::{PageRequest, ViewPage};
+use crate::model::hub_tag::HubTagView;
+use crate::model::hub_user::HubUserView;
+use crate::model::pagination::PageRequest;
 use crate::model::search;
 use crate::model::tree::Tree;
-use crate::model::user::{IconView, UserAttribute};
 use crate::types::{Lang, Localized, localized};
-
-/// Defined with its entity (`db::entities::ambassador`); part of this model's API.
-pub use crate::db::entities::ambassador::TeamType;
 
 /// Defined with its entity (`db::entities::hub_notification`); part of this model's API.
 pub use crate::db::entities::hub_notification::{HubCategory, HubLocale};
@@ -95,7 +93,7 @@ pub struct HubPage {
 
 impl hub_notification::Model {
     /// Public and published at `now`, in `event_id`.
-    fn visible(event_id: i32, now: DateTime<Utc>) -> Condition {
+    pub(crate) fn visible(event_id: i32, now: DateTime<Utc>) -> Condition {
         Condition::all()
             .add(hub_notification::Column::EventId.eq(event_id))
             .add(hub_notification::Column::IsPublic.eq(true))
@@ -226,41 +224,6 @@ impl hub_notification::Model {
     }
 }
 
-/// A hub tag.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct HubTagView {
-    /// Tag id.
-    pub id: i32,
-    /// Name: `name` in the request's language, `name_ja`, `name_en`.
-    #[serde(flatten)]
-    pub name: localized::Name,
-}
-
-impl HubTagView {
-    /// The view of `t` in `lang`.
-    pub fn new(t: &hub_tag::Model, lang: Lang) -> Self {
-        Self { id: t.id, name: Localized::new(lang, t.name_ja.clone(), t.name_en.clone()) }
-    }
-
-    /// Every tag in display order.
-    pub async fn all(db: &impl ConnectionTrait, lang: Lang) -> Result<Vec<Self>> {
-        Ok(hub_tag::Entity::find()
-            .order_by_asc(hub_tag::Column::DisplayIndex)
-            .order_by_asc(hub_tag::Column::Id)
-            .all(db)
-            .await?
-            .iter()
-            .map(|t| Self::new(t, lang))
-            .collect())
-    }
-
-    /// The tag `id`; 404 when unknown.
-    pub async fn find(db: &impl ConnectionTrait, id: i32, lang: Lang) -> Result<Self> {
-        let t = hub_tag::Entity::find_by_id(id).one(db).await?.ok_or_else(Error::not_found)?;
-        Ok(Self::new(&t, lang))
-    }
-}
-
 /// The world a notification takes place in.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct HubWorldView {
@@ -271,35 +234,6 @@ pub struct HubWorldView {
     pub name: localized::Name,
     /// Key image.
     pub image: Option<String>,
-}
-
-/// A user as the hub shows them (a streamer, an ambassador, an event's organiser).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct HubUserView {
-    /// User id.
-    pub id: i32,
-    /// Public handle.
-    pub vmarket_id: String,
-    /// Name: `name` in the request's language, `name_ja`, `name_en`.
-    #[serde(flatten)]
-    pub name: localized::Name,
-    /// Icon URLs.
-    pub icon: IconView,
-    /// An official streamer or not.
-    pub attribute: UserAttribute,
-}
-
-impl HubUserView {
-    /// The view of `u` in `lang`.
-    pub fn new(u: &user::Model, lang: Lang) -> Self {
-        Self {
-            id: u.id,
-            vmarket_id: u.vmarket_id.clone(),
-            name: Localized::new(lang, u.name_ja.clone(), u.name_en.clone()),
-            icon: u.icon(),
-            attribute: u.attribute,
-        }
-    }
 }
 
 /// A hub notification as clients see it (spec §3 "Hub notification").
@@ -386,26 +320,6 @@ impl HubNotificationView {
             is_public: n.is_public,
             is_strong_recommended: n.is_strong_recommended,
         }
-    }
-
-    /// One page of the notifications of `event_id` public at `now` and matching `filter`, as views
-    /// in `lang`: from the event's notifications in memory ([`Tree::hub`]: no statement once
-    /// loaded), or, when they do not fit there, from the database.
-    pub async fn page(
-        db: &DatabaseConnection,
-        tree: &Arc<Tree>,
-        event_id: i32,
-        now: DateTime<Utc>,
-        filter: &HubFilter,
-        page: PageRequest,
-        lang: Lang,
-    ) -> Result<ViewPage<Self>> {
-        if let Some((list, folding)) = tree.hub(db, event_id).await? {
-            return Ok(list.page(tree, &folding, now, filter, page, lang));
-        }
-        let found = hub_notification::Model::page_in(db, tree, event_id, now, filter, page).await?;
-        let data = Self::load_with_tree(db, tree, found.items, lang, now).await?;
-        Ok(ViewPage { data, count: found.count, all: found.all })
     }
 
     /// Views of `items` in `lang` at `now`, with tags, worlds and users in four queries.
@@ -506,166 +420,5 @@ impl HubNotificationView {
         now: DateTime<Utc>,
     ) -> Result<Self> {
         Self::load(db, vec![item], lang, now).await?.pop().ok_or_else(Error::not_found)
-    }
-}
-
-/// An ambassador (spec §3 "Ambassador").
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct AmbassadorView {
-    /// Ambassador id.
-    pub id: i32,
-    /// Generation (1st, 2nd…).
-    #[serde(rename = "gen")]
-    pub generation: i32,
-    /// Team.
-    pub team_type: TeamType,
-    /// No longer active.
-    pub is_inactive: bool,
-    /// The user.
-    pub user: HubUserView,
-}
-
-/// Filters of the ambassador list.
-#[derive(Debug, Clone, Default)]
-pub struct AmbassadorFilter {
-    /// Only this team.
-    pub team_type: Option<TeamType>,
-    /// Only this generation.
-    pub generation: Option<i32>,
-    /// Only inactive (or only active) ones.
-    pub is_inactive: Option<bool>,
-}
-
-impl AmbassadorView {
-    /// One page of ambassadors matching `filter` (team, then generation, then id) and the total.
-    pub async fn page(
-        db: &impl ConnectionTrait,
-        filter: &AmbassadorFilter,
-        page: PageRequest,
-        lang: Lang,
-    ) -> Result<(Vec<Self>, u64, u64)> {
-        let mut cond = Condition::all();
-        if let Some(t) = filter.team_type {
-            cond = cond.add(ambassador::Column::TeamType.eq(t));
-        }
-        if let Some(g) = filter.generation {
-            cond = cond.add(ambassador::Column::Generation.eq(g));
-        }
-        if let Some(f) = filter.is_inactive {
-            cond = cond.add(ambassador::Column::IsInactive.eq(f));
-        }
-        let select = ambassador::Entity::find()
-            .filter(cond)
-            .order_by_asc(ambassador::Column::TeamType)
-            .order_by_asc(ambassador::Column::Generation)
-            .order_by_asc(ambassador::Column::Id);
-        let count = select.clone().count(db).await?;
-        let all = ambassador::Entity::find().count(db).await?;
-        let rows = select.offset(page.offset()).limit(page.limit).all(db).await?;
-        Ok((Self::load(db, rows, lang).await?, count, all))
-    }
-
-    /// The ambassador `id`; 404 when unknown.
-    pub async fn find(db: &impl ConnectionTrait, id: i32, lang: Lang) -> Result<Self> {
-        let a = ambassador::Entity::find_by_id(id).one(db).await?.ok_or_else(Error::not_found)?;
-        Self::load(db, vec![a], lang).await?.pop().ok_or_else(Error::not_found)
-    }
-
-    async fn load(db: &impl ConnectionTrait, rows: Vec<ambassador::Model>, lang: Lang) -> Result<Vec<Self>> {
-        let users: HashMap<i32, user::Model> = user::Entity::find()
-            .filter(user::Column::Id.is_in(rows.iter().map(|a| a.user_id)))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|u| (u.id, u))
-            .collect();
-        Ok(rows
-            .into_iter()
-            .filter_map(|a| {
-                Some(Self {
-                    id: a.id,
-                    generation: a.generation,
-                    team_type: a.team_type,
-                    is_inactive: a.is_inactive,
-                    user: HubUserView::new(users.get(&a.user_id)?, lang),
-                })
-            })
-            .collect())
-    }
-}
-
-/// An official streamer: a user with the `certificated_streamer` attribute, with how many of
-/// their notifications the event's hub shows (to one audience, or to both).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct StreamerView {
-    /// The user.
-    #[serde(flatten)]
-    pub user: HubUserView,
-    /// Their visible notifications in the event.
-    pub stream_count: u64,
-}
-
-impl StreamerView {
-    /// One page of official streamers (by id) with their counts in `event_id` at `now`.
-    pub async fn page(
-        db: &impl ConnectionTrait,
-        event_id: i32,
-        now: DateTime<Utc>,
-        locale: Option<HubLocale>,
-        page: PageRequest,
-        lang: Lang,
-    ) -> Result<(Vec<Self>, u64)> {
-        let select = user::Entity::find()
-            .filter(user::Column::Attribute.eq(UserAttribute::CertificatedStreamer))
-            .order_by_asc(user::Column::Id);
-        let count = select.clone().count(db).await?;
-        let users = select.offset(page.offset()).limit(page.limit).all(db).await?;
-        Ok((Self::with_counts(db, users, event_id, now, locale, lang).await?, count))
-    }
-
-    /// The official streamer `id`; 404 for unknown users and users who are not streamers.
-    pub async fn find(
-        db: &impl ConnectionTrait,
-        id: i32,
-        event_id: i32,
-        now: DateTime<Utc>,
-        locale: Option<HubLocale>,
-        lang: Lang,
-    ) -> Result<Self> {
-        let u = user::Entity::find_by_id(id)
-            .filter(user::Column::Attribute.eq(UserAttribute::CertificatedStreamer))
-            .one(db)
-            .await?
-            .ok_or_else(Error::not_found)?;
-        Self::with_counts(db, vec![u], event_id, now, locale, lang).await?.pop().ok_or_else(Error::not_found)
-    }
-
-    async fn with_counts(
-        db: &impl ConnectionTrait,
-        users: Vec<user::Model>,
-        event_id: i32,
-        now: DateTime<Utc>,
-        locale: Option<HubLocale>,
-        lang: Lang,
-    ) -> Result<Vec<Self>> {
-        let mut cond = hub_notification::Model::visible(event_id, now);
-        if let Some(l) = locale {
-            cond = cond.add(hub_notification::Column::Locale.eq(l));
-        }
-        let rows: Vec<(Option<i32>, i64)> = hub_notification::Entity::find()
-            .select_only()
-            .column(hub_notification::Column::UserId)
-            .column_as(hub_notification::Column::Id.count(), "n")
-            .filter(cond)
-            .filter(hub_notification::Column::UserId.is_in(users.iter().map(|u| u.id)))
-            .group_by(hub_notification::Column::UserId)
-            .into_tuple()
-            .all(db)
-            .await?;
-        let counts: HashMap<i32, u64> = rows.into_iter().filter_map(|(id, n)| Some((id?, n as u64))).collect();
-        Ok(users
-            .iter()
-            .map(|u| Self { user: HubUserView::new(u, lang), stream_count: counts.get(&u.id).copied().unwrap_or(0) })
-            .collect())
     }
 }
