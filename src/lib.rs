@@ -43,3 +43,4 @@ pub mod types;
 pub mod web;
 pub mod queue;
 pub mod workers;
+pub mod openapi;

@@ -74,7 +74,7 @@ async fn main() -> std::process::ExitCode {
 async fn run(cli: Cli) -> Result<(), String> {
     if matches!(cli.command, Some(Command::Openapi)) {
         // Needs neither configuration nor a database: the document is the code's.
-        let json = vmarket::api::docs::document_json().map_err(|e| format!("openapi: {e}"))?;
+        let json = vmarket::openapi::document_json().map_err(|e| format!("openapi: {e}"))?;
         print!("{json}");
         return Ok(());
     }

@@ -1,7 +1,8 @@
 //! `/api/v1/admin/time_travel`: staff (admin, director, qa_tester) move the application clock
 //! to another instant and back, outside production. The offset is kept in the database, so every
 //! node and worker follows it within a second (`crate::model::time_travel::follow`); this node
-//! follows at once. Each change is audited (resource `time_travel`).
+//! follows at once. Each change is audited (resource `time_travel`). A console endpoint under
+//! the product API's base (the spec's path): mounted at `/api/v1` by `crate::app`.
 
 use chrono::{DateTime, Utc};
 use rocket::data::Data;
@@ -10,7 +11,9 @@ use rocket::{Route, delete, get, put, routes};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::admin::api::{Console, Cx, input};
+use crate::admin::api::access::Console;
+use crate::admin::api::cx::Cx;
+use crate::admin::api::input;
 use crate::admin::permissions::{Action, Area};
 use crate::config::Environment;
 use crate::error::{Error, Result};

@@ -1,4 +1,5 @@
-//! Browser routes of the product side of sign-in.
+//! Browser routes of the product side of sign-in, mounted at `/auth` (the guards, tokens and
+//! CSRF they rely on are `crate::auth`).
 //!
 //! - `/auth/login` starts a sign-in: a single-use state bound to this browser (cookie) and a PKCE
 //!   verifier kept on the server, then off to the account service with the state, the S256
@@ -23,15 +24,16 @@ use serde_json::json;
 use url::Url;
 
 use crate::auth::guards::OptionalUser;
+use crate::auth::links::login_href;
 use crate::auth::sign_in::{self, STATE_COOKIE};
 use crate::auth::{Sso, TOKEN_COOKIE, csrf, verify};
 use crate::clock::Clock;
 use crate::db::entities::user;
 use crate::error::{Error, Result};
 use crate::http::Site;
+use crate::http::cookies::Spec;
 use crate::http::redirect;
 use crate::types::Lang;
-use crate::web::cookies::Spec;
 use crate::web::locale::{MANUAL_LOCALE_COOKIE, is_page_path, split_prefix};
 use crate::web::page::base_context;
 
@@ -50,20 +52,6 @@ pub fn safe_next(next: Option<&str>) -> String {
     let path = redirect::site_path(next.unwrap_or("/"));
     let console = (path == "/admin" || path.starts_with("/admin/")) && !path.starts_with("/admin/api");
     if is_page_path(&path) || console { path } else { "/".to_string() }
-}
-
-/// The sign-in URL for a page at `next`.
-pub fn login_href(next: &str) -> String {
-    format!("/auth/login?next={}", encode(next))
-}
-
-/// The URL a page that needs sign-in sends the browser to (an automatic attempt).
-pub fn auto_login_href(next: &str) -> String {
-    format!("{}&auto=1", login_href(next))
-}
-
-fn encode(s: &str) -> String {
-    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }
 
 /// The visitor's language outside the page routes: the manual-locale cookie, then `path`'s prefix.
