@@ -27,7 +27,7 @@ use crate::model::user_event::Scope;
 use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::mypage_nav::nav;
 
 /// Posts per list page.
 pub const PAGE_SIZE: u64 = 20;

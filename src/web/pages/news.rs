@@ -13,7 +13,7 @@ use crate::model::pagination::{PageRequest, Pagination};
 use crate::types::Id;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::mypage_nav::nav;
 
 /// Notifications per list page.
 pub const PAGE_SIZE: u64 = 10;
