@@ -20,7 +20,7 @@ mod entry_amp_pages;
 mod entry_decline;
 mod entry_pages;
 mod errors;
-mod exhibitor_news;
+mod exhibitor_notifications;
 mod hub;
 mod hub_api;
 mod inquiry;

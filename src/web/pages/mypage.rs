@@ -13,7 +13,7 @@ use crate::model::event;
 use crate::model::pagination::PageRequest;
 use crate::model::user::UserView;
 use crate::web::page::Page;
-use crate::web::pages::news::with_hrefs as news_items;
+use crate::web::pages::exhibitor_notifications::with_hrefs as notification_items;
 use crate::web::pages::mypage_nav::nav;
 
 /// How many of the newest notifications the dashboard shows.
@@ -48,7 +48,7 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
             "nav": nav(&page),
             "profile": profile,
             "current_event": current_event,
-            "news": { "items": news_items(&page, news.items), "unread": news.unread, "href": page.href("/mypage/news") },
+            "news": { "items": notification_items(&page, news.items), "unread": news.unread, "href": page.href("/mypage/news") },
             "circles": {
                 "invitations": invitations,
                 "invitations_href": page.href("/mypage/circles/invitations"),

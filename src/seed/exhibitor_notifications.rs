@@ -1,4 +1,4 @@
-//! Demo exhibitor notifications (`data/exhibitor_news.json`): the organisers' news around the
+//! Demo exhibitor notifications (`data/exhibitor_notifications.json`): the organisers' news around the
 //! 2026 events (applications, lotteries, payments, submissions, maintenance), two scheduled
 //! after the demo "now" and one unpublished draft. Rows already there (same Japanese title and
 //! publish time) are left alone.
@@ -12,12 +12,13 @@ use crate::db::entities::{event, exhibitor_notification};
 use crate::error::Result;
 
 /// The file.
-const FILE: Source = Source { name: "exhibitor_news.json", text: include_str!("data/exhibitor_news.json") };
+const FILE: Source =
+    Source { name: "exhibitor_notifications.json", text: include_str!("data/exhibitor_notifications.json") };
 
 /// One notification: `[Japanese, English]` pairs and the event's permalink.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NewsSeed {
+pub struct ExhibitorNotificationSeed {
     event: Option<String>,
     at: DateTime<Utc>,
     #[serde(default = "public")]
@@ -31,19 +32,19 @@ fn public() -> bool {
     true
 }
 
-/// Reads `exhibitor_news.json`.
-pub fn load() -> Result<Vec<NewsSeed>> {
+/// Reads `exhibitor_notifications.json`.
+pub fn load() -> Result<Vec<ExhibitorNotificationSeed>> {
     let mut file = Reader::open(FILE)?;
-    let news = file.list("news")?;
+    let notifications = file.list("notifications")?;
     file.finish()?;
-    Ok(news)
+    Ok(notifications)
 }
 
-/// Checks the events the news names.
-pub fn check(news: &[NewsSeed], keys: &Keys) -> Result<()> {
-    for (i, n) in news.iter().enumerate() {
+/// Checks the events the notifications name.
+pub fn check(notifications: &[ExhibitorNotificationSeed], keys: &Keys) -> Result<()> {
+    for (i, n) in notifications.iter().enumerate() {
         if let Some(event) = &n.event {
-            data::known(keys.events.contains(event), FILE.name, "news", i, format_args!("event `{event}`"))?;
+            data::known(keys.events.contains(event), FILE.name, "notifications", i, format_args!("event `{event}`"))?;
         }
     }
     Ok(())
@@ -51,9 +52,9 @@ pub fn check(news: &[NewsSeed], keys: &Keys) -> Result<()> {
 
 /// Writes the missing demo notifications (those of an event that is not there are skipped);
 /// returns how many were created.
-pub async fn seed(db: &impl ConnectionTrait, news: &[NewsSeed]) -> Result<usize> {
+pub async fn seed(db: &impl ConnectionTrait, notifications: &[ExhibitorNotificationSeed]) -> Result<usize> {
     let mut created = 0;
-    for n in news {
+    for n in notifications {
         let exists = exhibitor_notification::Entity::find()
             .filter(exhibitor_notification::Column::TitleJa.eq(&n.title[0]))
             .filter(exhibitor_notification::Column::PublishedAt.eq(n.at))

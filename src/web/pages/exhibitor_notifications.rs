@@ -48,7 +48,7 @@ pub async fn list(p: Page<'_>, current: CurrentUser, page: Option<&str>) -> Resu
         "pagination": pagination,
         "pager": pager(&pagination, link),
     });
-    Ok(p.render("mypage/news", &p.t("mypage.news.title"), ctx))
+    Ok(p.render("mypage/exhibitor_notifications", &p.t("mypage.news.title"), ctx))
 }
 
 /// One notification; opening it marks it read.
@@ -65,7 +65,7 @@ pub async fn show(p: Page<'_>, current: CurrentUser, id: Id) -> Result<Template>
         "event_href": event_href,
         "back_href": p.href("/mypage/news"),
     });
-    Ok(p.render("mypage/news_show", &title, ctx))
+    Ok(p.render("mypage/exhibitor_notification", &title, ctx))
 }
 
 /// Routes of this module.
