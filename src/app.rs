@@ -18,7 +18,7 @@ use crate::linkpreview::LinkPreviewer;
 use crate::storage::{self, Storage};
 use crate::web::headers::SecurityHeaders;
 use crate::web::{errors, locale};
-use crate::{account, admin, api, auth, web};
+use crate::{account, admin, api, assets, auth, booth, ingame, store, web};
 
 /// Everything the application is built from.
 pub struct AppParts {
@@ -97,6 +97,10 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())
         .mount("/api/v1", admin::time_travel::routes())
+        .mount("/api/v1/booth", booth::routes())
+        .mount("/api/v1/store", store::routes())
+        .mount("/ingame", ingame::routes())
+        .mount("/uploader", assets::routes())
         .mount("/api", api::ogp::routes())
         .mount("/api", api::example::routes())
         .mount("/_i18n", api::support::i18n_routes())
