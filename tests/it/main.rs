@@ -26,6 +26,7 @@ mod hub_api;
 mod inquiry;
 mod keyword_memory;
 mod layers;
+mod layout;
 mod locale;
 mod lottery;
 mod lottery_bench;
