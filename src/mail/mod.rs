@@ -55,7 +55,7 @@ pub use render::{Rendered, Templates};
 pub use transport::{DeliveryError, Transport};
 
 /// Renders mails and stores them in the queue. Cheap to clone; managed state in the web
-/// process, part of [`crate::jobs::JobContext`] in workers, built by the CLI.
+/// process, part of [`crate::queue::JobContext`] in workers, built by the CLI.
 #[derive(Clone)]
 pub struct Mailer {
     templates: Arc<Templates>,
