@@ -213,8 +213,8 @@ async fn pg_collect(admin: &DatabaseConnection) {
     let current = format!("{ours}{}_", build().build_key);
     for (name, comment) in pg_databases(admin).await {
         let exe = comment.strip_prefix("vmarket test template of ").unwrap_or_default();
-        let stale = (name.starts_with(&ours) && !name.starts_with(&current))
-            || (!exe.is_empty() && !Path::new(exe).exists());
+        let stale =
+            (name.starts_with(&ours) && !name.starts_with(&current)) || (!exe.is_empty() && !Path::new(exe).exists());
         if stale {
             // Waits for clones being made from it; later clones miss and rebuild it.
             let _ = admin.execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\"")).await;
