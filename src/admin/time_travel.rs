@@ -16,8 +16,9 @@ use crate::admin::api::cx::Cx;
 use crate::admin::api::input;
 use crate::admin::permissions::{Action, Area};
 use crate::config::Environment;
-use crate::error::{Error, Result};
+use crate::error::{Error, Invalid, Result};
 use crate::forms::checks::parse_instant;
+use crate::i18n::tera::format_jst;
 use crate::model::{audit, time_travel};
 
 /// Where the application clock stands.
@@ -96,7 +97,8 @@ pub async fn show(console: Result<Console<'_>, Error>) -> Result<Json<TimeTravel
 }
 
 /// Travels to `timestamp`: from now on the whole site (phases, gating, jobs, deadlines) runs as
-/// if it were then, and time goes on from there. Refused in production.
+/// if it were then, and time goes on from there. Refused in production; an instant more than ten
+/// years from the real now is a 422 (`validation.time_travel_range`).
 #[utoipa::path(put, path = "/api/v1/admin/time_travel", tag = "admin", security(("bearer" = [])),
     request_body = TimeTravelInput,
     responses((status = 200, body = TimeTravelView), (status = 400, body = crate::error::ErrorBody),
@@ -114,7 +116,17 @@ pub async fn set(console: Result<Console<'_>, Error>, body: Data<'_>) -> Result<
         .and_then(|v| v.as_str())
         .and_then(|raw| parse_instant(raw.trim()))
         .ok_or_else(|| Error::invalid("timestamp", "validation.datetime"))?;
-    travel(&cx, target - cx.clock.real_now(), Action::Edit).await.map(Json)
+    let offset = target - cx.clock.real_now();
+    if !time_travel::in_range(offset) {
+        let (from, to) =
+            (cx.clock.real_now() - time_travel::max_offset(), cx.clock.real_now() + time_travel::max_offset());
+        return Err(Error::Validation(vec![
+            Invalid::new("timestamp", "validation.time_travel_range")
+                .with("from", format_jst(from, true))
+                .with("to", format_jst(to, true)),
+        ]));
+    }
+    travel(&cx, offset, Action::Edit).await.map(Json)
 }
 
 /// Back to real time (also allowed in production, where it only clears a stray offset).

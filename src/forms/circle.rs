@@ -3,7 +3,6 @@
 //! mypage pages that work without JavaScript: the multipart fields, their checks
 //! ([`CircleInput`]) and the thumbnail, stored in three sizes only when the whole form is valid.
 
-use image::imageops::FilterType;
 use rocket::form::{Errors, Form, FromForm};
 use rocket::fs::TempFile;
 use utoipa::ToSchema;
@@ -14,7 +13,7 @@ use validator::Validate;
 use super::{Input, Problems, checks};
 use crate::db::entities::circle;
 use crate::error::Result;
-use crate::http::upload::{Uploads, png, read_image};
+use crate::http::upload::{Uploads, fit, png, read_image};
 use crate::model::circle::{
     CircleChange, DESCRIPTION_MAX, NAME_EN_MAX, NAME_JA_MAX, THUMBNAIL_SIZES, WEBSITE_MAX, thumbnail_version_key,
 };
@@ -161,16 +160,7 @@ impl CircleForm<'_> {
 /// Renders the thumbnail versions of a decoded image as PNGs, smallest first; an image smaller
 /// than a version is not enlarged.
 pub fn resize_thumbnail(img: image::DynamicImage) -> std::result::Result<Vec<Vec<u8>>, image::ImageError> {
-    THUMBNAIL_SIZES
-        .iter()
-        .map(|(_, side)| {
-            if img.width() <= *side && img.height() <= *side {
-                png(&img)
-            } else {
-                png(&img.resize(*side, *side, FilterType::Lanczos3))
-            }
-        })
-        .collect()
+    THUMBNAIL_SIZES.iter().map(|(_, side)| png(&fit(&img, *side, *side))).collect()
 }
 
 /// Checks `form` (against `current` for a change) and stores a new thumbnail; every problem,
@@ -185,7 +175,7 @@ pub async fn checked(
     let mut versions = None;
     if let Some(file) = form.thumbnail.as_ref().filter(|f| f.len() > 0) {
         let bytes = read_image(file).await?;
-        match uploads.images.render(bytes, resize_thumbnail).await {
+        match uploads.images.render(bytes, THUMBNAIL_SIZES[2].1, resize_thumbnail).await {
             Ok(rendered) => versions = Some(rendered),
             Err(refusal) => problems.fail("thumbnail", refusal.message_key()),
         }

@@ -3,7 +3,6 @@
 //! mypage pages that post without JavaScript: the multipart fields, the typed input with its
 //! checks (also against the event's worlds and the hub's tags), and the thumbnail upload.
 
-use image::imageops::FilterType;
 use rocket::form::{Errors, Form, FromForm};
 use rocket::fs::TempFile;
 use sea_orm::ConnectionTrait;
@@ -13,7 +12,7 @@ use validator::{Validate, ValidationError};
 use crate::error::{Error, Result};
 use crate::forms::checks::{self, parse_instant};
 use crate::forms::{Input, Problems};
-use crate::http::upload::{Uploads, png, read_image};
+use crate::http::upload::{Uploads, fit, png, read_image};
 use crate::model::hub_notification::{HubCategory, HubLocale};
 use crate::model::user_event::{MAX_TAGS, NewUserEvent, unknown_references};
 use crate::types::Id;
@@ -250,7 +249,7 @@ pub async fn store_thumbnail(
     let (w, h) = THUMBNAIL_BOX;
     let encoded = uploads
         .images
-        .render(bytes, move |img| png(&img.resize(w.min(img.width()), h.min(img.height()), FilterType::Lanczos3)))
+        .render(bytes, w.max(h), move |img| png(&fit(&img, w, h)))
         .await
         .map_err(|refusal| Error::invalid("thumbnail", refusal.message_key()))?;
     let key = format!("hub/users/{user_id}/{}.png", uuid::Uuid::new_v4());

@@ -5,6 +5,7 @@
 
 pub mod client_ip;
 pub mod cookies;
+pub mod image_cost;
 pub mod limit;
 pub mod memory;
 pub mod notifier;

@@ -15,8 +15,8 @@ use crate::storage::Storage;
 
 /// The largest image upload accepted (icons, thumbnails).
 pub const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024;
-/// The largest image side accepted before resizing.
-const MAX_IMAGE_SIDE: u32 = 4096;
+use super::image_cost::{Cost, cost};
+pub use super::image_cost::{ImageRefusal, MAX_DECODED_BYTES, MAX_SIDE as MAX_IMAGE_SIDE};
 
 /// The error of a multipart form Rocket could not parse: 413 when a part was over its limit,
 /// 400 `malformed_form` otherwise.
@@ -46,44 +46,20 @@ pub async fn read_image(file: &TempFile<'_>) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The most bytes one decoded image may take: 4096 × 4096 RGBA with 8 bits a channel (64 MiB).
-/// A 16-bit or float image of that size is refused before it is decoded.
-pub const MAX_DECODED_BYTES: u64 = 64 * 1024 * 1024;
-
-/// Why an uploaded image was not used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImageRefusal {
-    /// Not a PNG, JPEG, WebP or GIF that decodes.
-    Unreadable,
-    /// Wider or taller than 4096 px, or more than [`MAX_DECODED_BYTES`] once decoded.
-    TooLarge,
-}
-
-impl ImageRefusal {
-    /// The validation message key for this refusal.
-    pub fn message_key(self) -> &'static str {
-        match self {
-            Self::Unreadable => "validation.image",
-            Self::TooLarge => "validation.image_pixels",
-        }
-    }
-}
-
 /// Decodes uploaded images within a memory budget shared by every request (managed state): the
-/// header is read first and an image whose decoded size is over the cap is refused without
-/// decoding; the others wait for their share of the budget (decoded size × 2 for the working
-/// copies), so any number of parallel uploads stays within a fixed bound.
+/// image's structure is read first ([`super::image_cost`]) and an image whose decoded size is
+/// over the cap — or whose frames lie outside its screen — is refused without decoding; the
+/// others wait until the budget has room for what decoding and rendering them really takes, so
+/// any number of parallel uploads stays within a fixed bound.
 pub struct ImageDecoder {
     budget: Arc<Semaphore>,
     budget_mib: u32,
 }
 
 impl ImageDecoder {
-    /// A decoder that holds at most `budget_mib` MiB of decoded images at once (at least enough
-    /// for one image of the largest accepted size).
+    /// A decoder that holds at most `budget_mib` MiB of decoded images at once (at least 128).
     pub fn new(budget_mib: u32) -> Self {
-        let floor = u32::try_from(2 * MAX_DECODED_BYTES / MIB).unwrap_or(u32::MAX);
-        let budget_mib = budget_mib.max(floor);
+        let budget_mib = budget_mib.max(MIN_BUDGET_MIB);
         Self { budget: Arc::new(Semaphore::new(budget_mib as usize)), budget_mib }
     }
 
@@ -93,13 +69,16 @@ impl ImageDecoder {
     }
 
     /// Decodes `bytes` and runs `render` on the image on a blocking thread, within the budget.
+    /// `render` makes pictures of at most `max_side` pixels a side with [`fit`] or [`fill`] (up
+    /// to three, each PNG-encoded): that is what the image is charged for. An image whose charge
+    /// is more than the whole budget is refused as too large.
     pub async fn render<T: Send + 'static>(
         &self,
         bytes: Vec<u8>,
+        max_side: u32,
         render: impl FnOnce(image::DynamicImage) -> std::result::Result<T, image::ImageError> + Send + 'static,
     ) -> std::result::Result<T, ImageRefusal> {
-        let decoded = probe(&bytes)?;
-        let share = u32::try_from((2 * decoded).div_ceil(MIB)).unwrap_or(u32::MAX).clamp(1, self.budget_mib);
+        let share = self.share(&cost(&bytes)?, max_side)?;
         let permit = self.budget.clone().acquire_many_owned(share).await.map_err(|_| ImageRefusal::Unreadable)?;
         let result = tokio::task::spawn_blocking(move || {
             let _held = permit;
@@ -112,9 +91,43 @@ impl ImageDecoder {
             _ => Err(ImageRefusal::Unreadable),
         }
     }
+
+    /// The MiB of budget an image of `cost` takes, rendered at `max_side`.
+    fn share(&self, cost: &Cost, max_side: u32) -> std::result::Result<u32, ImageRefusal> {
+        let mib = u32::try_from(cost.with_render(max_side).div_ceil(MIB)).unwrap_or(u32::MAX).max(1);
+        if mib > self.budget_mib { Err(ImageRefusal::TooLarge) } else { Ok(mib) }
+    }
 }
 
+/// The smallest decode budget: room for the largest image the server accepts, decoded and
+/// rendered at the console's largest picture size (2048 px).
+pub const MIN_BUDGET_MIB: u32 = 128;
+
 const MIB: u64 = 1024 * 1024;
+
+/// `img` scaled down (never up) to fit inside `width` × `height`, keeping its aspect ratio, by
+/// area averaging: it allocates only the picture (a Lanczos resize held the whole source height
+/// in 32-bit float RGBA, 128 MiB for 4096 px scaled to 2048).
+pub fn fit(img: &image::DynamicImage, width: u32, height: u32) -> image::DynamicImage {
+    if img.width() <= width && img.height() <= height {
+        return img.clone();
+    }
+    img.thumbnail(width, height)
+}
+
+/// `img` scaled to cover `side` × `side` and cropped to it at the centre (icons). A smaller image
+/// is scaled up.
+pub fn fill(img: &image::DynamicImage, side: u32) -> image::DynamicImage {
+    let (w, h) = (u64::from(img.width()), u64::from(img.height()));
+    let scale = |long: u64, short: u64| u32::try_from((long * u64::from(side)).div_ceil(short.max(1))).unwrap_or(side);
+    let (sw, sh) = if w >= h { (scale(w, h).max(side), side) } else { (side, scale(h, w).max(side)) };
+    let scaled = if sw <= img.width() && sh <= img.height() {
+        img.thumbnail_exact(sw, sh)
+    } else {
+        img.resize_exact(sw, sh, image::imageops::FilterType::Triangle)
+    };
+    scaled.crop_imm((sw - side) / 2, (sh - side) / 2, side, side)
+}
 
 /// Where uploads go and how their images are decoded: the request guard upload handlers take.
 pub struct Uploads<'r> {
@@ -136,24 +149,8 @@ impl<'r> rocket::request::FromRequest<'r> for Uploads<'r> {
     }
 }
 
-/// Reads the header only: the decoded size in bytes, or why the image is refused.
-fn probe(bytes: &[u8]) -> std::result::Result<u64, ImageRefusal> {
-    let reader =
-        image::ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|_| ImageRefusal::Unreadable)?;
-    let decoder = reader.into_decoder().map_err(|_| ImageRefusal::Unreadable)?;
-    let (w, h) = image::ImageDecoder::dimensions(&decoder);
-    let total = image::ImageDecoder::total_bytes(&decoder);
-    if w == 0 || h == 0 {
-        return Err(ImageRefusal::Unreadable);
-    }
-    if w > MAX_IMAGE_SIDE || h > MAX_IMAGE_SIDE || total > MAX_DECODED_BYTES {
-        return Err(ImageRefusal::TooLarge);
-    }
-    Ok(total)
-}
-
 /// Decodes a PNG, JPEG, WebP or GIF within the limits above.
-fn decode(bytes: &[u8]) -> std::result::Result<image::DynamicImage, image::ImageError> {
+pub(crate) fn decode(bytes: &[u8]) -> std::result::Result<image::DynamicImage, image::ImageError> {
     let mut reader = image::ImageReader::new(Cursor::new(bytes)).with_guessed_format()?;
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_IMAGE_SIDE);
@@ -183,26 +180,41 @@ mod tests {
     #[test]
     fn oversized_images_are_refused_from_their_header() {
         let deep = png_of(image::DynamicImage::ImageRgba16(image::ImageBuffer::new(1024, 1024)));
-        assert_eq!(probe(&deep), Ok(8 * MIB), "16-bit RGBA counts 8 bytes a pixel");
+        assert_eq!(cost(&deep).map(|c| c.output), Ok(8 * MIB), "16-bit RGBA counts 8 bytes a pixel");
         let wide = png_of(image::DynamicImage::ImageLuma8(image::ImageBuffer::new(4097, 1)));
-        assert_eq!(probe(&wide), Err(ImageRefusal::TooLarge));
+        assert_eq!(cost(&wide), Err(ImageRefusal::TooLarge));
         let tall = png_of(image::DynamicImage::ImageLuma8(image::ImageBuffer::new(1, 4097)));
-        assert_eq!(probe(&tall), Err(ImageRefusal::TooLarge));
-        assert_eq!(probe(b"not an image"), Err(ImageRefusal::Unreadable));
+        assert_eq!(cost(&tall), Err(ImageRefusal::TooLarge));
+        assert_eq!(cost(b"not an image"), Err(ImageRefusal::Unreadable));
+    }
+
+    #[test]
+    fn pictures_fit_and_fill_their_box() {
+        let wide = image::DynamicImage::ImageRgba8(image::ImageBuffer::new(4000, 1000));
+        assert_eq!((fit(&wide, 640, 640).width(), fit(&wide, 640, 640).height()), (640, 160));
+        assert_eq!((fit(&wide, 5000, 5000).width(), fit(&wide, 5000, 5000).height()), (4000, 1000), "never up");
+        for (img, side) in
+            [(&wide, 256), (&wide, 64), (&image::DynamicImage::ImageRgba8(image::ImageBuffer::new(30, 50)), 128)]
+        {
+            let icon = fill(img, side);
+            assert_eq!((icon.width(), icon.height()), (side, side));
+        }
     }
 
     #[tokio::test]
     async fn decodes_share_one_budget() {
         let decoder = Arc::new(ImageDecoder::new(0));
-        assert_eq!(decoder.available_mib(), 128, "the floor holds one image of the largest size");
+        assert_eq!(decoder.available_mib(), 128, "the floor");
         let big = png_of(image::DynamicImage::ImageRgba8(image::ImageBuffer::new(4096, 4096)));
+        let share = decoder.share(&cost(&big).unwrap(), 256).unwrap();
+        assert_eq!(share, 69, "64 MiB decoded, the decoder's rows and tables, the icons");
         let (started_tx, started_rx) = std::sync::mpsc::channel();
         let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
         let first = {
             let d = decoder.clone();
             let b = big.clone();
             tokio::spawn(async move {
-                d.render(b, move |img| {
+                d.render(b, 256, move |img| {
                     started_tx.send(()).unwrap();
                     release_rx.recv().unwrap();
                     Ok(img.width())
@@ -211,17 +223,27 @@ mod tests {
             })
         };
         tokio::task::spawn_blocking(move || started_rx.recv().unwrap()).await.unwrap();
-        assert_eq!(decoder.available_mib(), 0, "one 64 MiB image holds the whole budget");
-        let small = png_of(image::DynamicImage::ImageRgba8(image::ImageBuffer::new(64, 64)));
+        assert_eq!(decoder.available_mib(), 128 - 69);
         let second = {
             let d = decoder.clone();
-            tokio::spawn(async move { d.render(small, |img| Ok(img.width())).await })
+            tokio::spawn(async move { d.render(big, 256, |img| Ok(img.width())).await })
         };
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         assert!(!second.is_finished(), "the next decode waits for memory");
         release_tx.send(()).unwrap();
         assert_eq!(first.await.unwrap(), Ok(4096));
-        assert_eq!(second.await.unwrap(), Ok(64));
+        assert_eq!(second.await.unwrap(), Ok(4096));
         assert_eq!(decoder.available_mib(), 128, "all memory is returned");
+    }
+
+    #[test]
+    fn an_image_dearer_than_the_whole_budget_is_refused() {
+        let decoder = ImageDecoder::new(128);
+        let gif = super::super::image_cost::tests::gif((4096, 4096), (4096, 4096), (0, 0), 1);
+        let charge = cost(&gif).unwrap();
+        assert_eq!(decoder.share(&charge, 256), Ok(84), "64 MiB decoded, 16 MiB of palette indices");
+        let progressive_cmyk = cost(&super::super::image_cost::tests::jpeg_sample(true, 4)).unwrap();
+        assert_eq!(decoder.share(&progressive_cmyk, 256), Err(ImageRefusal::TooLarge), "180 MiB > 128");
+        assert_eq!(ImageDecoder::new(192).share(&progressive_cmyk, 256), Ok(180));
     }
 }

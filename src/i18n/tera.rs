@@ -48,9 +48,14 @@ pub fn format_jst(at: DateTime<Utc>, with_time: bool) -> String {
 }
 
 /// The `jst` filter: `{{ at | jst }}` or `{{ at | jst(time=true) }}` on an RFC 3339 string.
+/// Years past 9999 (written `+10000-…`, which RFC 3339 has no room for) are read too.
 pub fn jst_filter(value: &Value, args: &HashMap<String, Value>) -> tera::Result<Value> {
     let text = value.as_str().ok_or("jst expects an RFC 3339 string")?;
-    let at = DateTime::parse_from_rfc3339(text).map_err(|e| format!("jst: {e}"))?.to_utc();
+    // `DateTime`'s own parser also reads the signed years past 9999 that chrono writes.
+    let at = DateTime::parse_from_rfc3339(text)
+        .map(|at| at.to_utc())
+        .or_else(|_| text.parse::<DateTime<chrono::Utc>>())
+        .map_err(|e| format!("jst: {e}"))?;
     let with_time = args.get("time").and_then(Value::as_bool).unwrap_or(false);
     Ok(Value::String(format_jst(at, with_time)))
 }
@@ -139,6 +144,10 @@ mod tests {
         args.insert("time".to_string(), Value::Bool(true));
         assert_eq!(jst_filter(&Value::String("2026-01-01T00:00:00Z".into()), &args).unwrap(), "2026/01/01 09:00");
         assert!(jst_filter(&Value::String("yesterday".into()), &args).is_err());
+        // Chrono writes years past 9999 with a sign (`+10000-…`), which RFC 3339 cannot read.
+        let far = DateTime::parse_from_rfc3339("9999-12-31T23:59:59-23:59").unwrap().to_utc();
+        assert_eq!(jst_filter(&Value::String(far.to_rfc3339()), &args).unwrap(), "+10000/01/02 08:58");
+        assert_eq!(format_jst(far, false), "+10000/01/02");
     }
 
     #[test]

@@ -19,12 +19,31 @@ const ROW: i32 = 1;
 /// How often every node reads the offset.
 pub const POLL: StdDuration = StdDuration::from_secs(1);
 
-/// The stored offset (zero when nobody travelled).
+/// How far from the real clock staff may travel, either way: ten years (3,653 days). Every
+/// instant in that range renders everywhere (four-digit years, RFC 3339, the browsers' dates);
+/// beyond it a page's dates could not be written (year 10000 is `+10000-…`).
+pub fn max_offset() -> Duration {
+    Duration::days(3653)
+}
+
+/// Whether the clock may be moved by `offset`.
+pub fn in_range(offset: Duration) -> bool {
+    offset.abs() <= max_offset()
+}
+
+/// The stored offset (zero when nobody travelled). An offset outside [`in_range`] — stored before
+/// the range existed, or by hand — is ignored, so no page meets an instant it cannot render.
 pub async fn offset(db: &impl ConnectionTrait) -> Result<Duration> {
-    Ok(time_travel::Entity::find_by_id(ROW)
+    let stored = time_travel::Entity::find_by_id(ROW)
         .one(db)
         .await?
-        .map_or(Duration::zero(), |r| Duration::milliseconds(r.offset_ms)))
+        .map_or(Duration::zero(), |r| Duration::milliseconds(r.offset_ms));
+    if in_range(stored) {
+        Ok(stored)
+    } else {
+        tracing::warn!(offset_ms = stored.num_milliseconds(), "stored time-travel offset out of range; ignored");
+        Ok(Duration::zero())
+    }
 }
 
 /// Stores `offset` (set by user `by` at real time `at`); zero clears it.

@@ -82,9 +82,30 @@ pub fn page_response_in(
     if let Some(at) = req.rocket().state::<Clock>().and_then(Clock::travelled_now) {
         ctx.insert("time_travel".into(), json!(at.to_rfc3339()));
     }
-    let mut res = crate::http::template::Template::render("errors/error", ctx).respond_to(req)?;
+    let mut res = match crate::http::template::Template::render("errors/error", ctx).respond_to(req) {
+        Ok(res) => res,
+        // What broke the page (a value the layout cannot render) must not break its error page:
+        // the same words without the layout.
+        Err(_) => bare_page(&site.messages, lang, status),
+    };
     res.set_status(status);
     Ok(res)
+}
+
+/// The error page without templates: the status, the two messages and the way back, in `lang`.
+fn bare_page(messages: &Messages, lang: Lang, status: Status) -> Response<'static> {
+    let text = |key: &str| crate::i18n::tera::escape_html(&messages.t(lang, key));
+    let home = if lang == Lang::En { "/en" } else { "/" };
+    let body = format!(
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"robots\" content=\"noindex\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{code} ERROR</title></head>\
+         <body><main><h1>{code} ERROR</h1><p>{message}</p><p>{hint}</p><a href=\"{home}\">{back}</a></main></body></html>",
+        code = status.code,
+        message = text("error_page.message"),
+        hint = text("error_page.hint"),
+        back = text("error_page.return_top"),
+    );
+    Response::build().header(ContentType::HTML).sized_body(body.len(), Cursor::new(body)).finalize()
 }
 
 /// A responder that renders the error page for a status from a catcher.
@@ -196,7 +217,23 @@ pub fn api_catchers() -> Vec<Catcher> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_crawler;
+    use super::*;
+
+    #[tokio::test]
+    async fn the_bare_error_page_says_what_the_page_says_without_templates() {
+        let messages = Messages::bundled();
+        for (lang, message, home) in [
+            (Lang::Ja, "申し訳ありません。エラーが発生しました。", "href=\"/\""),
+            (Lang::En, "Oops! It looks like an error has occurred.", "href=\"/en\""),
+        ] {
+            let mut res = bare_page(&messages, lang, Status::InternalServerError);
+            let body = res.body_mut().to_string().await.unwrap();
+            assert!(body.contains("<h1>500 ERROR</h1>"), "{body}");
+            assert!(body.contains(message), "{body}");
+            assert!(body.contains(home), "{body}");
+            assert!(body.contains(&format!("<html lang=\"{lang}\">")), "{body}");
+        }
+    }
 
     #[test]
     fn crawlers_are_recognised() {

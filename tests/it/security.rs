@@ -325,6 +325,28 @@ async fn an_image_bomb_is_refused_before_it_is_decoded() {
 }
 
 #[rocket::async_test]
+async fn a_gif_whose_frame_outgrows_its_screen_is_refused_wherever_images_are_uploaded() {
+    // The probe's file (issue 25): a 1 x 1 screen, one 4000 x 5000 frame, ~10 KB. Before
+    // (checked against e1df045) each upload was charged 1 MiB of the decode budget and decoded
+    // into 80 MB; 32 at once took the server to 2.3 GiB.
+    let bomb = include_bytes!("../fixtures/images/gif-frame-bomb.gif").to_vec();
+    let app = TestApp::builder().live().build().await;
+    let me = app.with_user("painter").await;
+    let (ct, body) = multipart(&[], Some(&bomb));
+    let upload = || me.request(Method::Put, "/api/v1/user/me?lang=en").header(ct.clone()).body(body.clone()).dispatch();
+    let (a, b, c, d) = tokio::join!(upload(), upload(), upload(), upload());
+    for res in [a, b, c, d] {
+        let (status, err) = json_of(res).await;
+        assert_eq!(status, 422, "{err}");
+        assert_eq!(err["details"][0]["attribute"], "icon");
+        assert_eq!(
+            err["details"][0]["message"],
+            "This image could not be read. Choose a PNG, JPEG, WebP or GIF up to 4096 px."
+        );
+    }
+}
+
+#[rocket::async_test]
 async fn handles_are_unique_whatever_their_case() {
     let app = TestApp::builder().live().build().await;
     let seeded = user::Entity::find().one(&app.db).await.unwrap().expect("the demo has users");

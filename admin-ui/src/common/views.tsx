@@ -290,6 +290,7 @@ export function listOf(spec: ResourceSpec) {
     const bulk = useBulkActions(spec);
     return (
       <List
+        exporter={false}
         sort={spec.sort ?? { field: 'id', order: 'DESC' }}
         filters={filters.length > 0 ? filters : undefined}
         actions={

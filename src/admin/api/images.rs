@@ -12,7 +12,6 @@
 //! PNG, JPEG, WebP or GIF, is over 5 MiB or is over 4096 px a side is refused with a 422 naming
 //! the field, so the console shows the reason beside it; nothing is stored then.
 
-use image::imageops::FilterType;
 use rocket::form::{Errors, Form, FromForm};
 use rocket::fs::TempFile;
 use rocket::response::status;
@@ -27,7 +26,7 @@ use crate::admin::api::registered::Registered;
 use crate::admin::api::resources::ALL;
 use crate::admin::permissions::Action;
 use crate::error::{Error, Result};
-use crate::http::upload::{Uploads, form_error, png, read_image};
+use crate::http::upload::{Uploads, fit, form_error, png, read_image};
 
 /// The multipart body of an upload.
 #[derive(FromForm)]
@@ -103,12 +102,8 @@ pub async fn upload(
     let (width, height) = (slot.width, slot.height);
     let (stored, w, h) = uploads
         .images
-        .render(bytes, move |img| {
-            let fitted = if img.width() > width || img.height() > height {
-                img.resize(width, height, FilterType::Lanczos3)
-            } else {
-                img
-            };
+        .render(bytes, width.max(height), move |img| {
+            let fitted = fit(&img, width, height);
             Ok((png(&fitted)?, fitted.width(), fitted.height()))
         })
         .await

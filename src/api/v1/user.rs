@@ -2,7 +2,6 @@
 //! `name_ja`, `name_en`, `external_links` as a JSON list, `icon`). Icons are decoded, resized to
 //! 64 / 128 / 256 px PNGs and stored through `object_store`.
 
-use image::imageops::FilterType;
 use rocket::form::{Errors, Form, FromForm};
 use rocket::fs::TempFile;
 use rocket::serde::json::Json;
@@ -13,7 +12,7 @@ use crate::auth::guards::CurrentUser;
 use crate::error::Result;
 use crate::forms::Problems;
 use crate::forms::profile::ProfileInput;
-use crate::http::upload::{Uploads, form_error, png, read_image};
+use crate::http::upload::{Uploads, fill, form_error, png, read_image};
 use crate::model::user::{ICON_SIZES, ProfileUpdate, UserView, icon_key};
 
 /// The signed-in user's profile.
@@ -71,7 +70,7 @@ pub async fn update(
     let icon = match &form.icon {
         Some(file) if file.len() > 0 => {
             let bytes = read_image(file).await?;
-            match uploads.images.render(bytes, resize_icon).await {
+            match uploads.images.render(bytes, ICON_SIZES[2].1, resize_icon).await {
                 Ok(sizes) => Some(sizes),
                 Err(refusal) => {
                     problems.fail("icon", refusal.message_key());
@@ -101,7 +100,7 @@ pub async fn update(
 
 /// Renders the icon sizes of a decoded image as square PNGs.
 pub fn resize_icon(img: image::DynamicImage) -> std::result::Result<Vec<Vec<u8>>, image::ImageError> {
-    ICON_SIZES.iter().map(|(_, side)| png(&img.resize_to_fill(*side, *side, FilterType::Lanczos3))).collect()
+    ICON_SIZES.iter().map(|(_, side)| png(&fill(&img, *side))).collect()
 }
 
 /// The OpenAPI operations of this resource: the handlers of [`routes`], listed alike.

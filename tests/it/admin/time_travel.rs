@@ -270,3 +270,85 @@ async fn the_session_says_whether_time_travel_is_there() {
         assert!(session["permissions"]["events"].is_array(), "the rest is there");
     }
 }
+
+/// Pages of every layout, for a visitor and a signed-in staff member, and the error page.
+const PAGES: &[&str] = &[
+    "/",
+    "/en",
+    "/worlds",
+    "/en/event_history",
+    "/hub/2026Winter/notification",
+    "/en/catalog",
+    "/contact",
+    "/no/such/page",
+];
+
+/// What `path` answers `who` (a visitor when `None`).
+async fn status_of(app: &TestApp, who: Option<&crate::support::actors::Actor<'_>>, path: &str) -> u16 {
+    match who {
+        Some(actor) => actor.page(path).await.0,
+        None => app.page(path).await.0,
+    }
+}
+
+#[rocket::async_test]
+async fn travel_reaches_ten_years_either_way_and_every_page_renders_there() {
+    // Before the range (checked against e1df045): year 10000 was accepted and every HTML page,
+    // the error page included, answered 500 until the clock was cleared.
+    let app = TestApp::builder().live().build().await;
+    let qa = app.as_staff(Role::QaTester).await;
+    for far in ["9999-12-31T23:59:59-23:59", "2036-11-22T12:00", "2016-11-19T12:00", "0001-01-01T00:00"] {
+        let answer = call(&app, &qa, Method::Put, &format!("{PATH}?lang=en"), Some(&json!({"timestamp": far}))).await;
+        assert_eq!(answer.status, 422, "{far}");
+        assert_eq!(answer.attributes(), ["timestamp"]);
+        let message = answer.body["details"][0]["message"].as_str().unwrap();
+        assert!(message.starts_with("Time travel reaches ten years either way from now"), "{message}");
+        assert!(message.contains("to 2036/11/21 12:00"), "{message}");
+        assert_eq!(qa.get_json(PATH).await.1["timestamp"], serde_json::Value::Null, "nothing changed");
+    }
+    let ja = call(&app, &qa, Method::Put, PATH, Some(&json!({"timestamp": "9999-12-31T23:59:59-23:59"}))).await;
+    assert!(ja.body["details"][0]["message"].as_str().unwrap().starts_with("時間移動できるのは現在から前後10年以内"));
+
+    for end in ["2036-11-21T12:00", "2016-11-21T12:00"] {
+        let answer = call(&app, &qa, Method::Put, PATH, Some(&json!({"timestamp": end}))).await;
+        assert_eq!(answer.status, 200, "{end}: {:?}", answer.body);
+        for path in PAGES {
+            for who in [None, Some(&qa)] {
+                let status = status_of(&app, who, path).await;
+                let expected = if path.starts_with("/no/") { 404 } else { 200 };
+                assert_eq!(status, expected, "{path} at {end}, signed in: {}", who.is_some());
+            }
+        }
+        let doc = Doc::parse(&app.page("/en").await.1);
+        assert!(doc.text("[data-testid=time-travel-banner]").contains(&end.replace('-', "/").replace('T', " ")));
+    }
+}
+
+#[rocket::async_test]
+async fn an_offset_stored_out_of_range_is_ignored_and_nothing_breaks() {
+    use sea_orm::{ActiveModelTrait, Set};
+    use vmarket::db::entities::time_travel;
+    let app = TestApp::builder().live().build().await;
+    let qa = app.as_staff(Role::QaTester).await;
+    // Written before the range existed (or by hand): year 10000, as the probe set it.
+    let year_10000 = chrono::NaiveDate::from_ymd_opt(10000, 1, 1).unwrap().and_hms_opt(23, 58, 59).unwrap().and_utc();
+    time_travel::ActiveModel {
+        id: Set(1),
+        offset_ms: Set((year_10000 - app.clock.real_now()).num_milliseconds()),
+        set_by: Set(qa.user.id),
+        set_at: Set(app.clock.real_now()),
+    }
+    .insert(&app.db)
+    .await
+    .unwrap();
+    let other = Clock::manual(at("2026-11-21T03:00:00Z"));
+    let follower = vmarket::model::time_travel::follow(other.clone(), app.db.clone(), &app.config).expect("follows");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(other.now(), at("2026-11-21T03:00:00Z"), "a node does not follow it");
+    follower.abort();
+    assert_eq!(qa.get_json(PATH).await.1["timestamp"], serde_json::Value::Null);
+    for path in PAGES {
+        let expected = if path.starts_with("/no/") { 404 } else { 200 };
+        assert_eq!(status_of(&app, Some(&qa), path).await, expected, "{path}");
+    }
+}
