@@ -15,8 +15,11 @@ run:
 openapi:
 	cargo run --quiet --bin vmarket -- openapi > widgets/openapi.json
 
-## Every test: lints, Rust on SQLite and PostgreSQL, front-end unit tests, browser e2e.
-test: deps frontend lint test-frontend test-sqlite test-postgres test-e2e
+## Every test: lints, Rust on SQLite and PostgreSQL, front-end unit tests, browser e2e — installing
+## what is missing first, overlapping the stages that can share the machine, and ending with a
+## table of stage times (scripts/test-all; README "Tests"). The targets below run one stage each.
+test:
+	scripts/test-all
 
 deps:
 	scripts/install-test-deps
@@ -63,4 +66,4 @@ bench-pages:
 
 clean:
 	scripts/pg-test-server stop
-	rm -rf static/dist target/e2e-screenshots
+	rm -rf static/dist target/e2e-screenshots target/test-logs

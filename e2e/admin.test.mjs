@@ -3,6 +3,7 @@
  * sign-in and get the dashboard, deep links included; a signed-in visitor who is not staff gets
  * a refusal page in their language, and the console never loads for them.
  */
+// e2e-schedule: shared-read — signs in the e2e staff and a new visitor of its own (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {

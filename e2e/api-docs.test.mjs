@@ -2,6 +2,7 @@
  * Swagger UI at /api-docs/ (the e2e server runs in development): it lists the documented
  * operations and runs one, under a Content-Security-Policy without inline scripts or styles.
  */
+// e2e-schedule: shared-read — reads the API through Swagger UI (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, url } from './support.mjs';

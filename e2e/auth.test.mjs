@@ -4,6 +4,7 @@
  * /mypage/profile (the profile-form island), sees the header follow in both languages, signs
  * out, and signs in again with the sign-in form, then reads the exhibitor news on mypage.
  */
+// e2e-schedule: shared-read — a new account of its own (scripts/e2e)
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';

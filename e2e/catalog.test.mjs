@@ -6,6 +6,7 @@
  * has closed: past events keep their catalogue open as an archive (search, exhibitor and company
  * pages), so a visitor can look back at what was shown.
  */
+// e2e-schedule: shared-read — reads 2026Summer's catalogue (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { JAPANESE_RE, TEST_TIMEOUT_MS, htmlLang, launchBrowser, newPage, screenshot, url } from './support.mjs';

@@ -6,6 +6,7 @@
  * Japanese, once in English, with screenshots. A last test photographs the circle pages at
  * desktop and phone width in both languages and checks that nothing overflows the phone screen.
  */
+// e2e-schedule: shared-write — the demo exhibitor's and friend's circles and invitations (scripts/e2e)
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';

@@ -14,6 +14,7 @@
  * One browser and one server for all; the time travel is undone in `finally` (it moves the whole
  * server's clock).
  */
+// e2e-schedule: shared-write — creates events, suspends a circle, travels the clock (scripts/e2e)
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';

@@ -11,13 +11,14 @@
  * --published`. Screenshots of every page at desktop and phone (390 px) width; nothing
  * overflows the phone.
  */
+// e2e-schedule: shared-write — the demo circles' entries, the draw, travels the clock (scripts/e2e)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { STAFF, TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, signIn, url } from './support.mjs';
+import { STAFF, TEST_TIMEOUT_MS, VMARKET_BIN, launchBrowser, newPage, screenshot, signIn, url } from './support.mjs';
 
 /** @type {import('playwright-core').Browser | undefined} */
 let browser;
@@ -151,7 +152,7 @@ async function travel(staff, at) {
 
 /** Runs `vmarket lottery <action> --event 2027Summer --round first` against the e2e database. */
 function lottery(/** @type {string} */ action) {
-  return execFileSync('target/debug/vmarket', ['lottery', action, '--event', EVENT, '--round', 'first'], {
+  return execFileSync(VMARKET_BIN, ['lottery', action, '--event', EVENT, '--round', 'first'], {
     encoding: 'utf8',
     env: process.env,
   });
@@ -213,7 +214,7 @@ test('owners apply with two wishes, edit, and see the first draw in their entry 
     assert.ok(download);
     const file = join(mkdtempSync(join(tmpdir(), 'vmarket-draw-')), 'first.json');
     writeFileSync(file, await (await fetch(url(download))).text());
-    const verified = execFileSync('target/debug/vmarket', ['lottery', 'verify', '--published', file], { encoding: 'utf8' });
+    const verified = execFileSync(VMARKET_BIN, ['lottery', 'verify', '--published', file], { encoding: 'utf8' });
     assert.match(verified, /^verified .* the seed matches its commitment/);
 
     // Into the first payment window: the exhibitor declines the win, after a confirmation.

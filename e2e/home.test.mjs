@@ -1,4 +1,5 @@
 /** Smoke: the Japanese top page with the event name, phase timeline and live countdown island. */
+// e2e-schedule: shared-read — reads the top page (its phase countdown follows the clock) (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { TEST_TIMEOUT_MS, htmlLang, launchBrowser, newPage, screenshot, url } from './support.mjs';

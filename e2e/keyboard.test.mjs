@@ -3,6 +3,7 @@
  * the contact form are used with Tab, arrows, Space and Enter (no clicks, no fills), and every
  * element that takes focus on the way shows it.
  */
+// e2e-schedule: shared-read — reads pages, sends a contact message only staff read (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { TEST_TIMEOUT_MS, htmlLang, launchBrowser, newPage, screenshot, url } from './support.mjs';

@@ -4,6 +4,7 @@
  * the input kept, fixes it, lands on the list with the post marked published, and finds it on
  * the hub. The form is a plain multipart form (no JavaScript needed).
  */
+// e2e-schedule: shared-write — posts to the hub list other files read (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ACCOUNT_PATH, SUBMIT, TEST_TIMEOUT_MS, accountForm, launchBrowser, newPage, screenshot, url } from './support.mjs';

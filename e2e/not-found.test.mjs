@@ -1,4 +1,5 @@
 /** Smoke: an unknown English path shows the error page (spec §2 "Error page"). */
+// e2e-schedule: shared-read — reads an error page (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { TEST_TIMEOUT_MS, htmlLang, launchBrowser, newPage, url } from './support.mjs';

@@ -9,6 +9,7 @@
  * Until the payer's pages (`/payment`, `/payment/confirm`) are merged from their branch, the
  * story starts at the form those pages render (`POST /payment/redirect`), sent from the page.
  */
+// e2e-schedule: own-server — privateServer() (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { LAUNCH_OPTIONS, SCREENSHOT_DIR, TEST_TIMEOUT_MS } from './support.mjs';

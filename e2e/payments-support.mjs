@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { screenshot, signIn } from './support.mjs';
+import { VMARKET_BIN, screenshot, signIn } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -69,15 +69,15 @@ export async function privateServer(name, options = {}) {
     ROCKET_LOG_LEVEL: 'critical',
     VMARKET_DEMO_PROVIDER_LOGS: join(work, 'providers'),
   });
-  execFileSync('target/debug/vmarket', ['seed', 'demo'], { env, stdio: 'ignore' });
+  execFileSync(VMARKET_BIN, ['seed', 'demo'], { env, stdio: 'ignore' });
   const staff = { email: `pay-staff-${name}@example.com`, password: `pay-staff-${Math.random().toString(36).slice(2)}` };
   execFileSync(
-    'target/debug/vmarket',
+    VMARKET_BIN,
     ['user', 'create', '--email', staff.email, '--password', staff.password, '--role', 'admin', '--vmarket-id', `pay_staff_${name}`],
     { env, stdio: 'ignore' },
   );
   const log = openSync(join(work, 'server.log'), 'w');
-  const child = spawn('scripts/demo-providers', ['--free-ports', '--', 'target/debug/vmarket', 'serve'], {
+  const child = spawn('scripts/demo-providers', ['--free-ports', '--', VMARKET_BIN, 'serve'], {
     env,
     stdio: ['ignore', log, log],
   });
@@ -180,7 +180,7 @@ export async function wonApplications(server, pages) {
   await signIn(pages.staff, server.staff, (p) => p === '/admin');
   await travel(server, pages.staff, new Date(phase('first_lottery_start') + 3_600_000).toISOString());
   for (const action of ['commit', 'preview', 'publish']) {
-    execFileSync('target/debug/vmarket', ['lottery', action, '--event', EVENT, '--round', 'first'], { env: server.env, stdio: 'ignore' });
+    execFileSync(VMARKET_BIN, ['lottery', action, '--event', EVENT, '--round', 'first'], { env: server.env, stdio: 'ignore' });
   }
   await travel(server, pages.staff, new Date(phase('first_payment_start') + 3_600_000).toISOString());
   return /** @type {{ja: number, en: number}} */ (applications);

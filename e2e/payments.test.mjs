@@ -12,6 +12,7 @@
  *
  * Screenshots of every page at desktop and phone (390 px) width; nothing overflows the phone.
  */
+// e2e-schedule: own-server — privateServer() (scripts/e2e)
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';

@@ -11,6 +11,8 @@ import { chromium } from 'playwright-core';
 
 export const BASE_URL = (process.env.VMARKET_E2E_BASE_URL || 'http://127.0.0.1:8000').replace(/\/+$/, '');
 export const SCREENSHOT_DIR = process.env.VMARKET_E2E_SCREENSHOTS || 'target/e2e-screenshots';
+/** The server binary for CLI steps and own servers: what scripts/e2e runs (it follows CARGO_TARGET_DIR). */
+export const VMARKET_BIN = process.env.VMARKET_BIN || `${process.env.CARGO_TARGET_DIR || 'target'}/debug/vmarket`;
 
 /** Exactly these launch options (no Playwright-downloaded browser exists on these machines). */
 export const LAUNCH_OPTIONS = {

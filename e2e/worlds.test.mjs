@@ -1,4 +1,5 @@
 /** Smoke: the English worlds list (cards with English names) and a world detail page. */
+// e2e-schedule: shared-read — reads the worlds list (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { JAPANESE_RE, TEST_TIMEOUT_MS, htmlLang, launchBrowser, newPage, screenshot, url } from './support.mjs';

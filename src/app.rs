@@ -18,7 +18,7 @@ use crate::linkpreview::LinkPreviewer;
 use crate::storage::{self, Storage};
 use crate::web::headers::SecurityHeaders;
 use crate::web::{errors, locale};
-use crate::{account, admin, api, auth, web};
+use crate::{account, admin, api, assets, auth, booth, ingame, store, web};
 
 /// Everything the application is built from.
 pub struct AppParts {
@@ -53,8 +53,8 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
     let circle_search_limiter = crate::http::limit::UserSearchLimiter::new(&config);
     let form_key = crate::http::protect::FormKey::from_figment(&figment);
-    let api_docs = api::docs::routes(config.environment);
-    let queue = crate::jobs::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
+    let api_docs = crate::openapi::routes(config.environment);
+    let queue = crate::queue::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
     let mailer = crate::mail::Mailer::new(&config)?;
     let providers = crate::payments::Providers::from_config(&config);
     let watch =
@@ -65,7 +65,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let redirected_cookies = locale::RedirectedCookies::new(&config);
     let site = Site { config, messages, assets };
 
-    let download_limiter = crate::assets::api::downloads::DownloadLimiter::per_minute(config_download_per_minute);
+    let download_limiter = assets::api::downloads::DownloadLimiter::per_minute(config_download_per_minute);
     let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media", "/uploader"];
     let mut rocket = rocket::custom(figment)
         .manage(site)
@@ -99,15 +99,19 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .mount("/", web::pages::routes())
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())
+        .mount("/api/v1", admin::time_travel::routes())
+        .mount("/api/v1/booth", booth::routes())
+        .mount("/api/v1/store", store::routes())
+        .mount("/ingame", ingame::routes())
+        .mount("/uploader", assets::routes())
         .mount("/api", api::ogp::routes())
         .mount("/api", api::example::routes())
         .mount("/_i18n", api::support::i18n_routes())
         .mount("/builds", api::support::build_routes())
         .mount("/api-docs", api_docs)
         .mount("/admin", admin::routes())
-        .mount("/auth", auth::routes::routes())
+        .mount("/auth", web::sign_in::routes())
         .mount("/media", storage::routes())
-        .mount("/uploader", crate::assets::routes())
         .mount("/static", crate::http::static_files::StaticFiles::new(static_dir, 20))
         .register("/", errors::page_catchers());
     if builtin_sso {

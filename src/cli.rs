@@ -15,9 +15,10 @@ use crate::config::Config;
 use crate::db::entities::mail::MailStatus;
 use crate::db::entities::{account, mail, user};
 use crate::error::Error;
-use crate::jobs::{JobContext, SendMail, send_mail};
+use crate::jobs::{SendMail, send_mail};
 use crate::mail::{MailKind, Outgoing};
 use crate::model::user::Role;
+use crate::queue::JobContext;
 use crate::types::Lang;
 
 /// `vmarket user …`

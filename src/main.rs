@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 use vmarket::app::{self, AppParts};
 use vmarket::clock::Clock;
 use vmarket::config::Config;
-use vmarket::{cli, db, jobs, seed, telemetry};
+use vmarket::{cli, db, queue, seed, telemetry, workers};
 
 /// Virtual Market: the web platform of a virtual-world event marketplace.
 #[derive(Parser)]
@@ -74,7 +74,7 @@ async fn main() -> std::process::ExitCode {
 async fn run(cli: Cli) -> Result<(), String> {
     if matches!(cli.command, Some(Command::Openapi)) {
         // Needs neither configuration nor a database: the document is the code's.
-        let json = vmarket::api::docs::document_json().map_err(|e| format!("openapi: {e}"))?;
+        let json = vmarket::openapi::document_json().map_err(|e| format!("openapi: {e}"))?;
         print!("{json}");
         return Ok(());
     }
@@ -93,6 +93,7 @@ async fn run(cli: Cli) -> Result<(), String> {
     let _sentry = telemetry::init_sentry(&config);
     let conn = db::connect(&config.database_url).await.map_err(|e| format!("database: {e}"))?;
     db::migrate(&conn).await.map_err(|e| format!("migration: {e}"))?;
+    queue::setup(&conn).await.map_err(|e| format!("job queue: {e}"))?;
     let now = chrono::Utc::now();
     vmarket::assets::model::defaults::ensure(&conn, now).await.map_err(|e| format!("asset settings: {e}"))?;
     match command {
@@ -128,7 +129,8 @@ async fn run(cli: Cli) -> Result<(), String> {
             let offset = vmarket::model::time_travel::offset(&conn).await.map_err(|e| format!("time travel: {e}"))?;
             let clock = Clock::system();
             clock.set_travel(offset);
-            let ctx = vmarket::jobs::JobContext::new(conn.clone(), config.clone(), clock).map_err(|e| e.to_string())?;
+            let ctx =
+                vmarket::queue::JobContext::new(conn.clone(), config.clone(), clock).map_err(|e| e.to_string())?;
             cli::lottery::run(&ctx, action).await
         }
         Command::Keygen => {
@@ -187,8 +189,8 @@ async fn start_workers(
     conn: &sea_orm::DatabaseConnection,
     config: &Config,
     clock: &Clock,
-) -> Result<jobs::Workers, String> {
+) -> Result<workers::Workers, String> {
     let ctx =
-        jobs::JobContext::new(conn.clone(), config.clone(), clock.clone()).map_err(|e| format!("workers: {e}"))?;
-    jobs::start(ctx).await.map_err(|e| format!("workers: {e}"))
+        queue::JobContext::new(conn.clone(), config.clone(), clock.clone()).map_err(|e| format!("workers: {e}"))?;
+    workers::start(ctx).await.map_err(|e| format!("workers: {e}"))
 }

@@ -9,10 +9,11 @@ use sea_orm::DatabaseConnection;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::account::keys::{self, Jwks};
+use crate::account::keys;
 use crate::account::pages::session_account;
 use crate::account::store::CodeGrant;
 use crate::account::tokens;
+use crate::auth::jwks::Jwks;
 use crate::clock::Clock;
 use crate::db::entities::account;
 use crate::error::{Error, Result, request_lang_of};

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use url::Url;
 
-use crate::account::store::is_challenge;
+use crate::auth::secret::is_challenge;
 use crate::config::Config;
 
 /// The path every registered callback has.

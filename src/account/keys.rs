@@ -10,40 +10,14 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::entity::prelude::*;
 use sea_orm::{ConnectionTrait, QueryOrder, Set};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
+use crate::auth::jwks::{Jwk, Jwks};
 use crate::db::entities::signing_key;
 use crate::error::{Error, Result};
 
 /// How long a token is valid.
 pub fn token_lifetime() -> Duration {
     Duration::hours(24)
-}
-
-/// A public key as published in the JWKS (public fields only).
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-pub struct Jwk {
-    /// Key type, `RSA`.
-    pub kty: String,
-    /// Key id.
-    pub kid: String,
-    /// Modulus, base64url.
-    pub n: String,
-    /// Exponent, base64url.
-    pub e: String,
-    /// Algorithm, `RS256`.
-    pub alg: String,
-    /// Use, `sig`.
-    #[serde(rename = "use")]
-    pub use_: String,
-}
-
-/// The JWKS document.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct Jwks {
-    /// The keys that verify tokens now.
-    pub keys: Vec<Jwk>,
 }
 
 /// Generates a new RSA-2048 key as a row ready to insert.

@@ -12,9 +12,9 @@ use rocket::{Route, State, get, post, routes};
 use sea_orm::DatabaseConnection;
 use serde_json::json;
 
-use crate::account::SESSION;
 use crate::account::authorize::after_sign_out;
 use crate::account::pages::{page_lang, session_account};
+use crate::account::session::SESSION;
 use crate::auth::csrf;
 use crate::clock::Clock;
 use crate::error::Result;

@@ -12,8 +12,9 @@ use sea_orm::DatabaseConnection;
 use serde_json::{Value, json};
 
 use crate::account::authorize::AuthRequest;
+use crate::account::limits::SignInLimits;
+use crate::account::session::SESSION;
 use crate::account::store::{CodeBinding, NewAccount};
-use crate::account::{SESSION, SignInLimits};
 use crate::auth::csrf;
 use crate::clock::Clock;
 use crate::db::entities::account;

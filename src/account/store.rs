@@ -1,15 +1,13 @@
 //! Accounts, their browser sessions and one-time codes. Secrets (session tokens, codes) are
 //! random 32-byte values; only their SHA-256 hashes are stored.
 
-use base64::Engine;
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::entity::prelude::*;
 use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{ConnectionTrait, Set};
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 
-use crate::account::password;
+use crate::auth::password;
+use crate::auth::secret::{digest, new_secret, pkce_matches};
 use crate::db::entities::{account, account_code, account_session, user};
 use crate::error::{Error, Result};
 
@@ -21,16 +19,6 @@ pub fn session_lifetime() -> Duration {
 /// How long a one-time code may be exchanged.
 pub fn code_lifetime() -> Duration {
     Duration::seconds(60)
-}
-
-/// A new random secret, URL-safe.
-pub fn new_secret() -> String {
-    hex::encode(rand::random::<[u8; 32]>())
-}
-
-/// The stored form of a secret.
-pub fn digest(secret: &str) -> String {
-    hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
 /// A validated sign-up.
@@ -256,21 +244,4 @@ pub struct CodeGrant<'a> {
     pub redirect_url: &'a str,
     /// The PKCE verifier.
     pub code_verifier: &'a str,
-}
-
-/// Whether `challenge` is a well-formed S256 PKCE challenge (43 base64url characters).
-pub fn is_challenge(challenge: &str) -> bool {
-    challenge.len() == 43 && challenge.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// The S256 challenge of a PKCE verifier (RFC 7636 §4.2).
-pub fn pkce_challenge(verifier: &str) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
-}
-
-/// Whether `verifier` (43–128 unreserved characters, RFC 7636 §4.1) hashes to `challenge`.
-pub fn pkce_matches(verifier: &str, challenge: &str) -> bool {
-    let well_formed = (43..=128).contains(&verifier.len())
-        && verifier.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'));
-    well_formed && is_challenge(challenge) && pkce_challenge(verifier).as_bytes().ct_eq(challenge.as_bytes()).into()
 }

@@ -5,8 +5,8 @@ use rocket::serde::json::Json;
 use rocket::{Route, get, routes};
 use utoipa::OpenApi;
 
-use crate::admin::api::Console;
-use crate::api::v1::time_travel::TimeTravelView;
+use crate::admin::api::access::Console;
+use crate::admin::time_travel::TimeTravelView;
 use crate::error::{Error, Result};
 
 /// The application clock: the travelled "now" (or null) and the real one.

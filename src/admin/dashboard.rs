@@ -10,7 +10,7 @@
 //!   admin reconciles it;
 //! - payments to refund (payments): the provider took money that no payment settled — paid a
 //!   second time, or an amount other than the fee
-//!   ([`crate::model::payment::MONEY_TAKEN_UNSETTLED`]), the longest-waiting first.
+//!   ([`crate::model::settlement::MONEY_TAKEN_UNSETTLED`]), the longest-waiting first.
 //!
 //! A staff member gets only the cards of areas their role may read. Adding a card: a function
 //! and a line in [`CARDS`].
@@ -26,9 +26,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use utoipa::{OpenApi, ToSchema};
 
+use crate::admin::api::access::Console;
+use crate::admin::api::cx::Cx;
 use crate::admin::api::resources::inquiries::unforwarded_before;
 use crate::admin::api::resources::payments::needs_refund;
-use crate::admin::api::{Console, Cx};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::lottery_run::LotteryRunState;
 use crate::db::entities::order::OrderState;

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod dashboard;
 pub mod permissions;
 pub mod session;
+pub mod time_travel;
 
 use std::path::PathBuf;
 
@@ -20,7 +21,7 @@ use rocket::{Route, State, get, routes};
 
 use crate::auth::csrf;
 use crate::auth::guards::OptionalUser;
-use crate::auth::routes::auto_login_href;
+use crate::auth::links::auto_login_href;
 use crate::error::{Error, Result};
 use crate::http::Site;
 use crate::model::user::Role;

@@ -91,7 +91,7 @@ pub fn session(staff: Staff<AnyStaff>, site: &State<Site>) -> Json<SessionView> 
     })
 }
 
-/// The OpenAPI operations of this module (see `crate::api::docs`).
+/// The OpenAPI operations of this module (see `crate::openapi`).
 #[derive(OpenApi)]
 #[openapi(paths(session))]
 pub struct Doc;

@@ -1,5 +1,6 @@
-//! The JSON API: `/api/v1` resources, application support calls (incl. the `/api/ogp` link
-//! preview) and the OpenAPI document.
+//! The JSON API: `/api/v1` resources and application support calls (incl. the `/api/ogp` link
+//! preview), with the helpers that build the OpenAPI document from their parts (the whole
+//! document: `crate::openapi`).
 
 pub mod ctx;
 pub mod docs;

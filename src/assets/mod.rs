@@ -4,12 +4,19 @@
 //! reads each file ([`analyse`], pure), checks it against its kind's rule set and writes a report;
 //! owners hand out download tokens.
 //!
+//! A feature sits above the model and below the edges: `api`, `web`, `admin`, `openapi` and the
+//! worker registry (`crate::workers`) may import it, it imports none of them. It may import
+//! everything below the features (`model`, `db`, `storage`, `http`, `auth`, `forms`, the job
+//! queue `queue` and the generic `jobs`, `mail`, and what those stand on); no other feature
+//! (`tests/it/layers`, README "Layout").
+//!
 //! - [`analyse`]: the analysers, rule sets and report, as pure functions over bytes;
 //! - [`model`]: settings and rule sets, assets, versions, uploads, tokens — their queries and
 //!   rules;
 //! - [`pipeline`]: what each step of the pipeline does (storage and analysis);
-//! - [`jobs`]: the background jobs that run the steps and expire unfinished uploads;
-//! - [`api`]: the `/uploader` routes ([`routes`]).
+//! - [`jobs`]: the background jobs that run the steps and expire unfinished uploads (listed in
+//!   `crate::workers`);
+//! - [`api`]: the `/uploader` routes ([`routes`], mounted by `crate::app`).
 
 pub mod analyse;
 pub mod api;

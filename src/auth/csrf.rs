@@ -6,7 +6,7 @@ use rocket::http::{CookieJar, SameSite};
 use subtle::ConstantTimeEq;
 
 use crate::config::Config;
-use crate::web::cookies::Spec;
+use crate::http::cookies::Spec;
 
 /// The cookie holding the token.
 pub const CSRF_COOKIE: &str = "vmarket_csrf";

@@ -1,4 +1,5 @@
-//! The product side's cache of the account service's public keys, fetched over HTTP from
+//! The JSON Web Key Set the account service publishes ([`Jwks`]), and the product side's cache
+//! of its public keys, fetched over HTTP from
 //! `{sso_domain}/auth/discovery/keys`. Keys are kept for an hour; a token with an unknown `kid`
 //! triggers one refetch, at most once a minute.
 
@@ -8,7 +9,33 @@ use std::time::{Duration, Instant};
 use jsonwebtoken::DecodingKey;
 use tokio::sync::Mutex;
 
-use crate::account::keys::Jwks;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A public key as published in the JWKS (public fields only).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct Jwk {
+    /// Key type, `RSA`.
+    pub kty: String,
+    /// Key id.
+    pub kid: String,
+    /// Modulus, base64url.
+    pub n: String,
+    /// Exponent, base64url.
+    pub e: String,
+    /// Algorithm, `RS256`.
+    pub alg: String,
+    /// Use, `sig`.
+    #[serde(rename = "use")]
+    pub use_: String,
+}
+
+/// The JWKS document.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Jwks {
+    /// The keys that verify tokens now.
+    pub keys: Vec<Jwk>,
+}
 
 /// How long fetched keys are trusted without asking again.
 const MAX_AGE: Duration = Duration::from_secs(3600);

@@ -1,11 +1,15 @@
 //! The product side of sign-in: verifying account-service tokens against its JWKS, the request
-//! guards, CSRF, and the browser routes that start and finish a sign-in (`/auth/…`).
+//! guards, CSRF, the sign-in state, the secrets and PKCE challenges it shares with the account
+//! service, and the links that start a sign-in. Its browser routes (`/auth/…`) render pages and
+//! so live with them, in `crate::web::sign_in`.
 
 pub mod claims;
 pub mod csrf;
 pub mod guards;
 pub mod jwks;
-pub mod routes;
+pub mod links;
+pub mod password;
+pub mod secret;
 pub mod sign_in;
 pub mod verify;
 

@@ -12,7 +12,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ConnectionTrait, Set};
 use subtle::ConstantTimeEq;
 
-use crate::account::store::{digest, new_secret, pkce_challenge};
+use crate::auth::secret::{digest, new_secret, pkce_challenge};
 use crate::db::entities::sign_in_state;
 use crate::error::Result;
 use crate::types::Lang;

@@ -12,11 +12,12 @@ use crate::db::entities::event;
 use crate::db::entities::event_entry_application::LotteryRound;
 use crate::error::Error;
 use crate::i18n::tera::format_jst;
-use crate::jobs::{JobContext, PreviewLottery, PublishLottery};
+use crate::jobs::{PreviewLottery, PublishLottery};
 use crate::lottery::{Published, verify};
 use crate::model::event::EventWithPhases;
 use crate::model::lottery::{self as runs, PublicRun, Publication};
 use crate::model::phase::PhaseType;
+use crate::queue::JobContext;
 
 /// `vmarket lottery …`
 #[derive(Debug, Subcommand)]

@@ -108,10 +108,10 @@ fn sqlite_path(url: &str) -> Option<&str> {
 }
 
 /// Applies every pending migration, then puts the data-version trigger on every table that
-/// should have it and lacks it ([`data_version::install`]).
+/// should have it and lacks it ([`data_version::install`]). The job queue's tables are not ours:
+/// whoever opens the database for the application sets them up after this (`crate::queue::setup`).
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
     migrations::Migrator::up(db, None).await?;
-    crate::jobs::Queue::for_db(db)?.setup().await?;
     data_version::install(db).await
 }
 

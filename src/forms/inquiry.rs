@@ -17,8 +17,9 @@ use crate::forms::{Input, Problems, checks};
 use crate::http::Site;
 use crate::http::client_ip::ClientIp;
 use crate::http::protect::{FormKey, InquiryLimiter};
-use crate::jobs::{ForwardInquiry, Queue};
+use crate::jobs::ForwardInquiry;
 use crate::model::inquiry::NewInquiry;
+use crate::queue::Queue;
 use crate::types::Lang;
 
 /// Longest message accepted, in characters.

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::forms::checks::{self, parse_instant};
 use crate::forms::{Input, Problems};
 use crate::http::upload::{Uploads, fit, png, read_image};
-use crate::model::hub::{HubCategory, HubLocale};
+use crate::model::hub_notification::{HubCategory, HubLocale};
 use crate::model::user_event::{MAX_TAGS, NewUserEvent, unknown_references};
 use crate::types::Id;
 

@@ -1,9 +1,10 @@
 //! What every edge of the site shares — the API (`api`), the pages (`web`), sign-in (`auth`)
-//! and the account service: the site-wide state, the client's IP, rate limits, form keys, the
-//! one way to redirect, multipart uploads and the front-end build. It sits below those edges,
+//! and the account service: the site-wide state, the client's IP, cookies, rate limits, form
+//! keys, the one way to redirect, multipart uploads and the front-end build. It sits below those edges,
 //! so none of them needs another.
 
 pub mod client_ip;
+pub mod cookies;
 pub mod image_cost;
 pub mod limit;
 pub mod memory;

@@ -5,8 +5,9 @@
 use rocket::http::Status;
 use rocket::request::{FromRequest, Outcome, Request};
 
-use crate::jobs::{Queue, SendMail};
+use crate::jobs::SendMail;
 use crate::mail::{Mailer, Queued};
+use crate::queue::Queue;
 
 /// The mailer and the job queue.
 pub struct Notifier<'r> {

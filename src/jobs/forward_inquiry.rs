@@ -14,9 +14,9 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait, IntoActiveModel};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{Job, JobContext};
 use crate::db::entities::{inquiry, inquiry_category};
 use crate::model::inquiry::ForwardStatus;
+use crate::queue::{Job, JobContext, Queue};
 
 /// Forward the inquiry `inquiry_id` to its category's targets.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,12 +44,7 @@ impl ForwardInquiry {
     }
 
     /// Enqueues run `attempt` of the inquiry after `delay`.
-    pub async fn enqueue(
-        queue: &super::Queue,
-        inquiry_id: i32,
-        attempt: i32,
-        delay: Duration,
-    ) -> Result<(), sea_orm::DbErr> {
+    pub async fn enqueue(queue: &Queue, inquiry_id: i32, attempt: i32, delay: Duration) -> Result<(), sea_orm::DbErr> {
         queue.push(Self { inquiry_id }, delay, &Self::key(inquiry_id, attempt)).await
     }
 }

@@ -6,7 +6,7 @@
 //!   once it committed, enqueues [`SendLotteryResults`], which renders and stores the mails in
 //!   batches and hands them to delivery;
 //! - [`LotteryClock`] runs once a minute: it writes the statuses time has changed
-//!   (`model::lottery::sweep`) and moves the automatic rounds (`model::lottery::advance_rounds`:
+//!   (`model::lottery_clock::sweep`) and moves the automatic rounds (`model::lottery_clock::advance_rounds`:
 //!   the first round is committed when the entry window closes, the second when the first
 //!   payment window closes, and each is previewed when its lottery window opens).
 //!
@@ -24,11 +24,13 @@ use chrono::{DateTime, Utc};
 use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
-use super::{Job, JobContext, Queue, SendLotteryResults};
 use crate::db::entities::event_entry_application::LotteryRound;
 use crate::error::Error;
+use crate::jobs::send_lottery_results::SendLotteryResults;
 use crate::lottery::Draw;
-use crate::model::lottery::{self as runs, ClockStep, Publication, Swept};
+use crate::model::lottery::{self as runs, Publication};
+use crate::model::lottery_clock::{self, ClockStep, Swept};
+use crate::queue::{Job, JobContext, Queue, next_minute};
 
 /// A model error as the task's outcome: a refusal is a finished task with its code, anything
 /// else fails the task (its error kept in the job table).
@@ -160,14 +162,14 @@ impl LotteryClock {
     /// The work of one tick at the clock's `now` (which follows time travel).
     pub async fn tick(ctx: &JobContext) -> crate::error::Result<Tick> {
         let now = ctx.clock.now();
-        let swept = runs::sweep(&ctx.db, now).await?;
-        let rounds = runs::advance_rounds(&ctx.db, now).await?;
+        let swept = lottery_clock::sweep(&ctx.db, now).await?;
+        let rounds = lottery_clock::advance_rounds(&ctx.db, now).await?;
         Ok(Tick { swept, rounds })
     }
 
     /// Schedules the tick of the minute after the current (real) one.
     async fn schedule_next(ctx: &JobContext) -> Result<(), DbErr> {
-        let (minute, delay) = super::next_minute(ctx);
+        let (minute, delay) = next_minute(ctx);
         ctx.queue.push(Self { minute }, delay, &format!("lottery_clock:{minute}")).await
     }
 }

@@ -15,8 +15,9 @@ use std::time::Duration;
 use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
-use super::{Job, JobContext, Queue, SendMail};
+use crate::jobs::send_mail::SendMail;
 use crate::model::lottery_mails::{self, ResultMails};
+use crate::queue::{Job, JobContext, Queue};
 
 /// Render, store and send the result mails still owed for the published run `run_id`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

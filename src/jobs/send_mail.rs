@@ -23,10 +23,10 @@ use std::time::Duration;
 use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
-use super::{Job, JobContext, Queue};
 use crate::db::entities::mail;
 use crate::db::entities::mail::MailStatus;
 use crate::mail::{DeliveryError, Queued, build_message};
+use crate::queue::{Job, JobContext, Queue};
 
 /// Attempt `attempt` (1-based) to deliver the mail `mail_id`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -136,7 +136,7 @@ fn result_digest(seed_hash: &str, inputs_digest: &str, outcomes: &[Outcome]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lottery::{ApplicationInput, EntryInput, PlanInput};
+    use crate::lottery::inputs::{ApplicationInput, EntryInput, PlanInput};
 
     fn wish(id: i64, choice: u8, plan_id: i64) -> ApplicationInput {
         ApplicationInput { id, choice, plan_id }

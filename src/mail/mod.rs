@@ -33,112 +33,29 @@
 //! 6 h) until `mail_max_attempts`, then it is `failed` and stays in the table for staff.
 
 mod message;
+pub mod outgoing;
 pub mod queue;
 mod render;
-pub mod settings;
 mod transport;
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use sea_orm::ConnectionTrait;
-use serde_json::Value;
 
 use crate::config::Config;
+use crate::config::mail::MailSettings;
 use crate::db::entities::mail;
 use crate::error::{Error, Result};
 use crate::i18n::Messages;
-use crate::types::Lang;
 pub use message::build_message;
+pub use outgoing::{MailKind, Outgoing};
 pub use queue::NewMail;
 pub use render::{Rendered, Templates};
-pub use settings::MailSettings;
 pub use transport::{DeliveryError, Transport};
 
-/// A kind of mail. Each has three templates under `templates/mail/<name>/`: `subject.txt.tera`,
-/// `text.txt.tera` and `html.html.tera` (which extend `templates/mail/layout_text.txt.tera` /
-/// `layout.html.tera`).
-///
-/// Adding one: a variant here, its name in [`MailKind::name`], its templates in
-/// `render::sources`, and its strings under `mail.<name>` in both locale files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MailKind {
-    /// `vmarket mail test`: shows that mail delivery works.
-    Test,
-    /// To an invitee: a circle's owner invites them.
-    CircleInvited,
-    /// To a circle's owner: an invitee joined.
-    CircleApproved,
-    /// To a circle's owner: an invitee declined.
-    CircleWithdrawn,
-    /// To an invitee: the owner took the invitation back.
-    CircleCancelled,
-    /// To a former member: the owner removed them.
-    CircleRemoved,
-    /// To a circle's owner: a member left.
-    CircleLeft,
-    /// To an entry's circle owner: a published draw gave the entry a slot (plan, fee, deadline).
-    LotteryWon,
-    /// To an entry's circle owner: a published draw gave the entry no slot (and what comes next).
-    LotteryLost,
-    /// To an entry's circle owner: a published draw left the entry out, its circle being
-    /// suspended (its wishes `incorrect`).
-    LotteryIncorrect,
-    /// To a payer: their payment was settled (the receipt: event, plan, amount, provider,
-    /// transaction, when, and a link to the printable receipt).
-    PaymentReceipt,
-}
-
-impl MailKind {
-    /// Every kind.
-    pub const ALL: [MailKind; 11] = [
-        MailKind::Test,
-        MailKind::CircleInvited,
-        MailKind::CircleApproved,
-        MailKind::CircleWithdrawn,
-        MailKind::CircleCancelled,
-        MailKind::CircleRemoved,
-        MailKind::CircleLeft,
-        MailKind::LotteryWon,
-        MailKind::LotteryLost,
-        MailKind::LotteryIncorrect,
-        MailKind::PaymentReceipt,
-    ];
-
-    /// The template name, stored in `mails.kind`; never rename one.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Test => "test",
-            Self::CircleInvited => "circle_invited",
-            Self::CircleApproved => "circle_approved",
-            Self::CircleWithdrawn => "circle_withdrawn",
-            Self::CircleCancelled => "circle_cancelled",
-            Self::CircleRemoved => "circle_removed",
-            Self::CircleLeft => "circle_left",
-            Self::LotteryWon => "lottery_won",
-            Self::LotteryLost => "lottery_lost",
-            Self::LotteryIncorrect => "lottery_incorrect",
-            Self::PaymentReceipt => "payment_receipt",
-        }
-    }
-}
-
-/// One mail to send: to whom, in which language, which kind, and the values its templates use.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outgoing {
-    /// The recipient's address (`someone@example.com`).
-    pub to: String,
-    /// The recipient's language: the mail is rendered in it.
-    pub lang: Lang,
-    /// Which templates.
-    pub kind: MailKind,
-    /// A JSON object whose keys the templates read (`null` for none). The keys `lang`,
-    /// `site_url`, `queued_at` and `subject` are set by the mailer.
-    pub context: Value,
-}
-
 /// Renders mails and stores them in the queue. Cheap to clone; managed state in the web
-/// process, part of [`crate::jobs::JobContext`] in workers, built by the CLI.
+/// process, part of [`crate::queue::JobContext`] in workers, built by the CLI.
 #[derive(Clone)]
 pub struct Mailer {
     templates: Arc<Templates>,

@@ -11,8 +11,8 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use tera::{self, Context, Tera};
 
-use super::{MailKind, Outgoing};
 use crate::i18n::Messages;
+use crate::mail::outgoing::{MailKind, Outgoing};
 
 /// `[subject, text, html]` as `(name, source)` for one directory of `templates/mail/`.
 macro_rules! kind_sources {

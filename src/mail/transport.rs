@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use super::MailSettings;
+use crate::config::mail::MailSettings;
 use crate::db::entities::mail;
 
 /// A mail transport.

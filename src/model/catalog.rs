@@ -2,13 +2,12 @@
 //! client views), a world's catalogue summary, and the event-open gate (spec §4).
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use sea_orm::entity::prelude::*;
 use sea_orm::sea_query::Query;
 use sea_orm::{Condition, ConnectionTrait, DatabaseBackend, Order, PaginatorTrait, QueryOrder, QuerySelect, Select};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::entities::{
@@ -16,7 +15,7 @@ use crate::db::entities::{
 };
 use crate::error::Result;
 use crate::model::event::EventWithPhases;
-use crate::model::pagination::{PageRequest, ViewPage};
+use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
 use crate::model::search;
 use crate::model::tree::Tree;
@@ -25,15 +24,8 @@ use crate::types::{Lang, Localized, localized};
 /// Defined with its entity (`db::entities::catalog_item_category_group`); part of this model's API.
 pub use crate::db::entities::catalog_item_category_group::CategoryGroupType;
 
-/// Who offers an item: the `type` of a catalogue search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OwnerType {
-    /// Exhibitors (circles).
-    Exhibitor,
-    /// Companies.
-    Company,
-}
+/// Defined with its entity (`db::entities::catalog_item`); part of this model's API.
+pub use crate::db::entities::catalog_item::OwnerType;
 
 /// Whether the catalogue of `event` is open to the public at `now`: exhibitor and company
 /// details, the catalogue of a world, keyword search and launch buttons unlock when the
@@ -362,25 +354,6 @@ impl catalog_item::Model {
 }
 
 impl CatalogItemView {
-    /// One page of the items of `event_id` matching `filter`, as views in `lang`: from the event's
-    /// catalogue in memory ([`Tree::catalogue`]: no statement once loaded), or, when it does not
-    /// fit there, from the database ([`catalog_item::Model::page_in`]).
-    pub async fn page(
-        db: &DatabaseConnection,
-        tree: &Arc<Tree>,
-        event_id: i32,
-        filter: &ItemFilter,
-        page: PageRequest,
-        lang: Lang,
-    ) -> Result<ViewPage<Self>> {
-        if let Some((catalogue, folding)) = tree.catalogue(db, event_id).await? {
-            return Ok(catalogue.page(tree, &folding, filter, page, lang));
-        }
-        let found = catalog_item::Model::page_in(db, tree, event_id, filter, page).await?;
-        let data = Self::load_with_tree(db, tree, found.items, lang).await?;
-        Ok(ViewPage { data, count: found.count, all: found.all })
-    }
-
     /// Views of `items` in `lang`, with categories and owner names in three queries.
     pub async fn load(db: &impl ConnectionTrait, items: Vec<catalog_item::Model>, lang: Lang) -> Result<Vec<Self>> {
         let categories: HashMap<i32, catalog_item_category::Model> = catalog_item_category::Entity::find()

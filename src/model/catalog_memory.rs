@@ -1,7 +1,7 @@
 //! An event's catalogue in memory (issue 10): its listed items with everything their views show,
 //! the text they are searched by — folded as the database folds it ([`crate::model::keyword`]) —
 //! and their owners. Loaded once per data version and event, on first use
-//! ([`crate::model::tree::Tree::catalogue`]), so that the item lists and their keyword search run
+//! ([`Tree::catalogue`], defined here), so that the item lists and their keyword search run
 //! no statement. A page from here is the page `catalog_item::Model::page` reads from the database:
 //! the same items, order and counts (`tests/it/keyword_memory.rs` compares them).
 //!
@@ -10,9 +10,10 @@
 //! folded copy of its cased columns and about 100 bytes, not a dozen allocations.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::db::entities::{catalog_item, company, company_world, exhibitor};
 use crate::error::Result;
@@ -350,5 +351,45 @@ impl Catalogue {
             company_id: item.company_id,
             owner_name: owner.map(|o| lang.pick(&o.name_ja, &o.name_en).to_string()).unwrap_or_default(),
         })
+    }
+}
+
+impl Tree {
+    /// The catalogue of `event_id` in memory, with the folding its text was folded by; `None` —
+    /// list it from the database then — while it is being loaded (the first request for it at a
+    /// data version starts that, in the background: about six statements) and when it does not fit
+    /// the version's memory budget.
+    pub async fn catalogue(
+        self: &Arc<Self>,
+        db: &DatabaseConnection,
+        event_id: i32,
+    ) -> Result<Option<(Arc<Catalogue>, Arc<Folding>)>> {
+        let folding = self.folding(db).await?;
+        let (db, f) = (db.clone(), folding.clone());
+        let list = self.held_or_load(event_id, Catalogue::size, |_, free| async move {
+            Catalogue::load(&db, event_id, &f, free).await
+        });
+        Ok(list.map(|c| (c, folding)))
+    }
+}
+
+impl CatalogItemView {
+    /// One page of the items of `event_id` matching `filter`, as views in `lang`: from the event's
+    /// catalogue in memory ([`Tree::catalogue`]: no statement once loaded), or, when it does not
+    /// fit there, from the database ([`catalog_item::Model::page_in`]).
+    pub async fn page(
+        db: &DatabaseConnection,
+        tree: &Arc<Tree>,
+        event_id: i32,
+        filter: &ItemFilter,
+        page: PageRequest,
+        lang: Lang,
+    ) -> Result<ViewPage<Self>> {
+        if let Some((catalogue, folding)) = tree.catalogue(db, event_id).await? {
+            return Ok(catalogue.page(tree, &folding, filter, page, lang));
+        }
+        let found = catalog_item::Model::page_in(db, tree, event_id, filter, page).await?;
+        let data = Self::load_with_tree(db, tree, found.items, lang).await?;
+        Ok(ViewPage { data, count: found.count, all: found.all })
     }
 }

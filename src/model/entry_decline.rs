@@ -13,7 +13,7 @@
 //! `second_win` → `decline`) in the circle's write transaction, as a settled payment changes it
 //! to `paid`, so exactly one of the two applies; a decline that comes second answers
 //! `already_paid`, a payment that comes second is kept and flagged for staff
-//! (`model::payment::settle`). Attempts still pending for the application are closed as
+//! (`model::settlement::settle`). Attempts still pending for the application are closed as
 //! `failed` (`declined`), so they cannot be captured.
 
 use chrono::{DateTime, Utc};

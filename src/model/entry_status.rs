@@ -36,7 +36,7 @@ pub fn effective_status(stored: LotteryStatus, event: &EventWithPhases, now: Dat
 /// `first_lost` wish of an entry without multiple-win that won in the first round
 /// (`single_win_won_first`) shows as `lost`: such an entry keeps, pays, declines or loses its
 /// one win, and its other wishes take no part in the second draw (DOMAIN.md "The lottery";
-/// `model::lottery::load_inputs` leaves them out), so nothing is ahead of them. The stored
+/// `model::lottery_inputs::load_inputs` leaves them out), so nothing is ahead of them. The stored
 /// status stays `first_lost`, the first draw's record.
 pub fn shown_status(
     stored: LotteryStatus,

@@ -1,6 +1,6 @@
 //! An event's public hub notifications in memory (issue 10), with their tags, users and worlds and
 //! the text they are searched by, folded as the database folds it ([`crate::model::keyword`]).
-//! Loaded once per data version and event, on first use ([`crate::model::tree::Tree::hub`]), so
+//! Loaded once per data version and event, on first use ([`Tree::hub`], defined here), so
 //! that the notification lists and their keyword search run no statement. What is published is
 //! decided per request by the clock, as in the database; a page from here is the page
 //! `hub_notification::Model::page` reads from the database (same notifications, order and counts;
@@ -8,15 +8,17 @@
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::db::entities::{hub_notification, hub_notification_tag, user, world};
 use crate::error::Result;
 use crate::model::fold::Folding;
-use crate::model::hub::{HubFilter, HubNotificationView, HubTagView};
+use crate::model::hub_notification::{HubFilter, HubNotificationView};
+use crate::model::hub_tag::HubTagView;
 use crate::model::keyword::{FoldedText, KeywordMatch, Span};
 use crate::model::pagination::{PageRequest, ViewPage};
 use crate::model::tree::Tree;
@@ -199,5 +201,46 @@ impl HubList {
             })
             .collect();
         ViewPage { data, count: found.len() as u64, all }
+    }
+}
+
+impl Tree {
+    /// The public hub notifications of `event_id` in memory, with the folding their text was
+    /// folded by; `None` — list them from the database then — while they are being loaded (the
+    /// first request for them at a data version starts that, in the background: two to four
+    /// statements) and when they do not fit the version's memory budget.
+    pub async fn hub(
+        self: &Arc<Self>,
+        db: &DatabaseConnection,
+        event_id: i32,
+    ) -> Result<Option<(Arc<HubList>, Arc<Folding>)>> {
+        let folding = self.folding(db).await?;
+        let (db, f) = (db.clone(), folding.clone());
+        let list = self.held_or_load(event_id, HubList::size, |tree, free| async move {
+            HubList::load(&db, &tree, event_id, &f, free).await
+        });
+        Ok(list.map(|h| (h, folding)))
+    }
+}
+
+impl HubNotificationView {
+    /// One page of the notifications of `event_id` public at `now` and matching `filter`, as views
+    /// in `lang`: from the event's notifications in memory ([`Tree::hub`]: no statement once
+    /// loaded), or, when they do not fit there, from the database.
+    pub async fn page(
+        db: &DatabaseConnection,
+        tree: &Arc<Tree>,
+        event_id: i32,
+        now: DateTime<Utc>,
+        filter: &HubFilter,
+        page: PageRequest,
+        lang: Lang,
+    ) -> Result<ViewPage<Self>> {
+        if let Some((list, folding)) = tree.hub(db, event_id).await? {
+            return Ok(list.page(tree, &folding, now, filter, page, lang));
+        }
+        let found = hub_notification::Model::page_in(db, tree, event_id, now, filter, page).await?;
+        let data = Self::load_with_tree(db, tree, found.items, lang, now).await?;
+        Ok(ViewPage { data, count: found.count, all: found.all })
     }
 }

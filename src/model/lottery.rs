@@ -22,21 +22,11 @@
 //! - [`verify_published`] recomputes a published run from its published seed and inputs and
 //!   compares it with the stored statuses.
 //!
-//! The inputs of a round:
 //!
-//! - **first**: every plan of the event with its `maximum` (minus slots already held, none in
-//!   practice), every entry of a circle that is not suspended with its `applied` wishes.
-//! - **second**: every plan with its freed slots — `maximum` minus the wishes that still hold a
-//!   slot (`first_win` while its payment window is open, `win`, `paid`, `second_win`); unpaid
-//!   and declined wins hold none — and every entry's `first_lost` wishes, except entries
-//!   without multiple-win that won in the first round (they keep, paid, declined or lost their
-//!   one win).
-//!
-//! Within an entry the wishes keep their order; in the draw's input they are ranked 1..n
-//! among the wishes that take part (a multiple-win entry that won its second wish goes into the
-//! second round with its first and third as 1 and 2).
+//! The inputs of a round are read by `model::lottery_inputs`; the lottery clock (what time
+//! changes, the automatic rounds) is `model::lottery_clock`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, Query};
@@ -47,11 +37,11 @@ use sea_orm::{
 
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
 use crate::db::entities::lottery_run::LotteryRunState;
-use crate::db::entities::{circle, event, event_entry, event_entry_application, event_entry_plan, lottery_run};
+use crate::db::entities::{event, event_entry, event_entry_application, event_entry_plan, lottery_run};
 use crate::error::{Error, Result};
-use crate::lottery::{self, ApplicationInput, Draw, EntryInput, Inputs, PlanInput, Seed};
-use crate::model::entry_status::effective_status;
+use crate::lottery::{self, Draw, Seed};
 use crate::model::event::EventWithPhases;
+use crate::model::lottery_inputs::{Loaded, inputs_of, timeline_of};
 pub use crate::model::lottery_results::{DrawSummary, PublicOutcome, PublicRun, public_runs};
 use crate::model::phase::PhaseType;
 use crate::model::{lottery_mails, lottery_results};
@@ -112,12 +102,6 @@ pub fn ensure_draw_window(timeline: &EventWithPhases, round: LotteryRound, now: 
         LotteryRound::Second => timeline.at(PhaseType::FirstPaymentEnd).is_none_or(|end| end <= now),
     };
     if opens <= now && settled { Ok(()) } else { Err(Error::Conflict { code: "lottery_window_not_open" }) }
-}
-
-/// The event `event_id` with its phases.
-async fn timeline_of(db: &impl ConnectionTrait, event_id: i32) -> Result<EventWithPhases> {
-    let event = event::Entity::find_by_id(event_id).one(db).await?.ok_or_else(Error::unknown_permalink)?;
-    EventWithPhases::load(db, event).await
 }
 
 /// What [`commit_with`] did.
@@ -195,172 +179,6 @@ pub async fn commit_with(
         .await?
         .ok_or_else(|| Error::Internal(format!("lottery run of event {event_id} not found after its commit")))?;
     Ok(Commitment { run, created })
-}
-
-/// What the draw reads of an entry.
-struct EntryRow {
-    id: i32,
-    circle_id: i32,
-    is_multiple_win: bool,
-}
-
-/// What the draw reads of an application.
-struct WishRow {
-    id: i32,
-    entry_id: i32,
-    plan_id: i32,
-    choice: i32,
-    lottery_status: LotteryStatus,
-    won_round: Option<LotteryRound>,
-}
-
-/// The inputs of `event_id`'s `round` as the database holds them now (module doc), with the
-/// applications of suspended circles that the draw leaves out.
-pub async fn load_inputs(
-    db: &impl ConnectionTrait,
-    event_id: i32,
-    round: LotteryRound,
-    now: DateTime<Utc>,
-) -> Result<(Inputs, Vec<i32>)> {
-    let loaded = inputs_of(db, &timeline_of(db, event_id).await?, round, now).await?;
-    Ok((loaded.inputs, loaded.excluded))
-}
-
-/// What [`inputs_of`] read.
-struct Loaded {
-    /// The draw's inputs.
-    inputs: Inputs,
-    /// The applications of suspended circles that take no part (`incorrect` at publication).
-    excluded: Vec<i32>,
-    /// Their entries.
-    excluded_entries: Vec<i32>,
-}
-
-/// [`load_inputs`] of the event `timeline`, with the entries the draw leaves out.
-async fn inputs_of(
-    db: &impl ConnectionTrait,
-    timeline: &EventWithPhases,
-    round: LotteryRound,
-    now: DateTime<Utc>,
-) -> Result<Loaded> {
-    let event_id = timeline.event.id;
-    let plans = event_entry_plan::Entity::find().filter(event_entry_plan::Column::EventId.eq(event_id)).all(db).await?;
-    // Only the columns the draw needs (as for the applications below).
-    let entries: Vec<EntryRow> = event_entry::Entity::find()
-        .select_only()
-        .columns([event_entry::Column::Id, event_entry::Column::CircleId, event_entry::Column::IsMultipleWin])
-        .filter(event_entry::Column::EventId.eq(event_id))
-        .into_tuple::<(i32, i32, bool)>()
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|(id, circle_id, is_multiple_win)| EntryRow { id, circle_id, is_multiple_win })
-        .collect();
-    // Subqueries, not lists of ids: an event has tens of thousands of entries, more than a
-    // statement may bind on SQLite.
-    let entries_of_event = Query::select()
-        .column(event_entry::Column::Id)
-        .from(event_entry::Entity)
-        .and_where(event_entry::Column::EventId.eq(event_id))
-        .to_owned();
-    let circles_of_event = Query::select()
-        .column(event_entry::Column::CircleId)
-        .from(event_entry::Entity)
-        .and_where(event_entry::Column::EventId.eq(event_id))
-        .to_owned();
-    let suspended: HashSet<i32> = circle::Entity::find()
-        .filter(circle::Column::Id.in_subquery(circles_of_event))
-        .filter(circle::Column::IsSuspended.eq(true))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
-    // Only the columns the draw needs: a full row per application costs more than the draw.
-    use event_entry_application::Column as A;
-    let applications: Vec<WishRow> = event_entry_application::Entity::find()
-        .select_only()
-        .columns([A::Id, A::EntryId, A::PlanId, A::Choice, A::LotteryStatus, A::WonRound])
-        .filter(A::EntryId.in_subquery(entries_of_event))
-        .into_tuple::<(i32, i32, i32, i32, LotteryStatus, Option<LotteryRound>)>()
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|(id, entry_id, plan_id, choice, lottery_status, won_round)| WishRow {
-            id,
-            entry_id,
-            plan_id,
-            choice,
-            lottery_status,
-            won_round,
-        })
-        .collect();
-    let status = |a: &WishRow| effective_status(a.lottery_status, timeline, now);
-
-    let mut held: HashMap<i32, i64> = HashMap::new();
-    for a in &applications {
-        if matches!(
-            status(a),
-            LotteryStatus::FirstWin | LotteryStatus::SecondWin | LotteryStatus::Win | LotteryStatus::Paid
-        ) {
-            *held.entry(a.plan_id).or_default() += 1;
-        }
-    }
-    let plan_inputs = plans
-        .iter()
-        .map(|p| PlanInput {
-            id: i64::from(p.id),
-            capacity: u32::try_from((i64::from(p.maximum) - held.get(&p.id).copied().unwrap_or(0)).max(0)).unwrap_or(0),
-        })
-        .collect();
-
-    let mut by_entry: HashMap<i32, Vec<&WishRow>> = HashMap::new();
-    for a in &applications {
-        by_entry.entry(a.entry_id).or_default().push(a);
-    }
-    let mut excluded = Vec::new();
-    let mut excluded_entries = Vec::new();
-    let mut entry_inputs = Vec::new();
-    for entry in &entries {
-        let mut wishes = by_entry.remove(&entry.id).unwrap_or_default();
-        wishes.sort_by_key(|a| a.choice);
-        let taking: Vec<&WishRow> = match round {
-            LotteryRound::First => {
-                wishes.iter().copied().filter(|a| a.lottery_status == LotteryStatus::Applied).collect()
-            }
-            LotteryRound::Second => {
-                let won_first = wishes.iter().any(|a| a.won_round == Some(LotteryRound::First));
-                if won_first && !entry.is_multiple_win {
-                    Vec::new()
-                } else {
-                    wishes.iter().copied().filter(|a| status(a) == LotteryStatus::FirstLost).collect()
-                }
-            }
-        };
-        if taking.is_empty() {
-            continue;
-        }
-        if suspended.contains(&entry.circle_id) {
-            excluded.extend(taking.iter().map(|a| a.id));
-            excluded_entries.push(entry.id);
-            continue;
-        }
-        entry_inputs.push(EntryInput {
-            id: i64::from(entry.id),
-            multiple_win: entry.is_multiple_win,
-            applications: taking
-                .iter()
-                .enumerate()
-                .map(|(rank, a)| ApplicationInput {
-                    id: i64::from(a.id),
-                    choice: u8::try_from(rank + 1).unwrap_or(u8::MAX),
-                    plan_id: i64::from(a.plan_id),
-                })
-                .collect(),
-        });
-    }
-    let inputs = Inputs::new(plan_inputs, entry_inputs).map_err(|e| Error::Internal(format!("lottery inputs: {e}")))?;
-    Ok(Loaded { inputs, excluded, excluded_entries })
 }
 
 /// The run's seed (server side only).
@@ -623,142 +441,4 @@ pub async fn verify_published(db: &impl ConnectionTrait, event_id: i32, round: L
         .map(|o| o.application_id)
         .collect();
     Ok(Verification { draw, mismatches })
-}
-
-/// What [`sweep`] wrote: applications whose stored status time had already changed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Swept {
-    /// Rows rewritten (e.g. `first_win` → `first_win_unpaid` after the payment window).
-    pub applications: u64,
-}
-
-/// Writes to the database the statuses time has changed ([`effective_status`]: a win whose
-/// payment window closed unpaid, a loss made final), for every event, with one set-based update
-/// per event and stored status. Idempotent (a second run finds nothing to change), and the
-/// same result readers already see: views apply [`effective_status`] on read, so a stopped
-/// worker never shows a wrong status. Payment (`paid`) ends `first_win` before the window
-/// closes, so this only ever touches wins without a settled payment.
-pub async fn sweep(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Swept> {
-    let mut swept = Swept::default();
-    for ev in event::Entity::find().all(db).await? {
-        let timeline = EventWithPhases::load(db, ev).await?;
-        for stored in
-            [LotteryStatus::FirstWin, LotteryStatus::SecondWin, LotteryStatus::FirstLost, LotteryStatus::SecondLost]
-        {
-            let becomes = effective_status(stored, &timeline, now);
-            if becomes == stored {
-                continue;
-            }
-            let entries_of_event = Query::select()
-                .column(event_entry::Column::Id)
-                .from(event_entry::Entity)
-                .and_where(event_entry::Column::EventId.eq(timeline.event.id))
-                .to_owned();
-            let result = event_entry_application::Entity::update_many()
-                .col_expr(event_entry_application::Column::LotteryStatus, Expr::value(becomes))
-                .col_expr(event_entry_application::Column::UpdatedAt, Expr::value(now))
-                .filter(event_entry_application::Column::EntryId.in_subquery(entries_of_event))
-                .filter(event_entry_application::Column::LotteryStatus.eq(stored))
-                .exec(db)
-                .await?;
-            swept.applications += result.rows_affected;
-        }
-    }
-    Ok(swept)
-}
-
-/// A step the lottery clock ([`advance_rounds`]) took on one round of one event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ClockStep {
-    /// The round was committed: its seed hash is public from now on.
-    Committed {
-        /// The event.
-        event_id: i32,
-        /// The round.
-        round: LotteryRound,
-        /// The committed seed's hash.
-        seed_hash: String,
-    },
-    /// The round was drawn for staff, its window having opened.
-    Previewed {
-        /// The event.
-        event_id: i32,
-        /// The round.
-        round: LotteryRound,
-        /// The preview's draw, for staff to publish.
-        draw: Draw,
-    },
-}
-
-/// The rounds the clock moves on its own (DOMAIN.md "The lottery"), so that a round's seed hash
-/// is public before its draw without anyone acting, and staff find its preview ready:
-///
-/// - the **first round** of an event with wishes still to draw (`applied`) is committed when its
-///   entry window closes (`entry_end`);
-/// - the **second round** of an event whose first round is published is committed when the
-///   first payment window closes (unpaid and declined slots are then free);
-/// - a committed round is drawn for staff (previewed) when its lottery window opens
-///   ([`ensure_draw_window`]).
-///
-/// Only rounds the event's phases have. Publishing stays a staff action (the entry shows
-/// `adjusting` until then): the draw is a result staff answer for. A round already committed
-/// keeps its seed, and one already previewed or published is left alone (staff may preview it
-/// again themselves), so running this again does nothing.
-pub async fn advance_rounds(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<Vec<ClockStep>> {
-    let runs: HashMap<(i32, LotteryRound), LotteryRunState> = lottery_run::Entity::find()
-        .select_only()
-        .columns([lottery_run::Column::EventId, lottery_run::Column::Round, lottery_run::Column::State])
-        .into_tuple::<(i32, LotteryRound, LotteryRunState)>()
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|(event_id, round, state)| ((event_id, round), state))
-        .collect();
-    // The events with wishes the first draw has not decided yet (one statement for all events).
-    let undrawn = Query::select()
-        .column(event_entry_application::Column::EntryId)
-        .from(event_entry_application::Entity)
-        .and_where(event_entry_application::Column::LotteryStatus.eq(LotteryStatus::Applied))
-        .to_owned();
-    let with_applied: HashSet<i32> = event_entry::Entity::find()
-        .select_only()
-        .column(event_entry::Column::EventId)
-        .filter(event_entry::Column::Id.in_subquery(undrawn))
-        .distinct()
-        .into_tuple::<i32>()
-        .all(db)
-        .await?
-        .into_iter()
-        .collect();
-    let published_first =
-        |event_id: i32| runs.get(&(event_id, LotteryRound::First)) == Some(&LotteryRunState::Published);
-    let mut steps = Vec::new();
-    for ev in event::Entity::find().all(db).await? {
-        let event_id = ev.id;
-        let timeline = EventWithPhases::load(db, ev).await?;
-        for round in [LotteryRound::First, LotteryRound::Second] {
-            if ensure_scheduled(&timeline, round).is_err() {
-                continue;
-            }
-            let mut state = runs.get(&(event_id, round)).copied();
-            let due = match round {
-                LotteryRound::First => {
-                    with_applied.contains(&event_id)
-                        && timeline.reached(PhaseType::EntryEnd, now)
-                        && !timeline.entry_open(now)
-                }
-                LotteryRound::Second => published_first(event_id) && timeline.reached(PhaseType::FirstPaymentEnd, now),
-            };
-            if state.is_none() && due {
-                let run = commit(db, event_id, round, None, now).await?;
-                steps.push(ClockStep::Committed { event_id, round, seed_hash: run.seed_hash.clone() });
-                state = Some(run.state);
-            }
-            if state == Some(LotteryRunState::Committed) && ensure_draw_window(&timeline, round, now).is_ok() {
-                let draw = preview(db, event_id, round, now).await?;
-                steps.push(ClockStep::Previewed { event_id, round, draw });
-            }
-        }
-    }
-    Ok(steps)
 }

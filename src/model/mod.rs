@@ -1,6 +1,7 @@
 //! The domain model: phase rules, pagination, and the queries, rules and client views that each
 //! entity owns.
 
+pub mod ambassador;
 pub mod audit;
 pub mod catalog;
 pub mod catalog_memory;
@@ -17,21 +18,29 @@ pub mod event;
 pub mod exhibitor;
 pub mod exhibitor_notification;
 pub mod fold;
-pub mod hub;
 pub mod hub_memory;
+pub mod hub_notification;
+pub mod hub_tag;
+pub mod hub_user;
 pub mod inquiry;
 pub mod keyword;
 pub mod link_preview;
 pub mod lottery;
+pub mod lottery_clock;
+pub mod lottery_inputs;
 pub mod lottery_mails;
 pub mod lottery_results;
+pub mod order;
 pub mod pagination;
 pub mod payment;
+pub mod payment_history;
 pub mod payment_redirect;
 pub mod people;
 pub mod phase;
 pub mod redirect;
 pub mod search;
+pub mod settlement;
+pub mod streamer;
 pub mod text;
 pub mod time_travel;
 pub mod tree;

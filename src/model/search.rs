@@ -19,8 +19,6 @@
 use sea_orm::DatabaseBackend;
 use sea_orm::sea_query::{Expr, ExprTrait, SimpleExpr};
 
-use crate::model::world::escape_like;
-
 /// The searchable tables and their columns (the schema half, which the migrations index).
 pub use crate::db::search::{CIRCLES, COMPANIES, HUB_NOTIFICATIONS, ITEMS, Searchable};
 
@@ -118,6 +116,11 @@ fn like_any(backend: DatabaseBackend, target: Searchable, columns: &[&str], term
         .collect::<Vec<_>>()
         .join(" OR ");
     Expr::cust_with_values(format!("({sql})"), std::iter::repeat_n(pattern, columns.len()))
+}
+
+/// Escapes the LIKE wildcards `%` and `_` (and the escape character) in user input.
+pub fn escape_like(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }
 
 #[cfg(test)]

@@ -6,31 +6,30 @@
 //! ([`Trees::get`]), so a page or list runs only the statements of its own rows.
 //!
 //! The catalogue and the hub notifications of an event are larger: the tree holds them too, but
-//! loads them only when a request first asks ([`Tree::catalogue`], [`Tree::hub`]), in the
-//! background — that request and those after it are answered from the database until the list is
+//! loads them only when a request first asks ([`Tree::held_or_load`], called by
+//! `catalog_memory::Catalogue::held` and `hub_memory::HubList::held`), in the background — that request and those after it are answered from the database until the list is
 //! held, so a write never makes visitors wait for a reload — one load of a list at a time, and
 //! only within a memory budget per version (`list_memory_mib`); an event whose lists do not fit is
 //! listed from the database, as before.
 
+use std::any::{Any, TypeId};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::db::entities::catalog_item;
+use crate::db::entities::catalog_item::OwnerType;
 use crate::db::entities::{
     artist, catalog_item_category, catalog_item_category_group, concept, concept_artist, concept_keyword,
     hub_notification, hub_tag, keyword, lottery_run, world, world_artist, world_keyword,
 };
 use crate::error::Result;
-use crate::model::catalog::OwnerType;
-use crate::model::catalog_memory::Catalogue;
 use crate::model::event::EventWithPhases;
 use crate::model::fold::Folding;
-use crate::model::hub_memory::HubList;
 use crate::model::lottery::PublicRun;
 
 /// A public hub notification's event, publication, start and end.
@@ -91,7 +90,7 @@ pub struct Shared {
     budget: usize,
     /// The lists being loaded, by kind and event, whatever the version: one load of a list at a
     /// time, however often the data version moves while it runs.
-    loading: Mutex<HashSet<(ListKind, i32)>>,
+    loading: Mutex<HashSet<ListKey>>,
 }
 
 impl Shared {
@@ -100,88 +99,70 @@ impl Shared {
     }
 }
 
-/// The kinds of list a tree holds per event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum ListKind {
-    Catalogue,
-    Hub,
-}
+/// A list a tree holds, of any kind (the kinds are the types of the lists, e.g. the catalogue).
+type AnyList = Arc<dyn Any + Send + Sync>;
+
+/// Which list of which event: the list's type and the event.
+type ListKey = (TypeId, i32);
 
 /// An event's list in a tree: being loaded, or held (`None` when it did not fit the budget).
 #[derive(Debug)]
-enum Slot<T> {
+enum Slot {
     Loading,
-    Held(Option<Arc<T>>),
+    Held(Option<AnyList>),
 }
-
-/// A list per event.
-type PerEvent<T> = Mutex<HashMap<i32, Slot<T>>>;
 
 /// The lists of one version's events held in memory.
 #[derive(Debug, Default)]
 struct Held {
     /// The bytes they hold.
     bytes: AtomicUsize,
-    catalogues: PerEvent<Catalogue>,
-    hubs: PerEvent<HubList>,
+    /// Each event's lists, by kind.
+    lists: Mutex<HashMap<ListKey, Slot>>,
     /// How many of them are being loaded.
     loading: AtomicUsize,
     /// Told each time a load ends.
     loaded: tokio::sync::Notify,
 }
 
-impl Held {
-    fn catalogues(&self) -> &PerEvent<Catalogue> {
-        &self.catalogues
-    }
-
-    fn hubs(&self) -> &PerEvent<HubList> {
-        &self.hubs
-    }
-}
-
 /// The end of a list's background load, however it ends (a panic included): the slot is left
 /// holding the list, or emptied for a later request to try again, and waiters are told.
-struct Loading<T: Send + Sync + 'static> {
+struct Loading {
     tree: Arc<Tree>,
-    lists: fn(&Held) -> &PerEvent<T>,
-    kind: ListKind,
-    event_id: i32,
-    outcome: Option<Slot<T>>,
+    key: ListKey,
+    outcome: Option<Slot>,
 }
 
-impl<T: Send + Sync + 'static> Loading<T> {
+impl Loading {
     /// The load ended: the slot becomes `outcome` (emptied when `None`) once this is dropped.
-    fn ended(mut self, outcome: Option<Slot<T>>) {
+    fn ended(mut self, outcome: Option<Slot>) {
         self.outcome = outcome;
     }
 }
 
-impl<T: Send + Sync + 'static> Drop for Loading<T> {
+impl Drop for Loading {
     fn drop(&mut self) {
         {
-            let mut lists = (self.lists)(&self.tree.held).lock().unwrap_or_else(PoisonError::into_inner);
+            let mut lists = self.tree.held.lists.lock().unwrap_or_else(PoisonError::into_inner);
             match self.outcome.take() {
-                Some(slot) => lists.insert(self.event_id, slot),
-                None => lists.remove(&self.event_id),
+                Some(slot) => lists.insert(self.key, slot),
+                None => lists.remove(&self.key),
             };
         }
-        self.tree.shared.loading.lock().unwrap_or_else(PoisonError::into_inner).remove(&(self.kind, self.event_id));
+        self.tree.shared.loading.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.key);
         self.tree.held.loading.fetch_sub(1, Ordering::AcqRel);
         self.tree.held.loaded.notify_waiters();
     }
 }
 
 impl Tree {
-    /// The list of `event_id` in `lists` if this tree holds it. Otherwise `None`, and the first
+    /// The list of kind `T` of `event_id` if this tree holds it. Otherwise `None`, and the first
     /// request to ask starts loading it in the background with `load` (given the bytes still
     /// free), unless the list of another version is being loaded (one load of a list at a time):
     /// until it is held, requests are answered from the database. `size` tells the bytes a
     /// loaded list holds; a list that does not fit the budget stays `None`.
-    fn held_or_load<T, F>(
+    pub fn held_or_load<T, F>(
         self: &Arc<Self>,
-        lists: fn(&Held) -> &PerEvent<T>,
-        kind: ListKind,
         event_id: i32,
         size: fn(&T) -> usize,
         load: impl FnOnce(Arc<Tree>, usize) -> F,
@@ -190,23 +171,24 @@ impl Tree {
         T: Send + Sync + 'static,
         F: Future<Output = Result<Option<T>>> + Send + 'static,
     {
+        let key = (TypeId::of::<T>(), event_id);
         {
-            let mut held = lists(&self.held).lock().unwrap_or_else(PoisonError::into_inner);
-            match held.get(&event_id) {
-                Some(Slot::Held(list)) => return list.clone(),
+            let mut held = self.held.lists.lock().unwrap_or_else(PoisonError::into_inner);
+            match held.get(&key) {
+                Some(Slot::Held(list)) => return list.clone().and_then(|list| list.downcast::<T>().ok()),
                 Some(Slot::Loading) => return None,
                 None => {}
             }
-            if !self.shared.loading.lock().unwrap_or_else(PoisonError::into_inner).insert((kind, event_id)) {
+            if !self.shared.loading.lock().unwrap_or_else(PoisonError::into_inner).insert(key) {
                 return None;
             }
-            held.insert(event_id, Slot::Loading);
+            held.insert(key, Slot::Loading);
         }
         self.held.loading.fetch_add(1, Ordering::AcqRel);
         let budget = self.shared.budget;
         let free = budget.saturating_sub(self.held.bytes.load(Ordering::Acquire));
         // The guard first: should making the load panic, the slot is still emptied.
-        let end = Loading { tree: self.clone(), lists, kind, event_id, outcome: None };
+        let end = Loading { tree: self.clone(), key, outcome: None };
         let loaded = load(self.clone(), free);
         drop(tokio::spawn(async move {
             let outcome = match loaded.await {
@@ -220,11 +202,12 @@ impl Tree {
                             b.checked_add(bytes).filter(|total| *total <= budget)
                         })
                         .is_ok();
-                    Some(Slot::Held(kept.then(|| Arc::new(list))))
+                    Some(Slot::Held(kept.then(|| Arc::new(list) as AnyList)))
                 }
                 Ok(None) => Some(Slot::Held(None)),
                 Err(e) => {
-                    tracing::warn!(error = %e, event_id, ?kind, "list not loaded into memory; answering from the database");
+                    let kind = std::any::type_name::<T>();
+                    tracing::warn!(error = %e, event_id, kind, "list not loaded into memory; answering from the database");
                     None
                 }
             };
@@ -375,39 +358,10 @@ impl Tree {
         })
     }
 
-    /// The catalogue of `event_id` in memory, with the folding its text was folded by; `None` —
-    /// list it from the database then — while it is being loaded (the first request for it at a
-    /// data version starts that, in the background: about six statements) and when it does not fit
-    /// the version's memory budget.
-    pub async fn catalogue(
-        self: &Arc<Self>,
-        db: &DatabaseConnection,
-        event_id: i32,
-    ) -> Result<Option<(Arc<Catalogue>, Arc<Folding>)>> {
-        let folding = self.shared.folding(db).await?;
-        let (db, f) = (db.clone(), folding.clone());
-        let list =
-            self.held_or_load(Held::catalogues, ListKind::Catalogue, event_id, Catalogue::size, |_, free| async move {
-                Catalogue::load(&db, event_id, &f, free).await
-            });
-        Ok(list.map(|c| (c, folding)))
-    }
-
-    /// The public hub notifications of `event_id` in memory, with the folding their text was
-    /// folded by; `None` — list them from the database then — while they are being loaded (the
-    /// first request for them at a data version starts that, in the background: two to four
-    /// statements) and when they do not fit the version's memory budget.
-    pub async fn hub(
-        self: &Arc<Self>,
-        db: &DatabaseConnection,
-        event_id: i32,
-    ) -> Result<Option<(Arc<HubList>, Arc<Folding>)>> {
-        let folding = self.shared.folding(db).await?;
-        let (db, f) = (db.clone(), folding.clone());
-        let list = self.held_or_load(Held::hubs, ListKind::Hub, event_id, HubList::size, |tree, free| async move {
-            HubList::load(&db, &tree, event_id, &f, free).await
-        });
-        Ok(list.map(|h| (h, folding)))
+    /// How the database folds case in its keyword search (read once, shared by every version):
+    /// the folding the lists held in memory are folded by.
+    pub async fn folding(&self, db: &impl ConnectionTrait) -> Result<Arc<Folding>> {
+        self.shared.folding(db).await
     }
 
     /// How many of the clock's [`Tree::moments`] have passed at `now`: public output at two
@@ -528,15 +482,22 @@ mod tests {
         (tree(1), tree(2))
     }
 
-    /// Asks `tree` for event 1's hub list with a load that ends as `outcome` says; tells whether
+    /// A list of some kind.
+    struct List;
+
+    /// Asks `tree` for event 1's list with a load that ends as `outcome` says; tells whether
     /// that load was started.
-    fn ask(tree: &Arc<Tree>, outcome: impl Future<Output = Result<Option<HubList>>> + Send + 'static) -> bool {
+    fn ask(tree: &Arc<Tree>, outcome: impl Future<Output = Result<Option<List>>> + Send + 'static) -> bool {
         let started = Arc::new(AtomicBool::new(false));
         let flag = started.clone();
-        let held = tree.held_or_load(Held::hubs, ListKind::Hub, 1, HubList::size, move |_, _| {
-            flag.store(true, Ordering::SeqCst);
-            outcome
-        });
+        let held = tree.held_or_load(
+            1,
+            |_: &List| 0,
+            move |_, _| {
+                flag.store(true, Ordering::SeqCst);
+                outcome
+            },
+        );
         assert!(held.is_none(), "nothing is held before a load ends");
         started.load(Ordering::SeqCst)
     }

@@ -13,7 +13,7 @@ use sea_orm::{
 
 use crate::db::entities::{ambassador, hub_notification, hub_notification_tag, hub_tag, user, world};
 use crate::error::{Error, Result};
-use crate::model::hub::{HubCategory, HubLocale};
+use crate::model::hub_notification::{HubCategory, HubLocale};
 use crate::model::pagination::PageRequest;
 
 /// The most tags one user event may carry.

@@ -13,6 +13,7 @@ use crate::db::entities::{keyword, poster, world, world_area, world_artist, worl
 use crate::error::{Error, Result};
 use crate::model::pagination::PageRequest;
 use crate::model::people::{ArtistView, KeywordView, artists_by_id, keywords_by_id};
+use crate::model::search::escape_like;
 use crate::model::tree::Tree;
 use crate::types::kinds::{Platform, Venue, WorldArtistCategory};
 use crate::types::{Lang, Localized, localized};
@@ -138,11 +139,6 @@ impl WorldFilter {
         }
         cond
     }
-}
-
-/// Escapes the LIKE wildcards `%` and `_` (and the escape character) in user input.
-pub fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }
 
 /// One page of worlds.

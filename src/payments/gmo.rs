@@ -29,15 +29,14 @@
 //!   settled. The endpoint answers `0` once it is done with a notification; anything else makes
 //!   GMO send it again later.
 
-use std::time::Duration;
-
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::json;
 use url::Url;
 
-use super::ProviderError;
 use crate::config::{Config, Secret};
+use crate::payments::provider_http::ProviderError;
+use crate::payments::provider_http::provider_client;
 
 /// `GetLinkplusUrlPayment`: this `OrderID` already has a payment URL.
 pub const ORDER_ID_TAKEN: &str = "E01040010";
@@ -141,11 +140,7 @@ impl Gmo {
         if config.gmo_shop_id.trim().is_empty() || config.gmo_shop_pass.is_empty() {
             return None;
         }
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_millis(config.payment_timeout_ms.max(100)))
-            .user_agent(concat!("vmarket/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .ok()?;
+        let http = provider_client(config)?;
         Some(Self {
             http,
             api_base: config.gmo_api_base.trim_end_matches('/').to_string(),

@@ -42,8 +42,9 @@ use serde_json::json;
 use tokio::sync::Mutex;
 use url::Url;
 
-use super::ProviderError;
 use crate::config::{Config, Secret};
+use crate::payments::provider_http::ProviderError;
+use crate::payments::provider_http::provider_client;
 use crate::types::Lang;
 
 /// A PayPal client for the configured REST app.
@@ -227,11 +228,7 @@ impl PayPal {
         if config.paypal_client_id.trim().is_empty() || config.paypal_client_secret.is_empty() {
             return None;
         }
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_millis(config.payment_timeout_ms.max(100)))
-            .user_agent(concat!("vmarket/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .ok()?;
+        let http = provider_client(config)?;
         Some(Self {
             http,
             base: config.paypal_api_base.trim_end_matches('/').to_string(),

@@ -2,7 +2,7 @@
 //! the sweep that does it for every attempt left pending ([`sweep()`]).
 //!
 //! A reconcile never charges: it reads Stripe's PaymentIntent or GMO's trade, and captures a
-//! PayPal order only once the payer approved it (see [`super::checkout`]). It settles, fails or
+//! PayPal order only once the payer approved it (see [`crate::payments::checkout`]). It settles, fails or
 //! expires the attempt; an attempt nobody may pay any more (its window closed, or another attempt
 //! paid the application) is closed only once the provider confirms there is no payment, and its
 //! Stripe intent is cancelled first, so that the client secret the payer's browser holds can no
@@ -18,22 +18,16 @@
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
-use super::stripe::{Intent, Stripe};
-use super::{Finished, Outbox, ProviderError, Providers, checkout, finish};
 use crate::db::entities::order;
 use crate::error::{Error, Result};
 use crate::model::payment::{OrderState, Payable, PaymentType};
-
-/// What one reconcile run found.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Reconciled {
-    /// Nothing left to do (settled, failed, expired, or not pending any more).
-    Done(&'static str),
-    /// The payer has not finished paying and the window is open: nothing to do now.
-    Waiting,
-    /// The provider did not answer: ask again later.
-    Retry,
-}
+use crate::payments::outbox::Outbox;
+use crate::payments::outcomes::Reconciled;
+use crate::payments::provider_http::ProviderError;
+use crate::payments::providers::Providers;
+use crate::payments::redirect_outcome;
+use crate::payments::stripe::{Intent, Stripe};
+use crate::payments::stripe_outcome::{Finished, finish};
 
 /// Asks the provider about pending attempt `order_id` and settles, fails or expires it. Every
 /// run is counted on the attempt (`reconcile_attempts`, `updated_at`), which spaces the sweep's
@@ -60,7 +54,7 @@ pub async fn reconcile(
         });
     };
     if Providers::is_redirect(found.provider) {
-        return checkout::reconcile(db, outbox, providers, &found, now).await;
+        return redirect_outcome::reconcile(db, outbox, providers, &found, now).await;
     }
     let stripe = match (found.provider, &providers.stripe) {
         (PaymentType::Stripe, Some(stripe)) => stripe,

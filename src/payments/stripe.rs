@@ -20,14 +20,13 @@
 //! is accepted when `t` is within [`TOLERANCE_SECS`] of now and any `v1` matches any configured
 //! secret, compared in constant time ([`verify_signature`]).
 
-use std::time::Duration;
-
 use hmac::{Hmac, Mac};
 use serde::Deserialize;
 use sha2::Sha256;
 
-use super::ProviderError;
 use crate::config::{Config, Secret};
+use crate::payments::provider_http::ProviderError;
+use crate::payments::provider_http::provider_client;
 
 /// How far a webhook's timestamp may be from now (Stripe's default).
 pub const TOLERANCE_SECS: i64 = 300;
@@ -88,11 +87,7 @@ impl Stripe {
             return None;
         }
         let js_url = config.stripe_js_url().ok()?;
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_millis(config.payment_timeout_ms.max(100)))
-            .user_agent(concat!("vmarket/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .ok()?;
+        let http = provider_client(config)?;
         Some(Self {
             http,
             base: config.stripe_api_base.trim_end_matches('/').to_string(),

@@ -11,11 +11,10 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set};
-use serde::Deserialize;
 
-use super::companies::{self, CompanySeed};
-use super::data::{self, Keys, Reader, Source};
-use super::exhibitors;
+use super::catalogue_file::{Catalogue, FILE, read};
+use super::data::{self, Keys};
+use super::{companies, exhibitors};
 use crate::db::entities::{
     catalog_item_category, catalog_item_category_group, company, concept, event, exhibitor, world,
 };
@@ -23,88 +22,10 @@ use crate::error::Result;
 use crate::model::catalog::CategoryGroupType;
 use crate::types::kinds::ConceptKind;
 
-/// The file.
-pub(super) const FILE: Source = Source { name: "catalogue.json", text: include_str!("data/catalogue.json") };
-
-/// A `[Japanese, English]` pair.
-pub(super) type Pair = [String; 2];
-
-/// The contents of `catalogue.json`.
-pub struct Catalogue {
-    groups: Vec<GroupSeed>,
-    /// The general categories with their vocabulary, in display order.
-    pub(super) lines: Vec<LineSeed>,
-    /// The company categories, in display order.
-    pub(super) company: Vec<CategorySeed>,
-    pub(super) circles: CirclesSeed,
-    companies: Vec<CompanySeed>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GroupSeed {
-    id: i32,
-    #[serde(rename = "type")]
-    group_type: CategoryGroupType,
-    name_ja: String,
-    name_en: String,
-}
-
-/// A general category and the words its items are made of.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct LineSeed {
-    pub id: i32,
-    key: String,
-    name_ja: String,
-    name_en: String,
-    /// Prices in yen: `price_from` plus 100 × (0 … `price_steps` − 1).
-    pub price_from: i32,
-    pub price_steps: i32,
-    /// The first sentence of the description of a circle with this specialty.
-    pub circle_intro: Pair,
-    pub products: Vec<Pair>,
-    /// Variants, added to a product's name from its second appearance on.
-    pub variants: Vec<Pair>,
-    pub descriptions: Vec<Pair>,
-}
-
-/// A company category; company items name it by `key`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct CategorySeed {
-    pub id: i32,
-    pub key: String,
-    name_ja: String,
-    name_en: String,
-}
-
-/// The words of the circle pool: every prefix meets one suffix, so there are
-/// `prefixes × suffixes` circles.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct CirclesSeed {
-    pub prefixes: Vec<Pair>,
-    pub suffixes: Vec<Pair>,
-    /// Second sentences of circle descriptions.
-    pub notes: Vec<Pair>,
-    pub thumbnails: Vec<String>,
-    /// English names of the circles staff have suspended (they disappear from the catalogue).
-    pub suspended: Vec<String>,
-}
-
 /// Reads `catalogue.json` and checks it: one group of each type, unique category ids, no empty
 /// word list, known categories and suspended circles.
 pub fn load() -> Result<Catalogue> {
-    let mut file = Reader::open(FILE)?;
-    let catalogue = Catalogue {
-        groups: file.list("groups")?,
-        lines: file.list("general_categories")?,
-        company: file.list("company_categories")?,
-        circles: file.value("circles")?,
-        companies: file.list("companies")?,
-    };
-    file.finish()?;
+    let catalogue = read()?;
     for t in [CategoryGroupType::General, CategoryGroupType::Company] {
         catalogue.group_id(t)?;
     }
@@ -137,11 +58,6 @@ impl Catalogue {
     /// Checks the worlds the companies name.
     pub fn check(&self, keys: &Keys) -> Result<()> {
         companies::check_worlds(&self.companies, keys)
-    }
-
-    fn group_id(&self, t: CategoryGroupType) -> Result<i32> {
-        let group = self.groups.iter().find(|g| g.group_type == t);
-        group.map(|g| g.id).ok_or_else(|| data::fail(FILE.name, format_args!("groups: no group of type {t:?}")))
     }
 }
 
@@ -217,9 +133,4 @@ async fn seed_event(db: &impl ConnectionTrait, catalogue: &Catalogue, event_id: 
         placing.seed_world(db, catalogue, w, kind, &mut item_index).await?;
     }
     Ok(())
-}
-
-/// `Evening Calm Workshop` → `evening-calm-workshop`: a name as a host-name label.
-pub(super) fn slug(en: &str) -> String {
-    en.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
 }

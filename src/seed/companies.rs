@@ -3,42 +3,11 @@
 //! its items in the company categories (named by key).
 
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, Set};
-use serde::Deserialize;
 
-use super::catalog::{Catalogue, CategorySeed, FILE, slug};
+use super::catalogue_file::{Catalogue, CategorySeed, CompanySeed, FILE, slug};
 use super::data::{self, Keys};
 use crate::db::entities::{catalog_item, company, company_highlight, company_world, world};
 use crate::error::Result;
-
-/// A company and its items.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct CompanySeed {
-    /// The corporate world it exhibits in (`events.json`).
-    pub world_id: i32,
-    /// The name of its art under `/static/demo/brands/` and of its booth in the cloud.
-    brand: String,
-    name_ja: String,
-    name_en: String,
-    description_ja: String,
-    description_en: String,
-    site_name_ja: String,
-    site_name_en: String,
-    items: Vec<CompanyItemSeed>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CompanyItemSeed {
-    /// The key of a company category.
-    category: String,
-    name_ja: String,
-    name_en: String,
-    description_ja: String,
-    description_en: String,
-    distributable: bool,
-    price: Option<i32>,
-}
 
 /// Checks that every item names a company category.
 pub(super) fn check(companies: &[CompanySeed], categories: &[CategorySeed]) -> Result<()> {

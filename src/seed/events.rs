@@ -12,9 +12,9 @@ use chrono::{DateTime, Utc};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
 use serde::Deserialize;
 
-use super::SeedReport;
 use super::concepts::{self, ConceptSeed, Lookups};
 use super::data::{self, Keys, Reader, Source};
+use super::report::SeedReport;
 use crate::db::entities::{artist, event, event_phase};
 use crate::error::Result;
 use crate::model::phase::PhaseType;

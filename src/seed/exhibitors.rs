@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set};
 
-use super::catalog::{Catalogue, FILE, LineSeed, slug};
+use super::catalogue_file::{Catalogue, FILE, LineSeed, slug};
 use super::data;
 use crate::db::entities::{catalog_item, circle, exhibitor, exhibitor_slot, world, world_area};
 use crate::error::Result;
@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn every_generated_name_fits_the_limits() {
-        let c = super::super::catalog::load().expect("catalogue.json");
+        let c = super::super::catalogue_file::read().expect("catalogue.json");
         for l in &c.lines {
             for n in 0..(l.products.len() as u64 * 3) {
                 let (ja, en) = item_name(l, n);
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn variants_read_naturally() {
-        let c = super::super::catalog::load().expect("catalogue.json");
+        let c = super::super::catalogue_file::read().expect("catalogue.json");
         let accessories = c.lines.iter().find(|l| l.id == 3).expect("category 3");
         assert_eq!(item_name(accessories, 0), ("猫耳カチューシャ".to_string(), "Cat-Ear Headband".to_string()));
         let (ja, en) = item_name(accessories, 10);

@@ -17,7 +17,8 @@ use serde::Deserialize;
 use super::data::{self, Keys, Reader, Source};
 use crate::db::entities::{ambassador, event, hub_notification, hub_notification_tag, hub_tag};
 use crate::error::Result;
-use crate::model::hub::{HubCategory, HubLocale, TeamType};
+use crate::model::ambassador::TeamType;
+use crate::model::hub_notification::{HubCategory, HubLocale};
 
 /// The file.
 const FILE: Source = Source { name: "hub.json", text: include_str!("data/hub.json") };

@@ -10,7 +10,7 @@
 //! | `redirects.json` | [`redirects`] | slug rules and VRC redirects |
 //! | `users.json` | [`users`] | demo users (streamers, ambassadors) |
 //! | `hub.json` | [`hub`] | the current event's hub: tags, ambassadors, notifications |
-//! | `exhibitor_news.json` | [`exhibitor_news`] | the organisers' news to exhibitors |
+//! | `exhibitor_notifications.json` | [`exhibitor_notifications`] | the organisers' news to exhibitors |
 //! | `circles.json` | [`circles`] | demo users' circles, members and pending invitations |
 //! | `entries.json` | [`entries`], [`draws`] | the demo events' plans; demo circles' entries in every status, and the draws the real lottery makes of them |
 //! | `accounts.json` | [`accounts`] | demo sign-in accounts (one published password; never in production) |
@@ -23,6 +23,7 @@
 
 mod accounts;
 mod catalog;
+mod catalogue_file;
 mod circles;
 mod companies;
 mod concepts;
@@ -30,13 +31,16 @@ mod data;
 mod draws;
 mod entries;
 mod events;
-mod exhibitor_news;
+mod exhibitor_notifications;
 mod exhibitors;
 mod hub;
+mod report;
 mod users;
 
 pub mod inquiry;
 pub mod redirects;
+
+pub use report::{SeedOptions, SeedReport};
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ConnectionTrait, TransactionSession, TransactionTrait};
@@ -44,34 +48,15 @@ use sea_orm::{ConnectionTrait, TransactionSession, TransactionTrait};
 use crate::db::reset_sequences;
 use crate::error::Result;
 
-/// What a seed run did.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct SeedReport {
-    /// Permalinks of the events written.
-    pub created: Vec<String>,
-    /// Permalinks of the events that were already there.
-    pub skipped: Vec<String>,
-    /// Emails of the demo sign-in accounts written by this run.
-    pub accounts: Vec<String>,
-}
-
-/// What a seed run may write besides the demo data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SeedOptions {
-    /// Whether to write the demo sign-in accounts, whose password is published (never in
-    /// production).
-    pub sign_in_accounts: bool,
-}
-
 /// Every data file, read and cross-checked.
 struct Demo {
     events: events::Events,
-    catalogue: catalog::Catalogue,
+    catalogue: catalogue_file::Catalogue,
     inquiry: Vec<inquiry::CategorySeed>,
     redirects: redirects::Redirects,
     users: Vec<users::UserSeed>,
     hub: hub::Hub,
-    news: Vec<exhibitor_news::NewsSeed>,
+    exhibitor_notifications: Vec<exhibitor_notifications::ExhibitorNotificationSeed>,
     circles: Vec<circles::CircleSeed>,
     accounts: accounts::Accounts,
     entries: entries::Entries,
@@ -86,7 +71,7 @@ impl Demo {
             redirects: redirects::load()?,
             users: users::load()?,
             hub: hub::load()?,
-            news: exhibitor_news::load()?,
+            exhibitor_notifications: exhibitor_notifications::load()?,
             circles: circles::load()?,
             accounts: accounts::load()?,
             entries: entries::load()?,
@@ -97,7 +82,7 @@ impl Demo {
         demo.catalogue.check(&keys)?;
         demo.redirects.check(&keys)?;
         demo.hub.check(&keys)?;
-        exhibitor_news::check(&demo.news, &keys)?;
+        exhibitor_notifications::check(&demo.exhibitor_notifications, &keys)?;
         circles::check(&demo.circles, &keys)?;
         demo.accounts.check(&keys)?;
         Ok(demo)
@@ -150,7 +135,7 @@ pub async fn demo_with<C: ConnectionTrait + TransactionTrait>(
     redirects::write(&txn, &demo.redirects).await?;
     let users = users::seed(&txn, &demo.users, now).await?;
     hub::seed(&txn, &demo.hub, &users).await?;
-    exhibitor_news::seed(&txn, &demo.news).await?;
+    exhibitor_notifications::seed(&txn, &demo.exhibitor_notifications).await?;
     circles::seed(&txn, &demo.circles, &users, now).await?;
     entries::seed_entries(&txn, &demo.entries, now).await?;
     draws::seed_draws(&txn, &demo.entries).await?;

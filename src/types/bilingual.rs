@@ -11,7 +11,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::types::Lang;
+use crate::types::lang::Lang;
 
 /// A value in Japanese and English.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]

@@ -133,7 +133,7 @@ fn sign_in_required(req: &Request<'_>) -> rocket::response::Redirect {
         Some(q) => format!("{}?{q}", i.original_path),
         None => i.original_path.clone(),
     });
-    crate::http::redirect::to_site(&crate::auth::routes::auto_login_href(&path.unwrap_or_else(|| "/".into())))
+    crate::http::redirect::to_site(&crate::auth::links::auto_login_href(&path.unwrap_or_else(|| "/".into())))
 }
 
 /// A route matched but a parameter failed its check (Rocket forwards with 422).

@@ -18,10 +18,10 @@ use rocket::response::Redirect;
 use rocket::time::Duration;
 use rocket::{Data, Request, Response, get};
 
+use crate::http::cookies::Spec;
 use crate::types::Lang;
 /// The path rules of the two languages live with [`Lang`] so that lower layers share them.
 pub use crate::types::lang::{localized_path, split_prefix};
-use crate::web::cookies::Spec;
 
 /// The manual-locale cookie that overrides the path.
 pub const MANUAL_LOCALE_COOKIE: &str = "VUEI18N_MANUAL_LOCALE";

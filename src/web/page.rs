@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use crate::auth::csrf;
 use crate::auth::guards::OptionalUser;
-use crate::auth::routes::login_href;
+use crate::auth::links::login_href;
 use crate::clock::Clock;
 use crate::db::entities::user;
 use crate::http::Site;

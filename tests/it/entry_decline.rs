@@ -13,8 +13,10 @@ use vmarket::db::entities::{event_entry, event_entry_application, order, payment
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery;
-use vmarket::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
+use vmarket::model::order::open_order;
+use vmarket::model::payment::{OrderState, Payable, PaymentType};
 use vmarket::model::phase::PhaseType;
+use vmarket::model::settlement::Settlement;
 
 use crate::support::TestApp;
 use crate::support::actors::{Actor, Form};
@@ -111,7 +113,7 @@ async fn the_owner_declines_a_win_to_pay_inside_its_payment_window_only() {
     // An attempt to pay is open; the owner declines: the slot is freed, the attempt closed.
     let now = app.clock.now();
     let payable = Payable::load(&app.db, application, c.owner.user.id, now).await.unwrap();
-    let opened = payment::open_order(&app.db, &payable, c.owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let opened = open_order(&app.db, &payable, c.owner.user.id, PaymentType::Stripe, now).await.unwrap();
     let (status, body) = decline(&c.owner, entry, application, "ja").await;
     assert_eq!(status, 200, "{body}");
     let wish = &body["applications"][0];
@@ -128,7 +130,10 @@ async fn the_owner_declines_a_win_to_pay_inside_its_payment_window_only() {
 
     // The freed slot is offered again in the second draw.
     move_clock(&app, &mut c, ev.at(PhaseType::SecondLotteryStart)).await;
-    let (inputs, _) = lottery::load_inputs(&app.db, ev.id, LotteryRound::Second, app.clock.now()).await.unwrap();
+    let (inputs, _) =
+        vmarket::model::lottery_inputs::load_inputs(&app.db, ev.id, LotteryRound::Second, app.clock.now())
+            .await
+            .unwrap();
     let square = inputs.plans().iter().find(|p| p.id == i64::from(ev.plans[0])).unwrap();
     assert_eq!(square.capacity, 2, "both square slots are free again");
 }
@@ -149,7 +154,7 @@ async fn a_paid_win_or_a_lapsed_one_cannot_be_declined() {
     move_clock(&app, &mut c, ev.at(PhaseType::FirstPaymentStart) + Duration::hours(2)).await;
     let now = app.clock.now();
     let payable = Payable::load(&app.db, application, c.owner.user.id, now).await.unwrap();
-    let opened = payment::open_order(&app.db, &payable, c.owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let opened = open_order(&app.db, &payable, c.owner.user.id, PaymentType::Stripe, now).await.unwrap();
     assert!(matches!(
         app.senders().outbox().settle(&app.db, opened.id, "pi_paid", now).await.unwrap(),
         Settlement::Settled(_)
@@ -193,7 +198,7 @@ async fn a_payment_and_a_decline_at_once_never_both_apply() {
     let (_, _, control) = won(&app, &mut c, "RaceControl").await;
     let now = app.clock.now();
     let payable = Payable::load(&app.db, control, owner_id, now).await.unwrap();
-    let opened = payment::open_order(&app.db, &payable, owner_id, PaymentType::Stripe, now).await.unwrap();
+    let opened = open_order(&app.db, &payable, owner_id, PaymentType::Stripe, now).await.unwrap();
     app.senders().outbox().settle(&app.db, opened.id, "pi_control", now).await.unwrap();
     event_entry_application::Entity::update_many()
         .col_expr(
@@ -213,7 +218,7 @@ async fn a_payment_and_a_decline_at_once_never_both_apply() {
         let (_, entry, application) = won(&app, &mut c, &format!("RaceFair{round}")).await;
         let now = app.clock.now();
         let payable = Payable::load(&app.db, application, owner_id, now).await.unwrap();
-        let opened = payment::open_order(&app.db, &payable, owner_id, PaymentType::Stripe, now).await.unwrap();
+        let opened = open_order(&app.db, &payable, owner_id, PaymentType::Stripe, now).await.unwrap();
         let reference = format!("pi_race_{round}");
         let (settled, declined) = tokio::join!(
             outbox.settle(&app.db, opened.id, &reference, now),

@@ -14,7 +14,7 @@ use sea_orm::{
 use vmarket::db::data_version;
 use vmarket::db::entities::{catalog_item, company, event, exhibitor, hub_notification, hub_notification_tag, hub_tag};
 use vmarket::model::catalog::{CatalogItemView, ItemFilter, OwnerType};
-use vmarket::model::hub::{HubCategory, HubFilter, HubLocale, HubNotificationView};
+use vmarket::model::hub_notification::{HubCategory, HubFilter, HubLocale, HubNotificationView};
 use vmarket::model::pagination::PageRequest;
 use vmarket::model::tree::{Tree, Trees};
 use vmarket::types::Lang;

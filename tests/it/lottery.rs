@@ -10,8 +10,10 @@ use vmarket::lottery::{Seed, sha256_hex};
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery::{self, Publication};
-use vmarket::model::payment::{self, Payable, PaymentType};
+use vmarket::model::order::open_order;
+use vmarket::model::payment::{Payable, PaymentType};
 use vmarket::model::phase::PhaseType;
+use vmarket::model::settlement::settle;
 
 use crate::support::TestApp;
 
@@ -189,9 +191,9 @@ async fn the_second_draw_offers_the_freed_slots_to_first_losers() {
     let pay_at = ev.at(PhaseType::FirstPaymentStart) + Duration::hours(1);
     let (entry, owner) = owner_of(&app, won[0]).await;
     let payable = Payable::load(&app.db, won[0], owner, pay_at).await.unwrap();
-    let attempt = payment::open_order(&app.db, &payable, owner, PaymentType::Stripe, pay_at).await.unwrap();
+    let attempt = open_order(&app.db, &payable, owner, PaymentType::Stripe, pay_at).await.unwrap();
     let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
-    payment::settle(&app.db, &mailer, attempt.id, "pi_second_draw", pay_at).await.unwrap();
+    settle(&app.db, &mailer, attempt.id, "pi_second_draw", pay_at).await.unwrap();
     assert_ne!(entry, owner_of(&app, won[1]).await.0);
     let (entry, owner) = owner_of(&app, won[1]).await;
     event_entry::Model::decline(&app.db, entry, won[1], owner, pay_at).await.unwrap();

@@ -288,7 +288,7 @@ async fn lottery_publish_at_100k_applications_on_the_database() {
 
     // The result mails, as the workers send them after the publication: one rendered (subject,
     // text, HTML) and stored mail per entry, in batches, and their delivery enqueued.
-    let ctx = vmarket::jobs::JobContext::new(db.clone(), app.config.clone(), app.clock.clone()).unwrap();
+    let ctx = vmarket::queue::JobContext::new(db.clone(), app.config.clone(), app.clock.clone()).unwrap();
     let started = Instant::now();
     let sent = vmarket::jobs::SendLotteryResults { run_id, attempt: 1 }.run_now(&ctx).await.unwrap();
     report("db_result_mails", started);

@@ -14,13 +14,16 @@ use vmarket::db::entities::{
     circle, event_entry, event_entry_application, event_phase, lottery_result_file, lottery_result_mail, mail,
 };
 use vmarket::i18n::tera::format_jst;
-use vmarket::jobs::{JobContext, LotteryClock, PreviewLottery, PublishLottery, SendLotteryResults};
+use vmarket::jobs::{LotteryClock, PreviewLottery, PublishLottery, SendLotteryResults};
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::{LotteryRound, LotteryStatus};
 use vmarket::model::lottery::{self, Publication};
 use vmarket::model::lottery_mails;
-use vmarket::model::payment::{self, Payable, PaymentType, Settlement};
+use vmarket::model::order::open_order;
+use vmarket::model::payment::{Payable, PaymentType};
 use vmarket::model::phase::PhaseType;
+use vmarket::model::settlement::{Settlement, settle};
+use vmarket::queue::JobContext;
 use vmarket::types::Lang;
 
 use crate::support::TestApp;
@@ -58,9 +61,9 @@ async fn stored(app: &TestApp, id: i32) -> LotteryStatus {
 async fn pay(app: &TestApp, id: i32, payer: i32) {
     let now = app.clock.now();
     let payable = Payable::load(&app.db, id, payer, now).await.expect("payable now");
-    let attempt = payment::open_order(&app.db, &payable, payer, PaymentType::Stripe, now).await.unwrap();
+    let attempt = open_order(&app.db, &payable, payer, PaymentType::Stripe, now).await.unwrap();
     let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
-    let settled = payment::settle(&app.db, &mailer, attempt.id, &format!("pi_status_{id}"), now).await.unwrap();
+    let settled = settle(&app.db, &mailer, attempt.id, &format!("pi_status_{id}"), now).await.unwrap();
     assert!(matches!(settled.outcome, Settlement::Settled(_)), "{settled:?}");
 }
 
@@ -290,7 +293,11 @@ async fn statuses_follow_the_clock_and_the_second_round_starts_by_itself() {
     // the first losers.
     app.clock.set(ev.at(PhaseType::SecondLotteryStart));
     let t = tick().await;
-    assert!(matches!(t.rounds.as_slice(), [lottery::ClockStep::Previewed { .. }]), "{:?}", t.rounds);
+    assert!(
+        matches!(t.rounds.as_slice(), [vmarket::model::lottery_clock::ClockStep::Previewed { .. }]),
+        "{:?}",
+        t.rounds
+    );
     let second = lottery::run_of(&app.db, ev.id, LotteryRound::Second).await.unwrap().unwrap();
     assert_eq!((second.state, &second.seed_hash), (LotteryRunState::Preview, &committed.seed_hash));
     let inputs = second.inputs.clone().unwrap();

@@ -14,8 +14,9 @@ use vmarket::config::Config;
 use vmarket::db::entities::mail;
 use vmarket::db::entities::mail::MailStatus;
 use vmarket::i18n::Lang;
-use vmarket::jobs::{JobContext, Queue, SendMail, send_mail};
+use vmarket::jobs::{SendMail, send_mail};
 use vmarket::mail::{MailKind, Mailer, Outgoing};
+use vmarket::queue::{JobContext, Queue};
 
 use crate::support::TestApp;
 use crate::support::smtp_sink::{self, SmtpSink};
@@ -192,8 +193,8 @@ async fn a_mail_commits_or_rolls_back_with_the_callers_transaction_and_survives_
     // Resuming twice queues its first attempt once (on PostgreSQL too, where apalis refuses a
     // duplicate key instead of skipping it).
     let ctx = JobContext::new(app.db.clone(), app.config.clone(), app.clock.clone()).unwrap();
-    vmarket::jobs::resume(&ctx).await.unwrap();
-    vmarket::jobs::resume(&ctx).await.unwrap();
+    vmarket::workers::resume(&ctx).await.unwrap();
+    vmarket::workers::resume(&ctx).await.unwrap();
     let workers = app.start_workers().await;
     let sent = wait_for(&app, id, 20, |m| m.status == MailStatus::Sent).await;
     workers.stop().await;
@@ -284,7 +285,7 @@ async fn during_an_smtp_outage_mail_stays_pending_and_is_delivered_once_when_it_
     tokio::time::sleep(Duration::from_millis(1500)).await;
     workers.stop().await;
     let ctx = JobContext::new(app.db.clone(), app.config.clone(), app.clock.clone()).unwrap();
-    vmarket::jobs::resume(&ctx).await.unwrap();
+    vmarket::workers::resume(&ctx).await.unwrap();
     let again = send_mail::deliver(&ctx, SendMail { mail_id: id, attempt: sent.attempts + 1 }).await.unwrap();
     assert!(again.contains("already Sent"), "{again}");
     let stale = send_mail::deliver(&ctx, SendMail { mail_id: id, attempt: 1 }).await.unwrap();

@@ -12,8 +12,10 @@ use serde_json::json;
 use vmarket::db::entities::{event_entry, event_entry_application, order};
 use vmarket::i18n::tera::format_jst;
 use vmarket::mail::Mailer;
-use vmarket::model::payment::{self, OrderState, Payable, PaymentType};
+use vmarket::model::order::open_order;
+use vmarket::model::payment::{OrderState, Payable, PaymentType};
 use vmarket::model::phase::PhaseType;
+use vmarket::model::settlement::settle;
 
 use crate::support::TestApp;
 use crate::support::actors::Actor;
@@ -365,11 +367,11 @@ async fn the_complete_page_tells_each_way_an_attempt_ends() {
     // links the real payment's receipt.
     let now = app.clock.now();
     let payable = Payable::load(&app.db, id, owner.user.id, now).await.unwrap();
-    let first = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
-    let second = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Paypal, now).await.unwrap();
+    let first = open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let second = open_order(&app.db, &payable, owner.user.id, PaymentType::Paypal, now).await.unwrap();
     let mailer = Mailer::new(&app.config).unwrap();
-    payment::settle(&app.db, &mailer, first.id, "pi_first", now).await.unwrap();
-    payment::settle(&app.db, &mailer, second.id, "PAYPAL-SECOND", now).await.unwrap();
+    settle(&app.db, &mailer, first.id, "pi_first", now).await.unwrap();
+    settle(&app.db, &mailer, second.id, "PAYPAL-SECOND", now).await.unwrap();
     let (_, html) = owner.page(&format!("/payment/complete?transaction={}", second.transaction_uuid)).await;
     assert_eq!(outcome(&html), "duplicate");
     assert_eq!(

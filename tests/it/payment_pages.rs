@@ -3,7 +3,9 @@
 //! printable receipt per transaction UUID, and the 404 page for anything else or anyone else's.
 
 use serde_json::json;
-use vmarket::model::payment::{self, Payable, PaymentType};
+use vmarket::model::order::open_order;
+use vmarket::model::payment::{Payable, PaymentType};
+use vmarket::model::settlement::settle;
 
 use crate::support::TestApp;
 
@@ -21,9 +23,9 @@ async fn the_payer_sees_the_payment_and_its_receipt_in_both_languages_and_nobody
 
     let now = app.clock.now();
     let payable = Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap();
-    let opened = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let opened = open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
     let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
-    payment::settle(&app.db, &mailer, opened.id, "pi_receipt", now).await.unwrap();
+    settle(&app.db, &mailer, opened.id, "pi_receipt", now).await.unwrap();
     let uuid = opened.transaction_uuid;
 
     let (status, ja) = owner.page("/mypage/payment_history").await;
@@ -84,9 +86,9 @@ async fn a_transaction_is_only_its_canonical_uuid_everywhere_anything_else_is_th
     let won = app.won_application(&owner, "CanonicalFair").await;
     let now = app.clock.now();
     let payable = Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap();
-    let opened = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let opened = open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
     let mailer = vmarket::mail::Mailer::new(&app.config).unwrap();
-    payment::settle(&app.db, &mailer, opened.id, "pi_canonical", now).await.unwrap();
+    settle(&app.db, &mailer, opened.id, "pi_canonical", now).await.unwrap();
     let paid = opened.transaction_uuid;
     // A PayPal attempt not sent to PayPal yet: `/checkout` reports on it.
     owner.renew().await;
@@ -94,7 +96,7 @@ async fn a_transaction_is_only_its_canonical_uuid_everywhere_anything_else_is_th
     owner.renew().await;
     let now = app.clock.now();
     let payable = Payable::load(&app.db, other.application_id, owner.user.id, now).await.unwrap();
-    let pending = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Paypal, now).await.unwrap();
+    let pending = open_order(&app.db, &payable, owner.user.id, PaymentType::Paypal, now).await.unwrap();
     let pending = pending.transaction_uuid;
 
     for (page, uuid) in [

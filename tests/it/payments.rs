@@ -8,8 +8,10 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFi
 use vmarket::db::entities::{event_entry_application, mail, order, payment_history};
 use vmarket::mail::Mailer;
 use vmarket::model::entry_status::LotteryStatus;
-use vmarket::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
+use vmarket::model::order::open_order;
+use vmarket::model::payment::{OrderState, Payable, PaymentType};
 use vmarket::model::phase::PhaseType;
+use vmarket::model::settlement::{Settlement, settle};
 
 use crate::support::TestApp;
 
@@ -23,7 +25,7 @@ async fn settle_concurrently(
 ) -> (u64, Vec<vmarket::error::Result<Settlement>>) {
     let now = app.clock.now();
     let payable = Payable::load(&app.db, application_id, user_id, now).await.expect("payable");
-    let opened = payment::open_order(&app.db, &payable, user_id, PaymentType::Stripe, now).await.unwrap();
+    let opened = open_order(&app.db, &payable, user_id, PaymentType::Stripe, now).await.unwrap();
     // As with a real attempt, the provider's id is known before the money is confirmed.
     order::Model::set_provider_id(&app.db, opened.id, "pi_concurrent", now).await.unwrap();
     let db = Arc::new(app.db.clone());
@@ -31,9 +33,7 @@ async fn settle_concurrently(
     let tasks: Vec<_> = (0..tasks)
         .map(|_| {
             let (db, mailer) = (db.clone(), mailer.clone());
-            rocket::tokio::spawn(
-                async move { payment::settle(db.as_ref(), &mailer, opened.id, "pi_concurrent", now).await },
-            )
+            rocket::tokio::spawn(async move { settle(db.as_ref(), &mailer, opened.id, "pi_concurrent", now).await })
         })
         .collect();
     let mut results = Vec::new();
@@ -119,23 +119,23 @@ async fn only_the_owner_pays_only_a_win_only_inside_its_window() {
     }
 
     // Two opens of the same provider share the attempt; a settle makes the application paid.
-    let a = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
-    let b = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let a = open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let b = open_order(&app.db, &payable, owner.user.id, PaymentType::Stripe, now).await.unwrap();
     assert_eq!(a.id, b.id);
     assert!(uuid::Uuid::parse_str(&a.transaction_uuid).is_ok_and(|u| u.get_version_num() == 4));
-    let other = payment::open_order(&app.db, &payable, owner.user.id, PaymentType::Paypal, now).await.unwrap();
+    let other = open_order(&app.db, &payable, owner.user.id, PaymentType::Paypal, now).await.unwrap();
     let mailer = Mailer::new(&app.config).unwrap();
-    let first = payment::settle(&app.db, &mailer, a.id, "pi_1", now).await.unwrap();
+    let first = settle(&app.db, &mailer, a.id, "pi_1", now).await.unwrap();
     assert!(matches!(first.outcome, Settlement::Settled(_)) && first.receipt.is_some(), "{first:?}");
     assert_eq!(
         Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap_err().code(),
         "already_paid"
     );
     // Money taken a second time through another provider is flagged, not settled twice.
-    let dup = payment::settle(&app.db, &mailer, other.id, "PAYPAL-2", now).await.unwrap();
+    let dup = settle(&app.db, &mailer, other.id, "PAYPAL-2", now).await.unwrap();
     assert!(matches!(dup.outcome, Settlement::Duplicate(ref p) if p.order_id == a.id), "{dup:?}");
     assert_eq!(dup.receipt, None, "no receipt for money to refund");
-    let again = payment::settle(&app.db, &mailer, a.id, "pi_1", now).await.unwrap();
+    let again = settle(&app.db, &mailer, a.id, "pi_1", now).await.unwrap();
     assert!(matches!(again.outcome, Settlement::AlreadySettled(_)) && again.receipt.is_none(), "{again:?}");
     let other = order::Entity::find_by_id(other.id).one(&app.db).await.unwrap().unwrap();
     assert_eq!((other.state, other.failure.as_deref()), (OrderState::Failed, Some("duplicate_payment")));
@@ -151,10 +151,10 @@ async fn no_attempt_opens_once_the_application_is_paid() {
     let won = app.won_application(&owner, "PayStale").await;
     let now = app.clock.now();
     let stale = Payable::load(&app.db, won.application_id, owner.user.id, now).await.unwrap();
-    let first = payment::open_order(&app.db, &stale, owner.user.id, PaymentType::Stripe, now).await.unwrap();
+    let first = open_order(&app.db, &stale, owner.user.id, PaymentType::Stripe, now).await.unwrap();
     let mailer = Mailer::new(&app.config).unwrap();
-    payment::settle(&app.db, &mailer, first.id, "pi_first", now).await.unwrap();
-    let again = payment::open_order(&app.db, &stale, owner.user.id, PaymentType::Stripe, now).await;
+    settle(&app.db, &mailer, first.id, "pi_first", now).await.unwrap();
+    let again = open_order(&app.db, &stale, owner.user.id, PaymentType::Stripe, now).await;
     assert_eq!(again.map(|o| o.id).map_err(|e| e.code()), Err("already_paid"));
     let orders = order::Entity::find().filter(order::Column::ApplicationId.eq(won.application_id)).all(&app.db).await;
     assert_eq!(orders.unwrap().len(), 1, "no second attempt");

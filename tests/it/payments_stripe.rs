@@ -10,11 +10,11 @@ use rocket::http::{ContentType, Header};
 use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
 use serde_json::{Value, json};
 use vmarket::db::entities::{event_entry_application, order, payment_history, payment_webhook_event};
-use vmarket::jobs::JobContext;
 use vmarket::model::entry_status::LotteryStatus;
 use vmarket::model::payment::OrderState;
 use vmarket::payments::stripe::sign;
 use vmarket::payments::{self, Providers, Reconciled};
+use vmarket::queue::JobContext;
 
 use crate::support::TestApp;
 use crate::support::localstripe::{Gate, GateMode, LocalStripe, PUBLISHABLE_KEY, SECRET_KEY};
@@ -201,7 +201,7 @@ async fn provider_down_or_silent_on_capture_never_settles_blindly_and_is_reconci
     );
     gate.set(GateMode::Up);
     let ctx = JobContext::new(app.db.clone(), app.config.clone(), app.clock.clone()).unwrap();
-    let workers = vmarket::jobs::start(ctx).await.unwrap();
+    let workers = vmarket::workers::start(ctx).await.unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while payments_of(&app, won.application_id).await == 0 {
         assert!(std::time::Instant::now() < deadline, "the reconcile job settled the payment");

@@ -7,11 +7,12 @@
 use chrono::Duration;
 use serde_json::json;
 use vmarket::db::entities::payment_history;
-use vmarket::jobs::{JobContext, PaymentSweep};
 use vmarket::model::entry_status::LotteryStatus;
 use vmarket::model::payment::OrderState;
 use vmarket::model::phase::PhaseType;
 use vmarket::payments::Reconciled;
+use vmarket::payments::jobs::PaymentSweep;
+use vmarket::queue::JobContext;
 
 use crate::support::TestApp;
 use crate::support::actors::Actor;

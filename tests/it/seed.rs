@@ -347,7 +347,7 @@ async fn shown(
 async fn the_demo_shows_every_status_and_lottery_type_and_its_draws_verify() {
     use sea_orm::Iterable;
     use vmarket::model::entry_status::LotteryRound;
-    use vmarket::model::lottery;
+    use vmarket::model::{lottery, lottery_clock};
     let app = TestApp::new().await;
     let (statuses, types) = shown(&app, default_now()).await;
     let every: std::collections::BTreeSet<String> = LotteryStatus::iter().map(|s| s.as_str().to_string()).collect();
@@ -426,11 +426,11 @@ async fn the_demo_shows_every_status_and_lottery_type_and_its_draws_verify() {
     // payment window closes, previewed in its lottery window, published; its file verifies, and
     // its second payment window shows a second-round win to pay.
     let closes = phase("2027Spring", PhaseType::FirstPaymentEnd).await + chrono::Duration::minutes(1);
-    lottery::sweep(&app.db, closes).await.unwrap();
-    lottery::advance_rounds(&app.db, closes).await.unwrap();
+    lottery_clock::sweep(&app.db, closes).await.unwrap();
+    lottery_clock::advance_rounds(&app.db, closes).await.unwrap();
     let drawn = phase("2027Spring", PhaseType::SecondLotteryStart).await + hour;
-    lottery::sweep(&app.db, drawn).await.unwrap();
-    lottery::advance_rounds(&app.db, drawn).await.unwrap();
+    lottery_clock::sweep(&app.db, drawn).await.unwrap();
+    lottery_clock::advance_rounds(&app.db, drawn).await.unwrap();
     let published = lottery::publish(&app.db, spring.id, LotteryRound::Second, drawn).await.unwrap();
     assert!(matches!(published, lottery::Publication::Applied { .. }), "{published:?}");
     verified(LotteryRound::Second).await;

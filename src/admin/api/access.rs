@@ -4,93 +4,31 @@
 //! its own code in the JSON error body: 404 unknown resource, 401 signed out, 403 not staff / not
 //! allowed (or a missing CSRF token), 405 an action the resource does not offer.
 //!
-//! [`Cx`] also carries the payment providers, for the one console action that calls one (a
-//! payment's reconcile).
+//! `Cx` (`cx.rs`) also carries the payment providers, for the one console action that calls one
+//! (a payment's reconcile).
 
-use chrono::{DateTime, Utc};
 use rocket::http::{Method, Status};
 use rocket::request::{FromRequest, Outcome, Request};
 use sea_orm::DatabaseConnection;
 
-use crate::admin::api::{Registered, resources};
-use crate::admin::permissions::Action;
+use crate::admin::api::cx::Cx;
+use crate::admin::api::registered::Registered;
+use crate::admin::api::resources::ALL;
+use crate::admin::permissions::{Action, Area};
 use crate::auth::guards::CurrentUser;
 use crate::clock::Clock;
-use crate::db::entities::user;
 use crate::error::{Error, request_lang};
 use crate::http::Site;
-use crate::i18n::Lang;
-use crate::jobs::{FollowUp, Queue};
 use crate::mail::Mailer;
 use crate::model::user::Role;
 use crate::payments::Providers;
-
-/// What a console handler works with: a signed-in staff member and the application's state.
-pub struct Cx<'r> {
-    /// The database.
-    pub db: &'r DatabaseConnection,
-    /// Site-wide state (messages, configuration).
-    pub site: &'r Site,
-    /// The application clock.
-    pub clock: &'r Clock,
-    /// The language of messages (`?lang=`, Japanese by default).
-    pub lang: Lang,
-    /// "Now" on the application clock (travelled while staff time-travel): what windows,
-    /// statuses and defaults of the domain follow. Rows and the audit log are stamped with
-    /// [`Cx::acted_at`].
-    pub now: DateTime<Utc>,
-    /// The staff member.
-    pub staff: user::Model,
-    /// The job queue: follow-up work of committed writes (mails, owed result mails).
-    pub queue: &'r Queue,
-    /// Renders mail (a payment's reconcile may settle it and queue its receipt).
-    pub mailer: &'r Mailer,
-    /// The payment providers (a payment's reconcile asks its provider).
-    pub providers: &'r Providers,
-    /// Work a write left for the workers in its transaction, handed over once it committed
-    /// ([`Cx::send_queued`]).
-    outbox: std::sync::Mutex<Vec<FollowUp>>,
-}
-
-impl Cx<'_> {
-    /// Keeps `work` (stored in the current write's transaction: mails, owed result mails) to
-    /// hand to the workers after it commits.
-    pub fn after_commit(&self, work: impl IntoIterator<Item = FollowUp>) {
-        self.outbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(work);
-    }
-
-    /// Hands the follow-up work of a committed write to the workers.
-    pub async fn send_queued(&self) {
-        let work = std::mem::take(&mut *self.outbox.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        for follow_up in work {
-            follow_up.push(self.queue).await;
-        }
-    }
-
-    /// When this staff write happens, for the rows it stamps (`created_at`, `updated_at`) and
-    /// its audit entry: the real time the staff member acted, whatever the site is travelled to
-    /// (a record edited while QA looks at next month was changed today, and the log says so).
-    /// Instants of the domain — a notification published "now", a status as it stands — follow
-    /// the application clock, [`Cx::now`].
-    pub fn acted_at(&self) -> DateTime<Utc> {
-        self.clock.real_now()
-    }
-
-    /// A message in the request's language.
-    pub fn t(&self, key: &str) -> String {
-        self.site.messages.t(self.lang, key)
-    }
-
-    /// A message with `{name}` placeholders filled.
-    pub fn tf(&self, key: &str, args: &[(&str, &str)]) -> String {
-        self.site.messages.tf(self.lang, key, args)
-    }
-}
+use crate::queue::Queue;
 
 /// A signed-in staff member (any role) and the console's context.
 pub struct Console<'r>(pub Cx<'r>);
 
-fn refuse<T>(error: Error) -> Outcome<T, Error> {
+/// A guard's refusal, answered with its own status and code.
+pub(crate) fn refuse<T>(error: Error) -> Outcome<T, Error> {
     Outcome::Error((error.status(), error))
 }
 
@@ -130,9 +68,20 @@ impl<'r> FromRequest<'r> for Console<'r> {
             mailer,
             queue,
             providers,
+            readable,
             outbox: Default::default(),
         }))
     }
+}
+
+/// The resources whose audit entries `role` may read: those it may list, and time travel when it
+/// may see it.
+pub fn readable(role: Role) -> Vec<&'static str> {
+    ALL.iter()
+        .filter(|r| r.area.allows(role, Action::List))
+        .map(|r| r.name)
+        .chain(Area::TimeTravel.allows(role, Action::Show).then_some("time_travel"))
+        .collect()
 }
 
 /// Staff allowed to take the request's action on the resource named in its path
@@ -169,7 +118,7 @@ impl<'r> FromRequest<'r> for Allowed<'r> {
         // names are public (the OpenAPI document lists the routes), so an unknown one is a 404
         // for everyone.
         let name = req.routed_segment(1).unwrap_or_default();
-        let Some(resource) = resources().iter().find(|r| r.name == name) else {
+        let Some(resource) = ALL.iter().find(|r| r.name == name) else {
             return refuse(Error::not_found());
         };
         let cx = match Console::from_request(req).await {

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Invalid, Result};
 use crate::forms::checks::parse_instant;
-use crate::model::world::escape_like;
+use crate::model::search::escape_like;
 
 /// The most records one list answer holds (react-admin's CSV export asks for 1000).
 pub const MAX_WINDOW: u64 = 1000;

@@ -8,7 +8,7 @@
 //!
 //! A picture of a row inside a record (a world's areas) is the field `<list>.<field>`
 //! (`areas.image`). Only a field a resource declares in
-//! [`Resource::IMAGES`](super::Resource::IMAGES) takes an upload, and only from a role that may create or edit that resource. A picture that is not a
+//! [`Resource::IMAGES`](crate::admin::api::resource::Resource::IMAGES) takes an upload, and only from a role that may create or edit that resource. A picture that is not a
 //! PNG, JPEG, WebP or GIF, is over 5 MiB or is over 4096 px a side is refused with a 422 naming
 //! the field, so the console shows the reason beside it; nothing is stored then.
 
@@ -20,43 +20,13 @@ use rocket::{Route, post, routes};
 use serde::Serialize;
 use utoipa::{OpenApi, ToSchema};
 
-use crate::admin::api::{Console, resources};
+use crate::admin::api::access::Console;
+use crate::admin::api::image_slot::ImageSlot;
+use crate::admin::api::registered::Registered;
+use crate::admin::api::resources::ALL;
 use crate::admin::permissions::Action;
 use crate::error::{Error, Result};
 use crate::http::upload::{Uploads, fit, form_error, png, read_image};
-
-/// A picture field of a resource and the box its uploads are scaled to fit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ImageSlot {
-    /// The record's field.
-    pub field: &'static str,
-    /// Widest stored picture, px.
-    pub width: u32,
-    /// Tallest stored picture, px.
-    pub height: u32,
-}
-
-impl ImageSlot {
-    /// A key visual or banner: 1920 × 1080.
-    pub const fn wide(field: &'static str) -> Self {
-        Self { field, width: 1920, height: 1080 }
-    }
-
-    /// A thumbnail: 1280 × 720.
-    pub const fn thumbnail(field: &'static str) -> Self {
-        Self { field, width: 1280, height: 720 }
-    }
-
-    /// A logo or icon: at most 1024 px a side.
-    pub const fn square(field: &'static str) -> Self {
-        Self { field, width: 1024, height: 1024 }
-    }
-
-    /// A map or poster, read in detail: at most 2048 px a side.
-    pub const fn large(field: &'static str) -> Self {
-        Self { field, width: 2048, height: 2048 }
-    }
-}
 
 /// The multipart body of an upload.
 #[derive(FromForm)]
@@ -84,8 +54,8 @@ pub struct Uploaded {
 }
 
 /// The picture fields of resource `name`, if it is one.
-fn slot(name: &str, field: &str) -> Result<(&'static crate::admin::api::Registered, ImageSlot)> {
-    let resource = resources().iter().find(|r| r.name == name).ok_or_else(Error::not_found)?;
+fn slot(name: &str, field: &str) -> Result<(&'static Registered, ImageSlot)> {
+    let resource = ALL.iter().find(|r| r.name == name).ok_or_else(Error::not_found)?;
     let slot = resource
         .images
         .iter()

@@ -13,10 +13,11 @@ use crate::api::v1::ListBody;
 use crate::db::entities::{event, hub_notification};
 use crate::error::{Error, Result};
 use crate::forms::checks::parse_instant;
-use crate::model::hub::{
-    AmbassadorFilter, AmbassadorView, HubCategory, HubFilter, HubNotificationView, HubTagView, StreamerView,
-};
+use crate::model::ambassador::{AmbassadorFilter, AmbassadorView};
+use crate::model::hub_notification::{HubCategory, HubFilter, HubNotificationView};
+use crate::model::hub_tag::HubTagView;
 use crate::model::pagination::Pagination;
+use crate::model::streamer::StreamerView;
 use crate::types::{Id, Permalink};
 
 impl Api<'_> {
@@ -91,7 +92,7 @@ async fn list(
 #[utoipa::path(get, path = "/api/v1/{event}/hub_notifications", tag = "hub",
     params(("event" = String, Path, description = "event permalink or id"),
            ("page" = Option<u64>, Query), ("limit" = Option<u64>, Query, description = "1–100, default 20"),
-           ("category" = Option<HubCategory>, Query), ("locale" = Option<crate::model::hub::HubLocale>, Query),
+           ("category" = Option<HubCategory>, Query), ("locale" = Option<crate::model::hub_notification::HubLocale>, Query),
            ("hub_tag_id" = Option<i32>, Query), ("world_id" = Option<i32>, Query), ("user_id" = Option<i32>, Query),
            ("keyword" = Option<String>, Query, description = "words in the title or content, partial"),
            ("is_official" = Option<bool>, Query), ("by_ambassador" = Option<bool>, Query),
@@ -123,7 +124,7 @@ pub struct PageQuery<'r> {
 /// The event's notifications running now (started, not yet ended), ending soonest first.
 #[utoipa::path(get, path = "/api/v1/{event}/hub_notifications/top_live", tag = "hub",
     params(("event" = String, Path), ("page" = Option<u64>, Query), ("limit" = Option<u64>, Query),
-           ("locale" = Option<crate::model::hub::HubLocale>, Query), ("lang" = Option<String>, Query)),
+           ("locale" = Option<crate::model::hub_notification::HubLocale>, Query), ("lang" = Option<String>, Query)),
     responses((status = 200, body = ListBody<HubNotificationView>),
               (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 #[get("/<event>/hub_notifications/top_live?<q..>", rank = 4)]
@@ -135,7 +136,7 @@ pub async fn top_live(api: Api<'_>, event: Permalink, q: PageQuery<'_>) -> Resul
 /// The organisers' official announcements in the event's hub.
 #[utoipa::path(get, path = "/api/v1/{event}/hub_notifications/vmarket_info", tag = "hub",
     params(("event" = String, Path), ("page" = Option<u64>, Query), ("limit" = Option<u64>, Query),
-           ("locale" = Option<crate::model::hub::HubLocale>, Query), ("lang" = Option<String>, Query)),
+           ("locale" = Option<crate::model::hub_notification::HubLocale>, Query), ("lang" = Option<String>, Query)),
     responses((status = 200, body = ListBody<HubNotificationView>),
               (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 #[get("/<event>/hub_notifications/vmarket_info?<q..>", rank = 4)]
@@ -173,7 +174,7 @@ pub struct AmbassadorQuery<'r> {
 /// Ambassadors by team, then generation.
 #[utoipa::path(get, path = "/api/v1/ambassadors", tag = "hub",
     params(("page" = Option<u64>, Query), ("limit" = Option<u64>, Query),
-           ("team_type" = Option<crate::model::hub::TeamType>, Query), ("gen" = Option<i32>, Query),
+           ("team_type" = Option<crate::model::ambassador::TeamType>, Query), ("gen" = Option<i32>, Query),
            ("is_inactive" = Option<bool>, Query), ("lang" = Option<String>, Query)),
     responses((status = 200, body = ListBody<AmbassadorView>), (status = 422, body = crate::error::ErrorBody)))]
 #[get("/ambassadors?<q..>")]
@@ -200,7 +201,7 @@ pub struct StreamerQuery<'r> {
 /// audience with `locale`, otherwise both).
 #[utoipa::path(get, path = "/api/v1/{event}/streamers", tag = "hub",
     params(("event" = String, Path), ("page" = Option<u64>, Query), ("limit" = Option<u64>, Query),
-           ("locale" = Option<crate::model::hub::HubLocale>, Query), ("lang" = Option<String>, Query)),
+           ("locale" = Option<crate::model::hub_notification::HubLocale>, Query), ("lang" = Option<String>, Query)),
     responses((status = 200, body = ListBody<StreamerView>),
               (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 #[get("/<event>/streamers?<q..>", rank = 5)]

@@ -17,7 +17,6 @@ pub mod lottery_results;
 pub mod member_circles;
 pub mod payment_providers;
 pub mod payments;
-pub mod time_travel;
 pub mod user;
 pub mod user_hub;
 pub mod vrc_redirects;
@@ -69,7 +68,6 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(member_circles),
         resource!(invitation_circles),
         resource!(invitation_members),
-        resource!(time_travel),
         resource!(event_entries),
         resource!(event_plans),
         resource!(lottery_results),

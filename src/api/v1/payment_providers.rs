@@ -17,12 +17,13 @@ use crate::api::v1::payments::WebhookAnswer;
 use crate::auth::guards::CurrentUser;
 use crate::clock::Clock;
 use crate::error::{Error, Result};
-use crate::jobs::Queue;
 use crate::mail::Mailer;
-use crate::model::payment::PaymentView;
-use crate::payments::checkout::{self, PayPalCaptureInput, PayPalOrderInput, RedirectInput, RedirectTo};
+use crate::model::payment_history::PaymentView;
 use crate::payments::paypal::Transmission;
+use crate::payments::requests::{PayPalCaptureInput, PayPalOrderInput, RedirectInput, RedirectTo};
 use crate::payments::{Outbox, PreOrder, Providers};
+use crate::payments::{checkout, paypal_buttons, webhooks};
+use crate::queue::Queue;
 
 /// A JSON body, or 400 `bad_request` when it cannot be read.
 type Body<'r, T> = std::result::Result<Json<T>, rocket::serde::json::Error<'r>>;
@@ -62,7 +63,7 @@ pub async fn paypal_create_order_id(
     input: Body<'_, PayPalOrderInput>,
 ) -> Result<Json<PreOrder>> {
     let input = body(input)?;
-    Ok(Json(checkout::paypal_create_order(api.db, providers, current.user.id, input, api.lang, api.now).await?))
+    Ok(Json(paypal_buttons::paypal_create_order(api.db, providers, current.user.id, input, api.lang, api.now).await?))
 }
 
 /// Captures the PayPal order the payer approved in the PayPal buttons (by `order_id`, or the
@@ -91,7 +92,8 @@ pub async fn paypal_capture(
 ) -> Result<Json<PaymentView>> {
     let input = body(input)?;
     let paid =
-        checkout::paypal_capture(api.db, Outbox { mailer, queue }, providers, current.user.id, input, api.now).await?;
+        paypal_buttons::paypal_capture(api.db, Outbox { mailer, queue }, providers, current.user.id, input, api.now)
+            .await?;
     let view = PaymentView::load(api.db, vec![paid], api.lang).await?.pop().ok_or_else(Error::not_found)?;
     Ok(Json(view))
 }
@@ -167,7 +169,7 @@ pub async fn paypal_webhook(
     payload: Data<'_>,
 ) -> Result<Json<WebhookAnswer>> {
     let bytes = raw(payload).await?;
-    let outcome = checkout::paypal_webhook(
+    let outcome = webhooks::paypal_webhook(
         api.db,
         Outbox { mailer, queue },
         providers,
@@ -201,7 +203,7 @@ pub async fn gmo_notification(
     payload: Data<'_>,
 ) -> Result<(ContentType, &'static str)> {
     let bytes = raw(payload).await?;
-    let outcome = checkout::gmo_notification(api.db, Outbox { mailer, queue }, providers, &bytes, api.now).await?;
+    let outcome = webhooks::gmo_notification(api.db, Outbox { mailer, queue }, providers, &bytes, api.now).await?;
     tracing::info!(?outcome, "gmo notification handled");
     Ok((ContentType::Plain, "0"))
 }

@@ -18,11 +18,11 @@ use crate::auth::guards::CurrentUser;
 use crate::clock::Clock;
 use crate::db::entities::payment_history;
 use crate::error::{Error, Result};
-use crate::jobs::Queue;
 use crate::mail::Mailer;
 use crate::model::pagination::Pagination;
-use crate::model::payment::PaymentView;
+use crate::model::payment_history::PaymentView;
 use crate::payments::{self, CaptureInput, Outbox, PreOrder, PreOrderInput, Providers, WebhookOutcome};
+use crate::queue::Queue;
 use crate::types::Id;
 
 /// A JSON body, or 400 `bad_request` when it cannot be read.

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::forms::user_event::{self, FormResult, UserEventFormSchema};
 use crate::http::upload::Uploads;
 use crate::http::upload::form_error;
-use crate::model::hub::HubNotificationView;
+use crate::model::hub_notification::HubNotificationView;
 use crate::model::pagination::Pagination;
 use crate::model::user_event::{NewUserEvent, Scope};
 use crate::types::{Id, Permalink};

@@ -28,7 +28,7 @@ use crate::error::request_lang;
 use crate::http::Site;
 use crate::http::protect::FormKey;
 use crate::http::upload::ImageDecoder;
-use crate::jobs::Queue;
+use crate::queue::Queue;
 use crate::storage::Storage;
 use crate::types::Lang;
 

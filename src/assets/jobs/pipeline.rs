@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::assets::pipeline::{self, Outcome, Tools};
 use crate::db::entities::asset_version::{self, UploadStatus};
-use crate::jobs::{Job, JobContext, Queue};
+use crate::http::upload::ImageDecoder;
+use crate::queue::{Job, JobContext, Queue};
 
 /// Runs before a version fails for good.
 pub const MAX_ATTEMPTS: i32 = 6;
@@ -40,10 +41,13 @@ impl Job for AssetPipeline {
     const QUEUE: &'static str = "asset_pipeline";
 
     async fn run(self, ctx: &JobContext) -> Result<String, sea_orm::DbErr> {
+        // The pictures' decodes: one run at a time per worker, with the budget the web's uploads
+        // have (`image_decode_budget_mib`) for itself.
+        let images = ImageDecoder::new(ctx.config.image_decode_budget_mib);
         let tools = Tools {
             db: &ctx.db,
             storage: &ctx.storage,
-            images: &ctx.images,
+            images: &images,
             scratch: std::path::Path::new(&ctx.config.data_dir).join("scratch"),
         };
         let now = ctx.clock.now();

@@ -13,7 +13,7 @@ use crate::db::entities::asset_upload::{StoreKind, UploadState};
 use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::{asset, asset_temporary_upload, asset_upload, asset_version};
 use crate::error::Result;
-use crate::jobs::{Job, JobContext, next_minute};
+use crate::queue::{Job, JobContext, next_minute};
 use crate::storage::Storage;
 
 /// The sweep due at the start of minute `minute` (Unix minutes, real time).

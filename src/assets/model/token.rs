@@ -12,7 +12,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use crate::account::password;
+use crate::auth::password;
 use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::{asset_download_token, asset_version};
 use crate::error::{Error, Result};

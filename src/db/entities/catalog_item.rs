@@ -1,6 +1,19 @@
 //! An item in an event's catalogue, offered by an exhibitor or a company.
 
 use sea_orm::entity::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Who offers an item (an exhibitor or a company: `exhibitor_id` or `company_id` is set): the
+/// `type` of a catalogue search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OwnerType {
+    /// Exhibitors (circles).
+    Exhibitor,
+    /// Companies.
+    Company,
+}
 
 /// A row of `catalog_items`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

@@ -3,7 +3,7 @@
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use super::index;
+use crate::db::migrations::statements::index;
 
 /// Creates `link_previews`.
 #[derive(DeriveMigrationName)]

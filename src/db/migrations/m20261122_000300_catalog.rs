@@ -6,7 +6,7 @@
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use super::{fk, index, search_index};
+use crate::db::migrations::statements::{fk, index, search_index};
 use crate::db::search::SEARCHABLE;
 
 /// Creates the catalogue tables and their search indexes.

@@ -4,7 +4,7 @@
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use super::{fk, index};
+use crate::db::migrations::statements::{fk, index};
 
 /// Creates `exhibitor_notifications` and `exhibitor_notification_reads`.
 #[derive(DeriveMigrationName)]

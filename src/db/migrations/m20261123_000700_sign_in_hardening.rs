@@ -59,7 +59,7 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(super::index("sign_in_states", &["expires_at"])).await?;
+        m.create_index(crate::db::migrations::statements::index("sign_in_states", &["expires_at"])).await?;
         Ok(())
     }
 }

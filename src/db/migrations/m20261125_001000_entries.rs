@@ -9,7 +9,7 @@
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use super::{fk, index};
+use crate::db::migrations::statements::{fk, index};
 
 /// Creates the tables and indexes above.
 #[derive(DeriveMigrationName)]

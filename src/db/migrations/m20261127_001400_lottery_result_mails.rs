@@ -10,7 +10,7 @@
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use super::{fk, index};
+use crate::db::migrations::statements::{fk, index};
 
 /// Adds the column and the table.
 #[derive(DeriveMigrationName)]

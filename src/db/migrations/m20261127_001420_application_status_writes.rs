@@ -15,7 +15,7 @@
 use sea_orm::DatabaseBackend;
 use sea_orm_migration::prelude::*;
 
-use super::index;
+use crate::db::migrations::statements::index;
 
 /// Swaps the index and, on PostgreSQL, sets the fill factor.
 #[derive(DeriveMigrationName)]

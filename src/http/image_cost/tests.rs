@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::io::Cursor;
 
 use super::*;
-use crate::http::upload::{fill, fit, png as encode_png};
+use crate::http::upload::{ImageDecoder, fill, fit, png as encode_png};
 
 /// Counts the bytes each thread holds and the most it held since [`peak_of`] started.
 struct Meter;
@@ -106,7 +106,7 @@ fn jpeg(
 }
 
 /// A 4096 × 4096 JPEG of `components` (1: grey, 3: RGB 4:4:4, 4: CMYK).
-pub(crate) fn jpeg_sample(progressive: bool, components: u8) -> Vec<u8> {
+fn jpeg_sample(progressive: bool, components: u8) -> Vec<u8> {
     let color = match components {
         1 => jpeg_encoder::ColorType::Luma,
         3 => jpeg_encoder::ColorType::Rgb,
@@ -150,7 +150,7 @@ fn interlaced_png(side: u32) -> Vec<u8> {
 
 /// A GIF of a `screen` whose frames are `frame` at `at` (uniform colour 0), the way
 /// `scripts/attack-check`'s `gif_frame_bomb` writes it: LZW in closed form for a uniform run.
-pub(crate) fn gif(screen: (u16, u16), frame: (u16, u16), at: (u16, u16), frames: usize) -> Vec<u8> {
+fn gif(screen: (u16, u16), frame: (u16, u16), at: (u16, u16), frames: usize) -> Vec<u8> {
     let pixels = u64::from(frame.0) * u64::from(frame.1);
     let width = |next: u64| (64 - next.leading_zeros()).clamp(3, 12);
     let mut codes: Vec<(u64, u32)> = vec![(4, 3)];
@@ -334,4 +334,15 @@ fn jpeg_and_webp_headers_are_read() {
         webp_chunks(include_bytes!("../../../tests/fixtures/images/flat-4096-animated-lossless.webp")).unwrap();
     assert_eq!(animated, WebpChunks { animated: true, lossless: true, alpha: false });
     assert_eq!(webp_chunks(b"RIFF\0\0\0\0WEBPVP8L\xff\xff\xff\xff"), None, "a chunk past the end");
+}
+
+#[test]
+fn an_image_dearer_than_the_whole_budget_is_refused() {
+    let decoder = ImageDecoder::new(128);
+    let gif = gif((4096, 4096), (4096, 4096), (0, 0), 1);
+    let charge = cost(&gif).unwrap();
+    assert_eq!(decoder.share(&charge, 256), Ok(84), "64 MiB decoded, 16 MiB of palette indices");
+    let progressive_cmyk = cost(&jpeg_sample(true, 4)).unwrap();
+    assert_eq!(decoder.share(&progressive_cmyk, 256), Err(ImageRefusal::TooLarge), "180 MiB > 128");
+    assert_eq!(ImageDecoder::new(192).share(&progressive_cmyk, 256), Ok(180));
 }

@@ -18,6 +18,7 @@
 //!   payer's (SameSite=Lax) cookies again.
 
 use crate::http::template::Template;
+use crate::model::payment_history::PaymentView;
 use rocket::data::{Data, ToByteUnit};
 use rocket::form::{Form, Lenient};
 use rocket::http::{CookieJar, Status};
@@ -28,11 +29,11 @@ use serde_json::{Value, json};
 use crate::db::entities::{order, payment_history};
 use crate::error::{Error, Result};
 use crate::http::redirect;
-use crate::jobs::Queue;
 use crate::mail::Mailer;
-use crate::model::payment::{OrderState, PaymentType, PaymentView};
+use crate::model::payment::{OrderState, PaymentType};
 use crate::payments::checkout::{self, Next, Outcome};
 use crate::payments::{Outbox, Providers};
+use crate::queue::Queue;
 use crate::types::TransactionUuid;
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;

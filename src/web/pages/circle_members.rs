@@ -24,7 +24,7 @@ use crate::model::pagination::PageRequest;
 use crate::types::Id;
 use crate::web::page::Page;
 use crate::web::pages::circles::{ButtonForm, back, circle_links, notices, poster};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::mypage_nav::nav;
 
 /// The most pending invitations the owner's page lists (the cap keeps them fewer).
 const INVITATIONS_SHOWN: PageRequest = PageRequest { page: 1, limit: 100 };

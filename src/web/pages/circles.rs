@@ -28,7 +28,7 @@ use crate::model::pagination::{PageRequest, Pagination};
 use crate::types::Id;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::mypage_nav::nav;
 
 /// Circles and invitations per list page.
 pub const PAGE_SIZE: u64 = 20;

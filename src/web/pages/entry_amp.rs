@@ -27,8 +27,9 @@ use crate::model::phase::PhaseType;
 use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
-use crate::web::pages::entries::{apply_path, history_path, owned_entry, plan_json};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::entry_fields::{errors_by_field, wish_field};
+use crate::web::pages::entry_views::{apply_path, history_path, owned_entry, plan_json};
+use crate::web::pages::mypage_nav::nav;
 
 /// A page answer: the form with its status, or a redirect after saving.
 type Answer = Either<(Status, Template), Redirect>;
@@ -141,17 +142,9 @@ fn stored(view: &EntryView) -> HashMap<usize, Slot> {
 
 /// The page field a problem of the API's input belongs to: `applications[i].options.amp_id` to
 /// the AMP id of item `i`'s wish, anything else about item `i` to that wish, the rest to the
-/// form as a whole.
+/// form as a whole ([`wish_field`]).
 fn field_of(attribute: &str, wishes: &[usize]) -> String {
-    let item = attribute
-        .strip_prefix("applications[")
-        .and_then(|rest| rest.split_once(']'))
-        .and_then(|(i, tail)| Some((wishes.get(i.parse::<usize>().ok()?)?, tail)));
-    match item {
-        Some((n, ".options.amp_id")) => format!("amp_id_{n}"),
-        Some((n, _)) => format!("wish_{n}"),
-        None => "wishes".into(),
-    }
+    wish_field(attribute, wishes, "wish").unwrap_or_else(|| "wishes".into())
 }
 
 /// Why the options cannot change now (an error code), if they cannot.
@@ -244,10 +237,7 @@ pub async fn save(p: Page<'_>, cookies: &CookieJar<'_>, permalink: Permalink, fo
             Ok(Either::Right(crate::http::redirect::to_site(&href)))
         }
         Err(e @ Error::Validation(_)) => {
-            let mut errors: HashMap<String, Vec<String>> = HashMap::new();
-            for problem in e.details(&p.site.messages, p.lang) {
-                errors.entry(field_of(&problem.attribute, &wishes)).or_default().push(problem.message);
-            }
+            let errors = errors_by_field(e.details(&p.site.messages, p.lang), |a| field_of(a, &wishes));
             Ok(render(&p, &event, &view, &typed, errors, None, Status::UnprocessableEntity))
         }
         Err(Error::Conflict { code }) if ["amp_closed", "circle_suspended"].contains(&code) => {

@@ -22,9 +22,8 @@ use crate::model::entry_status::LotteryStatus;
 use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
-use crate::web::pages::entries::{apply_path, history_path, plan_json};
-use crate::web::pages::entry_history::entry_json;
-use crate::web::pages::mypage::nav;
+use crate::web::pages::entry_views::{apply_path, entry_json, history_path, plan_json};
+use crate::web::pages::mypage_nav::nav;
 
 /// The refusals the entry history explains after a decline (messages `errors.<code>`).
 pub(crate) const REFUSALS: [&str; 3] = ["decline_closed", "already_paid", "circle_suspended"];

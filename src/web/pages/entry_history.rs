@@ -13,71 +13,19 @@ use serde_json::{Value, json};
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, event_entry, payment_history};
 use crate::error::Result;
-use crate::model::circle::Standing;
 use crate::model::entry::EntryView;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::types::Permalink;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::pages::entries::{history_path, plan_json};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::entry_views::{entry_json, history_path};
+use crate::web::pages::mypage_nav::nav;
 
 /// Entries per list page.
 pub const PAGE_SIZE: u64 = 20;
 
 /// Most entries one event's page lists (one per circle the user is part of).
 const PER_EVENT: u64 = 100;
-
-/// An entry as the pages show it: statuses and lottery type in words, links for its owner.
-pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
-    let permalink = &view.event.permalink;
-    let query = format!("?circle={}", view.circle.id);
-    let applications: Vec<Value> = view
-        .applications
-        .iter()
-        .map(|a| {
-            let status = serde_json::to_value(a.lottery_status).unwrap_or_default();
-            let status = status.as_str().unwrap_or_default().to_string();
-            json!({
-                "id": a.id,
-                "choice": a.choice,
-                "plan": plan_json(p, &a.plan),
-                "status": status,
-                "status_label": p.t(&format!("entries.status.{status}")),
-                "use_amp": a.options.use_amp,
-                "amp_id": a.options.amp_id,
-                "free_submission": a.options.free_submission,
-                "pay_href": a.can_pay.then(|| format!("{}?application_id={}", p.href("/payment"), a.id)),
-                "pay_label": p.site.messages.tf(p.lang, "payments.entry.pay_label", &[("plan", a.plan.name.get())]),
-                "decline_href": a.can_decline.then(|| {
-                    format!("{}?application={}", p.href(&format!("/mypage/event/{permalink}/apply/decline")), a.id)
-                }),
-            })
-        })
-        .collect();
-    let owner = view.standing == Standing::Owner;
-    json!({
-        "id": view.id,
-        "event_name": view.event.name.get(),
-        "permalink": permalink,
-        "circle": { "id": view.circle.id, "name": view.circle.name.get(), "is_suspended": view.circle.is_suspended },
-        "is_owner": owner,
-        "is_multiple_win": view.is_multiple_win,
-        "lottery_type": view.lottery_type.as_str(),
-        "lottery_type_label": p.t(&format!("entries.type.{}", view.lottery_type.as_str())),
-        "applications": applications,
-        "created_at": view.created_at,
-        "updated_at": view.updated_at,
-        "href": p.href(&history_path(permalink)),
-        "edit_href": view.can_edit.then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/edit")))),
-        "withdraw_href": view
-            .can_edit
-            .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/withdraw")))),
-        "amp_href": view
-            .can_update_amp
-            .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/amp")))),
-    })
-}
 
 /// Adds to each application of `items` (from [`entry_json`]) the link to the viewer's receipt
 /// when they paid it.

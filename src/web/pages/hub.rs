@@ -15,11 +15,12 @@ use serde_json::{Value, json};
 
 use crate::db::entities::hub_notification;
 use crate::error::{Error, Result};
+use crate::model::ambassador::{AmbassadorFilter, AmbassadorView};
 use crate::model::event::{EventView, EventWithPhases};
-use crate::model::hub::{
-    AmbassadorFilter, AmbassadorView, HubCategory, HubFilter, HubLocale, HubNotificationView, HubTagView, StreamerView,
-};
+use crate::model::hub_notification::{HubCategory, HubFilter, HubLocale, HubNotificationView};
+use crate::model::hub_tag::HubTagView;
 use crate::model::pagination::{PageRequest, Pagination};
+use crate::model::streamer::StreamerView;
 use crate::types::{Id, InvalidParam, Permalink};
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};

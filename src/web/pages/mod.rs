@@ -9,14 +9,18 @@ pub mod contact;
 pub mod entries;
 pub mod entry_amp;
 pub mod entry_decline;
+pub mod entry_fields;
+pub mod entry_form;
 pub mod entry_history;
+pub mod entry_views;
+pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod history;
 pub mod home;
 pub mod hub;
 pub mod my_events;
 pub mod mypage;
-pub mod news;
+pub mod mypage_nav;
 pub mod payment;
 pub mod payment_history;
 pub mod redirects;
@@ -43,7 +47,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(cached(worlds::routes(), Clocked::Phases, page_lang));
     routes.extend(cached(history::routes(), Clocked::Phases, page_lang));
     routes.extend(mypage::routes());
-    routes.extend(news::routes());
+    routes.extend(exhibitor_notifications::routes());
     routes.extend(payment_history::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());
@@ -62,4 +66,25 @@ pub fn routes() -> Vec<Route> {
     routes.extend(cached(redirects::routes(), Clocked::Seconds, page_lang));
     routes.extend(cached(hub::routes(), Clocked::Phases, page_lang));
     routes
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_catch_all_ranks_after_every_other_page_route() {
+        let max_other = super::routes()
+            .iter()
+            .filter(|r| r.name.as_deref() != Some("slug"))
+            .map(|r| r.rank)
+            .max()
+            .unwrap_or_default();
+        assert!(
+            super::redirects::SLUG_RANK > max_other,
+            "catch-all rank {} vs {max_other}",
+            super::redirects::SLUG_RANK
+        );
+        let slug =
+            super::redirects::routes().into_iter().find(|r| r.name.as_deref() == Some("slug")).expect("slug route");
+        assert_eq!(slug.rank, super::redirects::SLUG_RANK);
+    }
 }

@@ -21,13 +21,13 @@ use crate::db::entities::{event, hub_notification, user, world};
 use crate::error::{Error, FieldError, Result};
 use crate::forms::user_event::{self, MAX_CONTENT, MAX_TITLE, UserEventForm};
 use crate::http::upload::Uploads;
-use crate::model::hub::HubTagView;
+use crate::model::hub_tag::HubTagView;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::model::user_event::Scope;
 use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::mypage_nav::nav;
 
 /// Posts per list page.
 pub const PAGE_SIZE: u64 = 20;

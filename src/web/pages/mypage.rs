@@ -13,40 +13,11 @@ use crate::model::event;
 use crate::model::pagination::PageRequest;
 use crate::model::user::UserView;
 use crate::web::page::Page;
-use crate::web::pages::news::with_hrefs as news_items;
+use crate::web::pages::exhibitor_notifications::with_hrefs as notification_items;
+use crate::web::pages::mypage_nav::nav;
 
 /// How many of the newest notifications the dashboard shows.
 const LATEST_NEWS: PageRequest = PageRequest { page: 1, limit: 3 };
-
-/// The mypage sections that exist, in menu order: (path, message key).
-const SECTIONS: &[(&str, &str)] = &[
-    ("/mypage", "mypage.nav.dashboard"),
-    ("/mypage/news", "mypage.nav.news"),
-    ("/mypage/circles", "mypage.nav.circles"),
-    ("/mypage/events", "mypage.nav.events"),
-    ("/mypage/entry_history", "mypage.nav.entry_history"),
-    ("/mypage/payment_history", "mypage.nav.payment_history"),
-    ("/mypage/profile", "mypage.nav.profile"),
-];
-
-/// The mypage menu; a section is current on its own path and on the paths below it.
-pub(crate) fn nav(page: &Page<'_>) -> Vec<serde_json::Value> {
-    SECTIONS
-        .iter()
-        .map(|(path, key)| {
-            let below = *path != "/mypage" && page.path.strip_prefix(path).is_some_and(|rest| rest.starts_with('/'));
-            // One circle's pages (`/mypage/circle/{id}/…`) belong to the circles section.
-            let below = below || (*path == "/mypage/circles" && page.path.starts_with("/mypage/circle/"));
-            // Applying to an event (`/mypage/event/{permalink}/apply/…`) belongs to the events.
-            let applying = page.path.starts_with("/mypage/event/") && page.path.contains("/apply/");
-            let below = below || (*path == "/mypage/events" && applying);
-            // Paying (`/payment`, `/payment/confirm`, `/payment/complete`) belongs to the payments.
-            let paying = page.path == "/payment" || page.path.starts_with("/payment/");
-            let below = below || (*path == "/mypage/payment_history" && paying);
-            json!({ "href": page.href(path), "label": page.t(key), "current": page.path == *path || below })
-        })
-        .collect()
-}
 
 /// The dashboard.
 #[get("/mypage")]
@@ -77,7 +48,7 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
             "nav": nav(&page),
             "profile": profile,
             "current_event": current_event,
-            "news": { "items": news_items(&page, news.items), "unread": news.unread, "href": page.href("/mypage/news") },
+            "news": { "items": notification_items(&page, news.items), "unread": news.unread, "href": page.href("/mypage/news") },
             "circles": {
                 "invitations": invitations,
                 "invitations_href": page.href("/mypage/circles/invitations"),
@@ -107,7 +78,7 @@ fn due_json(page: &Page<'_>, c: &crate::model::payment::Checkout) -> serde_json:
             ("event", lang.pick(&c.event.event.name_ja, &c.event.event.name_en)),
             ("circle", c.circle.name(lang)),
             ("plan", lang.pick(&c.plan.name_ja, &c.plan.name_en)),
-            ("amount", &crate::web::pages::entries::fee_text(page, c.amount)),
+            ("amount", &crate::web::pages::entry_views::fee_text(page, c.amount)),
             ("at", &deadline),
         ],
     );

@@ -34,8 +34,8 @@ use crate::types::{Id, TransactionUuid};
 use crate::web::headers::SecurityHeaders;
 use crate::web::page::Page;
 use crate::web::pages::checkout::provider_label;
-use crate::web::pages::entries::{fee_text, history_path};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::entry_views::{fee_text, history_path};
+use crate::web::pages::mypage_nav::nav;
 
 /// Every payment type, for reading `payment_type` (spec §3 "Payment history").
 const PAYMENT_TYPES: [PaymentType; 3] = [PaymentType::Paypal, PaymentType::Stripe, PaymentType::SmbcGmo];
@@ -206,7 +206,9 @@ pub async fn complete(
         (Some(paid), _) if paid.is_late => "late",
         (Some(_), _) => "paid",
         (None, OrderState::Pending) => "pending",
-        (None, OrderState::Failed) if attempt.failure.as_deref() == Some(crate::model::payment::DUPLICATE_PAYMENT) => {
+        (None, OrderState::Failed)
+            if attempt.failure.as_deref() == Some(crate::model::settlement::DUPLICATE_PAYMENT) =>
+        {
             "duplicate"
         }
         (None, OrderState::Expired) => "expired",

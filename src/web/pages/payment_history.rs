@@ -11,11 +11,11 @@ use crate::auth::guards::CurrentUser;
 use crate::db::entities::payment_history;
 use crate::error::{Error, Result};
 use crate::model::pagination::{PageRequest, Pagination};
-use crate::model::payment::PaymentView;
+use crate::model::payment_history::PaymentView;
 use crate::types::TransactionUuid;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::pages::mypage::nav;
+use crate::web::pages::mypage_nav::nav;
 
 /// Payments per list page.
 pub const PAGE_SIZE: u64 = 20;

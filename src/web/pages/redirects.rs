@@ -69,19 +69,3 @@ pub async fn slug(page: Page<'_>, origin: &Origin<'_>, slug: &str) -> Result<Opt
 pub fn routes() -> Vec<Route> {
     routes![follow_vrc_redirect, slug]
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_catch_all_ranks_after_every_other_page_route() {
-        let max_other = super::super::routes()
-            .iter()
-            .filter(|r| r.name.as_deref() != Some("slug"))
-            .map(|r| r.rank)
-            .max()
-            .unwrap_or_default();
-        assert!(super::SLUG_RANK > max_other, "catch-all rank {} vs {max_other}", super::SLUG_RANK);
-        let slug = super::routes().into_iter().find(|r| r.name.as_deref() == Some("slug")).expect("slug route");
-        assert_eq!(slug.rank, super::SLUG_RANK);
-    }
-}

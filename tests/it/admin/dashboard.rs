@@ -13,7 +13,8 @@ use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
 use vmarket::model::entry_status::LotteryRound;
 use vmarket::model::inquiry::ForwardStatus;
 use vmarket::model::lottery;
-use vmarket::model::payment::{self, Payable, PaymentType};
+use vmarket::model::order::open_order;
+use vmarket::model::payment::{Payable, PaymentType};
 use vmarket::model::user::Role;
 
 use super::{call, list_path};
@@ -128,8 +129,7 @@ async fn draws_awaiting_publication_and_stuck_payments_need_attention() {
     let payer = app.with_user("board_payer").await;
     let won = app.won_application(&payer, "BoardPay").await;
     let payable = Payable::load(&app.db, won.application_id, payer.user.id, app.clock.now()).await.unwrap();
-    let stuck =
-        payment::open_order(&app.db, &payable, payer.user.id, PaymentType::Stripe, app.clock.now()).await.unwrap();
+    let stuck = open_order(&app.db, &payable, payer.user.id, PaymentType::Stripe, app.clock.now()).await.unwrap();
 
     let mut admin = app.as_staff(Role::Admin).await;
     let (_, now) = admin.get_json("/admin/api/dashboard?lang=en").await;

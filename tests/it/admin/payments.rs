@@ -9,8 +9,10 @@ use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder}
 use serde_json::{Value, json};
 use vmarket::db::entities::{audit_log, event_entry_application, order, payment_history};
 use vmarket::model::entry_status::LotteryStatus;
-use vmarket::model::payment::{self, OrderState, Payable, PaymentType, Settlement};
+use vmarket::model::order::open_order;
+use vmarket::model::payment::{OrderState, Payable, PaymentType};
 use vmarket::model::phase::PhaseType;
+use vmarket::model::settlement::Settlement;
 use vmarket::model::user::Role;
 
 use super::{Answer, call, list_path};
@@ -21,7 +23,7 @@ use crate::support::localstripe::{Gate, GateMode, LocalStripe, PUBLISHABLE_KEY, 
 /// Opens an attempt of `owner` for `application_id` through `provider`, as `pre_order` does.
 async fn open(app: &TestApp, owner: &Actor<'_>, application_id: i32, provider: PaymentType) -> order::Model {
     let payable = Payable::load(&app.db, application_id, owner.user.id, app.clock.now()).await.expect("payable");
-    payment::open_order(&app.db, &payable, owner.user.id, provider, app.clock.now()).await.expect("opened")
+    open_order(&app.db, &payable, owner.user.id, provider, app.clock.now()).await.expect("opened")
 }
 
 async fn audit_rows(app: &TestApp) -> Vec<audit_log::Model> {

@@ -234,7 +234,7 @@ async fn only_admins_change_roles_and_never_their_own() {
 }
 
 #[rocket::async_test]
-async fn hub_moderation_and_exhibitor_news() {
+async fn hub_moderation_and_exhibitor_notifications() {
     let app = setup().await;
     let director = app.as_staff(Role::Director).await;
     let user_events = list_path(

@@ -179,7 +179,8 @@ async fn job_deadlines_and_gating_follow_time_travel() {
     use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
     use vmarket::db::entities::event_entry_application;
     use vmarket::db::entities::event_entry_application::LotteryStatus;
-    use vmarket::jobs::{JobContext, LotteryClock};
+    use vmarket::jobs::LotteryClock;
+    use vmarket::queue::JobContext;
 
     let app = TestApp::builder().live().build().await;
     let qa = app.as_staff(Role::QaTester).await;

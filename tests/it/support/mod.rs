@@ -1,10 +1,12 @@
 //! The `TestApp` builder: an in-process Rocket client over a fresh database per test (SQLite in
 //! a temp dir, or a new PostgreSQL database when `VMARKET_TEST_DATABASE_URL` is set), seeded
-//! with the demo data and driven by a manual clock.
+//! with the demo data and driven by a manual clock. Each test's database is a copy of a template
+//! migrated and seeded once per test binary ([`db_template`]).
 
 pub mod actors;
 pub mod auth;
 pub mod circles;
+pub mod db_template;
 pub mod entries;
 pub mod fake_remote;
 pub mod fakes;
@@ -28,6 +30,8 @@ use vmarket::app::{self, AppParts};
 use vmarket::clock::Clock;
 use vmarket::config::Config;
 use vmarket::db;
+
+use self::db_template::Contents;
 
 /// The instant tests run at unless they say otherwise: 2026-11-21 12:00 JST, during the
 /// submission phase of the demo's current event (2026Winter).
@@ -87,19 +91,20 @@ impl TestAppBuilder {
     /// Creates the database, seeds it and starts the client.
     pub async fn build(self) -> TestApp {
         let tmp = tempfile::tempdir().expect("temp dir");
+        // The test's own database, a copy of one migrated (and seeded) once per test binary.
+        let contents = if self.seed { Contents::Demo(self.now) } else { Contents::Empty };
         let (url, pg) = match std::env::var("VMARKET_TEST_DATABASE_URL") {
             Ok(admin_url) if !admin_url.is_empty() => {
-                let pg = PgDatabase::create(&admin_url).await;
+                let pg = PgDatabase::create(&admin_url, contents).await;
                 (pg.url.clone(), Some(pg))
             }
-            _ => (format!("sqlite://{}?mode=rwc", tmp.path().join("test.db").display()), None),
+            _ => {
+                let file = tmp.path().join("test.db");
+                db_template::sqlite_copy(contents, &file).await;
+                (format!("sqlite://{}?mode=rwc", file.display()), None)
+            }
         };
         let mut conn = db::connect(&url).await.expect("connect to the test database");
-        db::migrate(&conn).await.expect("migrations apply");
-        vmarket::assets::model::defaults::ensure(&conn, self.now).await.expect("asset settings");
-        if self.seed {
-            vmarket::seed::demo(&conn, self.now).await.expect("demo seed");
-        }
         let sql = sql::SqlLog::default();
         sql.attach(&mut conn);
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -183,7 +188,7 @@ pub struct Senders {
     /// Renders and stores mail.
     pub mailer: vmarket::mail::Mailer,
     /// The app's job queue.
-    pub queue: vmarket::jobs::Queue,
+    pub queue: vmarket::queue::Queue,
 }
 
 impl Senders {
@@ -198,7 +203,7 @@ impl TestApp {
     pub fn senders(&self) -> Senders {
         Senders {
             mailer: vmarket::mail::Mailer::new(&self.config).expect("mailer"),
-            queue: vmarket::jobs::Queue::for_db(&self.db).expect("queue"),
+            queue: vmarket::queue::Queue::for_db(&self.db).expect("queue"),
         }
     }
 
@@ -293,13 +298,13 @@ impl TestApp {
     /// Starts the background workers against this app's database, as `vmarket worker` does: a
     /// pool of their own (a worker stopped while a task of its was inside a transaction cannot
     /// leave a connection of the test's pool in that transaction).
-    pub async fn start_workers(&self) -> vmarket::jobs::Workers {
+    pub async fn start_workers(&self) -> vmarket::workers::Workers {
         if let Ok(filter) = std::env::var("VMARKET_TEST_LOG") {
             let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
         }
         let db = vmarket::db::connect(&self.config.database_url).await.expect("the workers' pool");
-        let ctx = vmarket::jobs::JobContext::new(db, self.config.clone(), self.clock.clone()).expect("job context");
-        vmarket::jobs::start(ctx).await.expect("workers start")
+        let ctx = vmarket::queue::JobContext::new(db, self.config.clone(), self.clock.clone()).expect("job context");
+        vmarket::workers::start(ctx).await.expect("workers start")
     }
 
     /// GETs a page and returns its status and HTML.
@@ -339,14 +344,12 @@ struct PgDatabase {
 }
 
 impl PgDatabase {
-    async fn create(admin_url: &str) -> Self {
+    async fn create(admin_url: &str, contents: Contents) -> Self {
         let name = format!("vmarket_test_{}_{}", std::process::id(), rand_suffix());
         let admin = db::connect(admin_url).await.expect("connect to VMARKET_TEST_DATABASE_URL");
-        admin.execute_unprepared(&format!("CREATE DATABASE \"{name}\"")).await.expect("create test database");
+        db_template::pg_create(&admin, admin_url, &name, contents).await;
         admin.close().await.ok();
-        let mut url = url::Url::parse(admin_url).expect("VMARKET_TEST_DATABASE_URL is a URL");
-        url.set_path(&format!("/{name}"));
-        Self { admin_url: admin_url.to_string(), name, url: url.to_string() }
+        Self { admin_url: admin_url.to_string(), url: db_template::database_url(admin_url, &name), name }
     }
 }
 

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::{Cx, Resource, must_exist};
+use crate::admin::api::cx::Cx;
+use crate::admin::api::resource::Resource;
+use crate::admin::api::resource::must_exist;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::ambassador::{self, TeamType};
 use crate::db::entities::user;

@@ -19,8 +19,9 @@ use serde_json::Value;
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
 use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource};
+use crate::admin::api::resource::Resource;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
 use crate::db::entities::{circle, event, event_entry, event_entry_application, event_entry_plan};
@@ -28,8 +29,8 @@ use crate::error::{Error, Result};
 use crate::forms::checks;
 use crate::model::entry_status::{correct, corrections_from, effective_status};
 use crate::model::event::EventWithPhases;
+use crate::model::search::escape_like;
 use crate::model::search::terms;
-use crate::model::world::escape_like;
 
 /// The resource.
 pub struct Applications;

@@ -4,8 +4,8 @@
 
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
-use crate::admin::api::Uses;
 use crate::admin::api::resources::names::name_list;
+use crate::admin::api::uses::Uses;
 use crate::db::entities::{artist, concept_artist, world_artist};
 use crate::error::Result;
 

@@ -9,11 +9,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::{Cx, NoInput, Resource, resources};
+use crate::admin::api::cx::Cx;
+use crate::admin::api::resource::NoInput;
+use crate::admin::api::resource::Resource;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::audit_log;
 use crate::error::Result;
-use crate::model::user::Role;
 
 /// The resource.
 pub struct AuditLog;
@@ -59,7 +60,7 @@ impl Resource for AuditLog {
     };
 
     fn scope(cx: &Cx<'_>) -> Condition {
-        Condition::all().add(audit_log::Column::Resource.is_in(readable(cx.staff.role)))
+        Condition::all().add(audit_log::Column::Resource.is_in(cx.readable_resources()))
     }
 
     async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<audit_log::Model>) -> Result<Vec<AuditRecord>> {
@@ -80,15 +81,4 @@ impl Resource for AuditLog {
             })
             .collect())
     }
-}
-
-/// The resources whose audit entries `role` may read: those it may list, and time travel when it
-/// may see it.
-pub fn readable(role: Role) -> Vec<&'static str> {
-    resources()
-        .iter()
-        .filter(|r| r.area.allows(role, Action::List))
-        .map(|r| r.name)
-        .chain(Area::TimeTravel.allows(role, Action::Show).then_some("time_travel"))
-        .collect()
 }

@@ -10,8 +10,12 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
+use crate::admin::api::image_slot::ImageSlot;
 use crate::admin::api::input::{self, blank};
-use crate::admin::api::{Cx, ImageSlot, Resource, Uses, must_exist};
+use crate::admin::api::resource::Resource;
+use crate::admin::api::resource::must_exist;
+use crate::admin::api::uses::Uses;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, company, company_highlight, company_world, event, exhibitor};
 use crate::error::Result;

@@ -15,10 +15,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::resource::NoInput;
+use crate::admin::api::resource::Resource;
 use crate::admin::api::resources::applications::{
     ApplicationRecord, application_records, circles_named, circles_of, timelines_of,
 };
-use crate::admin::api::{NoInput, Resource};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::event_entry_application::LotteryStatus;
 use crate::db::entities::{event_entry, event_entry_application};

@@ -13,8 +13,11 @@ use validator::Validate;
 use chrono::{DateTime, Utc};
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
 use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, Uses, must_exist};
+use crate::admin::api::resource::Resource;
+use crate::admin::api::resource::must_exist;
+use crate::admin::api::uses::Uses;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::event_entry_plan::ExhibitionCategory;
 use crate::db::entities::{event, event_entry_application, event_entry_plan, world};

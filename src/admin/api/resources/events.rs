@@ -13,8 +13,11 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
+use crate::admin::api::image_slot::ImageSlot;
 use crate::admin::api::input::{self, Instant, blank};
-use crate::admin::api::{Cx, ImageSlot, Resource, Uses};
+use crate::admin::api::resource::Resource;
+use crate::admin::api::uses::Uses;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{
     catalog_item, company, concept, event, event_entry, event_entry_plan, event_phase, exhibitor,

@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
 use crate::admin::api::input::{Instant, blank};
-use crate::admin::api::{Cx, Resource, must_exist};
+use crate::admin::api::resource::Resource;
+use crate::admin::api::resource::must_exist;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, exhibitor_notification};
 use crate::error::Result;

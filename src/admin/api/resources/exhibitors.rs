@@ -7,8 +7,11 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
 use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, Uses, must_exist};
+use crate::admin::api::resource::Resource;
+use crate::admin::api::resource::must_exist;
+use crate::admin::api::uses::Uses;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{catalog_item, circle, company, event, exhibitor, exhibitor_slot, world};
 use crate::error::{Error, Invalid, Result};

@@ -10,13 +10,16 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
+use crate::admin::api::image_slot::ImageSlot;
 use crate::admin::api::input::{self, Instant, blank};
-use crate::admin::api::{Cx, ImageSlot, Resource, must_exist};
+use crate::admin::api::resource::Resource;
+use crate::admin::api::resource::must_exist;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, hub_notification, hub_notification_tag};
 use crate::error::{Error, Invalid, Result};
 use crate::forms::checks;
-use crate::model::hub::{HubCategory, HubLocale};
+use crate::model::hub_notification::{HubCategory, HubLocale};
 use crate::model::user_event::{MAX_TAGS, unknown_references};
 
 /// The resource.

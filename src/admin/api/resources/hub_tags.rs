@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
 use crate::admin::api::input::blank;
-use crate::admin::api::{Cx, Resource, Uses};
+use crate::admin::api::resource::Resource;
+use crate::admin::api::uses::Uses;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{hub_notification_tag, hub_tag};
 use crate::error::Result;

@@ -4,8 +4,8 @@
 
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
-use crate::admin::api::Uses;
 use crate::admin::api::resources::names::name_list;
+use crate::admin::api::uses::Uses;
 use crate::db::entities::{concept_keyword, keyword, world_keyword};
 use crate::error::Result;
 

@@ -1,7 +1,7 @@
 //! The console's resources, one file each. Adding one: a file with a [`Resource`] impl, a line
 //! in [`ALL`], and its folder in `admin-ui/src/<name>/` (registered in `admin-ui/src/resources.ts`).
 //!
-//! [`Resource`]: crate::admin::api::Resource
+//! [`Resource`]: crate::admin::api::resource::Resource
 
 pub mod ambassadors;
 pub mod applications;
@@ -34,7 +34,8 @@ pub mod users;
 pub mod vrc_redirects;
 pub mod worlds;
 
-use crate::admin::api::{Registered, registered};
+use crate::admin::api::registered::Registered;
+use crate::admin::api::registered::registered;
 
 /// Every console resource, in menu order.
 pub const ALL: &[Registered] = &[

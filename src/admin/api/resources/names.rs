@@ -39,13 +39,13 @@ pub struct NameInput {
 /// A name-list resource `$resource` named `$name` over table module `$table` (columns `id`,
 /// `name_ja`, `name_en`), whose rows `$uses(db, id)` finds the uses of ([`Uses`]).
 ///
-/// [`Uses`]: crate::admin::api::Uses
+/// [`Uses`]: crate::admin::api::uses::Uses
 macro_rules! name_list {
     ($(#[$doc:meta])* $resource:ident, $name:literal, $table:ident, $uses:path) => {
         $(#[$doc])*
         pub struct $resource;
 
-        impl $crate::admin::api::Resource for $resource {
+        impl $crate::admin::api::resource::Resource for $resource {
             type Entity = $table::Entity;
             type Record = $crate::admin::api::resources::names::NameRecord;
             type Input = $crate::admin::api::resources::names::NameInput;
@@ -80,7 +80,7 @@ macro_rules! name_list {
             async fn create(
                 txn: &sea_orm::DatabaseTransaction,
                 input: Self::Input,
-                _cx: &$crate::admin::api::Cx<'_>,
+                _cx: &$crate::admin::api::cx::Cx<'_>,
             ) -> $crate::error::Result<i32> {
                 use sea_orm::ActiveModelTrait;
                 let row = $table::ActiveModel {
@@ -95,7 +95,7 @@ macro_rules! name_list {
                 txn: &sea_orm::DatabaseTransaction,
                 row: $table::Model,
                 input: Self::Input,
-                _cx: &$crate::admin::api::Cx<'_>,
+                _cx: &$crate::admin::api::cx::Cx<'_>,
             ) -> $crate::error::Result<()> {
                 use sea_orm::ActiveModelTrait;
                 let mut row: $table::ActiveModel = row.into();
@@ -108,7 +108,7 @@ macro_rules! name_list {
             async fn delete(
                 txn: &sea_orm::DatabaseTransaction,
                 row: $table::Model,
-                _cx: &$crate::admin::api::Cx<'_>,
+                _cx: &$crate::admin::api::cx::Cx<'_>,
             ) -> $crate::error::Result<()> {
                 use sea_orm::EntityTrait;
                 $uses(txn, row.id).await?.refuse("in_use")?;

@@ -27,20 +27,23 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
+use crate::admin::api::resource::NoInput;
+use crate::admin::api::resource::Reconciliation;
+use crate::admin::api::resource::Resource;
 use crate::admin::api::resources::applications::{circles_of, entries_where, id_value};
-use crate::admin::api::{Cx, NoInput, Reconciliation, Resource};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::order::{OrderState, PaymentType};
 use crate::db::entities::{event_entry, event_entry_application, order, payment_history, user};
 use crate::error::{Error, Result};
-use crate::model::payment::MONEY_TAKEN_UNSETTLED;
+use crate::model::settlement::MONEY_TAKEN_UNSETTLED;
 use crate::payments::{self, Reconciled};
 
 /// The resource.
 pub struct Payments;
 
 /// What `failure` says of an attempt that took money a second time.
-pub const DUPLICATE: &str = crate::model::payment::DUPLICATE_PAYMENT;
+pub const DUPLICATE: &str = crate::model::settlement::DUPLICATE_PAYMENT;
 
 /// A payment attempt as staff see it.
 #[derive(Debug, Clone, Serialize)]

@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use validator::{Validate, ValidationError};
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
 use crate::admin::api::input::{self, blank};
-use crate::admin::api::{Cx, Resource};
+use crate::admin::api::resource::Resource;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::redirect_rule;
 use crate::error::{Error, Result};

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::{Cx, Resource};
+use crate::admin::api::cx::Cx;
+use crate::admin::api::resource::Resource;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::user;
 use crate::error::{Error, Result};

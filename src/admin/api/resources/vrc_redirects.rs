@@ -5,8 +5,10 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
 use crate::admin::api::input::{self, blank};
-use crate::admin::api::{Cx, Resource, must_exist};
+use crate::admin::api::resource::Resource;
+use crate::admin::api::resource::must_exist;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{event, vrc_redirect};
 use crate::error::{Error, Result};

@@ -13,9 +13,12 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
+use crate::admin::api::cx::Cx;
+use crate::admin::api::image_slot::ImageSlot;
 use crate::admin::api::input::{self, blank};
+use crate::admin::api::resource::Resource;
 use crate::admin::api::resources::credits::{self, AreaInput, AreaRecord, Credit, CreditInput};
-use crate::admin::api::{Cx, ImageSlot, Resource, Uses};
+use crate::admin::api::uses::Uses;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{
     company_world, concept, event_entry_plan, exhibitor, exhibitor_slot, hub_notification, poster, world, world_area,

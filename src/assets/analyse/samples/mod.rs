@@ -7,7 +7,7 @@
 mod model;
 mod zip;
 
-pub use model::{ModelSpec, PrimitiveMode, VrmSample, glb, gltf_json};
+pub use model::{ModelSpec, PrimitiveMode, VrmSample, glb, glb_with, gltf_json};
 pub use zip::{ZipSample, zip};
 
 use image::{ImageEncoder, Rgba, RgbaImage};

@@ -217,7 +217,14 @@ fn add_vrm(root: &mut Value, vrm: VrmSample) {
 
 /// A GLB.
 pub fn glb(spec: &ModelSpec) -> Vec<u8> {
-    let (root, mut bin) = build(spec);
+    glb_with(spec, |_| {})
+}
+
+/// A GLB whose JSON `edit` changed after it was built (the BIN chunk kept as is): hostile
+/// samples — an accessor past its buffer, a missing field.
+pub fn glb_with(spec: &ModelSpec, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+    let (mut root, mut bin) = build(spec);
+    edit(&mut root);
     let mut json = serde_json::to_vec(&root).unwrap_or_default();
     while !json.len().is_multiple_of(4) {
         json.push(b' ');

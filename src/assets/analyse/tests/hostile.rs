@@ -9,26 +9,7 @@ use super::{codes, model, run};
 
 /// A generated GLB with its JSON edited (the BIN chunk kept as is).
 fn edited(spec: &ModelSpec, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
-    let bytes = samples::glb(spec);
-    let container = glb::split(&bytes).unwrap();
-    let mut json: Value = serde_json::from_slice(container.json).unwrap();
-    edit(&mut json);
-    let mut text = serde_json::to_vec(&json).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let bin = container.bin.unwrap_or_default();
-    let total = 12 + 8 + text.len() + 8 + bin.len();
-    let mut out = b"glTF".to_vec();
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(bin);
-    out
+    samples::glb_with(spec, edit)
 }
 
 fn pointers(bytes: &[u8], code: Code) -> Vec<String> {

@@ -1,0 +1,3 @@
+//! The background jobs of `crate::booth` (none yet): serializable structs, one per file, each a
+//! [`crate::queue::Job`], enqueued through the job queue (`crate::queue`) and run by the worker
+//! registry (`crate::workers`), where each is listed once.

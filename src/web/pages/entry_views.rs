@@ -1,0 +1,119 @@
+//! How the entry pages (the form, the history, the AMP options, declining a win, paying) show an
+//! entry, a plan and a fee, where those pages are, and the entry a page is about.
+
+use serde_json::{Value, json};
+
+use crate::db::entities::{circle, event_entry};
+use crate::error::{Error, Result};
+use crate::model::circle::Standing;
+use crate::model::entry::EntryView;
+use crate::model::entry_plan::PlanView;
+use crate::web::page::Page;
+
+/// The unprefixed path of an event's apply page `page` (`new`, `edit`, …).
+pub(crate) fn apply_path(permalink: &str, page: &str) -> String {
+    format!("/mypage/event/{permalink}/apply/{page}")
+}
+
+/// The unprefixed path of an event's entry history page.
+pub(crate) fn history_path(permalink: &str) -> String {
+    format!("/mypage/entry_history/{permalink}/apply")
+}
+
+/// A fee in yen as the page shows it: `8,000円` / `¥8,000`, or "free".
+pub(crate) fn fee_text(p: &Page<'_>, fee: i32) -> String {
+    if fee == 0 {
+        return p.t("entries.fee_free");
+    }
+    let digits = fee.unsigned_abs().to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    p.site.messages.tf(p.lang, "entries.fee", &[("amount", &grouped)])
+}
+
+/// A plan as the form and the history show it.
+pub(crate) fn plan_json(p: &Page<'_>, plan: &PlanView) -> Value {
+    json!({
+        "id": plan.id,
+        "name": plan.name.get(),
+        "category": plan.exhibition_category.as_str(),
+        "category_label": p.t(&format!("entries.category.{}", plan.exhibition_category.as_str())),
+        "fee": plan.fee,
+        "fee_text": fee_text(p, plan.fee),
+        "maximum": plan.maximum,
+        "world": plan.world.name.get(),
+        "rate": plan.rate_label.as_str(),
+        "rate_label": p.t(&format!("entries.rate.{}", plan.rate_label.as_str())),
+        "launch_url": plan.preview_world.launch_url,
+    })
+}
+
+/// An entry as the pages show it: statuses and lottery type in words, links for its owner.
+pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
+    let permalink = &view.event.permalink;
+    let query = format!("?circle={}", view.circle.id);
+    let applications: Vec<Value> = view
+        .applications
+        .iter()
+        .map(|a| {
+            let status = serde_json::to_value(a.lottery_status).unwrap_or_default();
+            let status = status.as_str().unwrap_or_default().to_string();
+            json!({
+                "id": a.id,
+                "choice": a.choice,
+                "plan": plan_json(p, &a.plan),
+                "status": status,
+                "status_label": p.t(&format!("entries.status.{status}")),
+                "use_amp": a.options.use_amp,
+                "amp_id": a.options.amp_id,
+                "free_submission": a.options.free_submission,
+                "pay_href": a.can_pay.then(|| format!("{}?application_id={}", p.href("/payment"), a.id)),
+                "pay_label": p.site.messages.tf(p.lang, "payments.entry.pay_label", &[("plan", a.plan.name.get())]),
+                "decline_href": a.can_decline.then(|| {
+                    format!("{}?application={}", p.href(&format!("/mypage/event/{permalink}/apply/decline")), a.id)
+                }),
+            })
+        })
+        .collect();
+    let owner = view.standing == Standing::Owner;
+    json!({
+        "id": view.id,
+        "event_name": view.event.name.get(),
+        "permalink": permalink,
+        "circle": { "id": view.circle.id, "name": view.circle.name.get(), "is_suspended": view.circle.is_suspended },
+        "is_owner": owner,
+        "is_multiple_win": view.is_multiple_win,
+        "lottery_type": view.lottery_type.as_str(),
+        "lottery_type_label": p.t(&format!("entries.type.{}", view.lottery_type.as_str())),
+        "applications": applications,
+        "created_at": view.created_at,
+        "updated_at": view.updated_at,
+        "href": p.href(&history_path(permalink)),
+        "edit_href": view.can_edit.then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/edit")))),
+        "withdraw_href": view
+            .can_edit
+            .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/withdraw")))),
+        "amp_href": view
+            .can_update_amp
+            .then(|| format!("{}{query}", p.href(&format!("/mypage/event/{permalink}/apply/amp")))),
+    })
+}
+
+/// The entry of circle `circle_id` to the event, for its owner: 404 to strangers and for a
+/// circle without an entry, 403 to members.
+pub(crate) async fn owned_entry(
+    p: &Page<'_>,
+    user_id: i32,
+    event_id: i32,
+    circle_id: Option<i32>,
+) -> Result<EntryView> {
+    let circle_id = circle_id.ok_or_else(Error::not_found)?;
+    circle::Model::for_owner(p.db, circle_id, user_id).await?;
+    let entry = event_entry::Model::of_circle(p.db, event_id, circle_id).await?.ok_or_else(Error::not_found)?;
+    EntryView::load_one(p.db, entry, user_id, p.lang, p.now).await
+}
