@@ -32,6 +32,7 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("seaql_migrations", "migration bookkeeping"),
     ("Jobs", "apalis' job queue (SQLite; on PostgreSQL it lives in the `apalis` schema): background work, never shown"),
     ("Workers", "apalis' worker registry (SQLite): never shown"),
+    ("_sqlx_migrations", "the job queue's migration bookkeeping (SQLite; set up by `queue::setup` after ours)"),
     ("mails", "the outgoing mail queue: private, and written on every delivery attempt"),
     ("sign_in_states", "pending sign-ins (state, PKCE verifier): private, written on every sign-in"),
     ("accounts", "the built-in account service's credentials: private; public names live in `users`"),

@@ -4,14 +4,11 @@
 //! ([`lottery_type`]) and never stored.
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, IntoActiveModel, Set};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Defined with its entity (`db::entities::event_entry_application`); part of this model's API.
 pub use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
-use crate::db::entities::{event_entry_application, event_entry_plan};
-use crate::error::{Error, Result};
 use crate::model::event::EventWithPhases;
 use crate::model::phase::PhaseType;
 
@@ -198,47 +195,6 @@ pub fn correction_allowed(from: LotteryStatus, to: LotteryStatus) -> bool {
 pub fn corrections_from(from: LotteryStatus) -> Vec<LotteryStatus> {
     use sea_orm::Iterable;
     LotteryStatus::iter().filter(|to| correction_allowed(from, *to)).collect()
-}
-
-/// Corrects `application` (whose effective status is `from`) to `to` for staff, in `txn`: 422
-/// `validation.status_change_not_allowed` on `lottery_status` unless [`correction_allowed`]. A
-/// win records its round and the plan's fee (what a payment charges); a status without a win
-/// (`applied`, a loss, `incorrect`) forgets them; `decline` and the unpaid statuses keep them.
-pub async fn correct(
-    txn: &impl ConnectionTrait,
-    application: event_entry_application::Model,
-    from: LotteryStatus,
-    to: LotteryStatus,
-    now: DateTime<Utc>,
-) -> Result<()> {
-    use LotteryStatus::*;
-    if !correction_allowed(from, to) {
-        return Err(Error::invalid("lottery_status", "validation.status_change_not_allowed"));
-    }
-    let plan_fee = || async {
-        Ok::<_, Error>(event_entry_plan::Entity::find_by_id(application.plan_id).one(txn).await?.map_or(0, |p| p.fee))
-    };
-    let (won_round, fee_at_draw) = match to {
-        FirstWin => (Some(LotteryRound::First), Some(application.fee_at_draw.unwrap_or(plan_fee().await?))),
-        SecondWin => (Some(LotteryRound::Second), Some(application.fee_at_draw.unwrap_or(plan_fee().await?))),
-        Win => {
-            let round = application.won_round.unwrap_or(if from == Applied {
-                LotteryRound::First
-            } else {
-                LotteryRound::Second
-            });
-            (Some(round), Some(0))
-        }
-        Applied | FirstLost | SecondLost | Lost | Incorrect => (None, None),
-        Decline | FirstWinUnpaid | SecondWinUnpaid | Paid => (application.won_round, application.fee_at_draw),
-    };
-    let mut active = application.into_active_model();
-    active.lottery_status = Set(to);
-    active.won_round = Set(won_round);
-    active.fee_at_draw = Set(fee_at_draw);
-    active.updated_at = Set(now);
-    active.update(txn).await?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod circle_invitation;
 pub mod company;
 pub mod concept;
 pub mod entry;
+pub mod entry_correction;
 pub mod entry_decline;
 pub mod entry_events;
 pub mod entry_plan;

@@ -4,8 +4,8 @@
 //!
 //! - [`Payable::load`]: only the owner of the application's circle pays (anyone else: 404), only
 //!   a `first_win` inside the first payment window or a `second_win` inside the second (by the
-//!   application clock: 409 `payment_closed`), never twice (409 `already_paid`); the amount is
-//!   the fee snapshotted at the draw.
+//!   application clock: 409 `payment_closed`), never twice (409 `already_paid`), never for a
+//!   suspended circle (409 `circle_suspended`); the amount is the fee snapshotted at the draw.
 //! - `model::order::open_order`: one pending attempt per application and provider (a partial
 //!   unique index, and the application's row held while it looks), so a second tab or a double
 //!   click reuses the attempt and the provider's payment object, and none opens once the
@@ -18,7 +18,9 @@
 //!   twice: flagged for staff, see [`crate::db::entities::order::Model::failure`]).
 //! - A payment the provider confirms after the window closed is stored (money is never lost),
 //!   marked `is_late` for staff, and does not change the application's status: staff refund it
-//!   or accept it by hand. So is one whose win was declined while it was being paid.
+//!   or accept it by hand. So is one whose win was declined while it was being paid. One for a
+//!   circle suspended since the attempt opened settles nothing: the attempt is flagged
+//!   `circle_suspended` for a refund.
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
@@ -80,8 +82,9 @@ fn window_of(status: LotteryStatus) -> Option<Window> {
 
 impl Payable {
     /// Application `application_id` as `user_id` may pay it at `now`: 404 unless they own its
-    /// circle; 409 `already_paid` once paid; 409 `payment_closed` unless it is a win to pay
-    /// whose payment window is open.
+    /// circle; 409 `already_paid` once paid; 409 `circle_suspended` while staff suspend the
+    /// circle; 409 `payment_closed` unless it is a win to pay whose payment window is open.
+    /// Opening an attempt (`pre_order`) and capturing one both start here.
     pub async fn load(
         db: &impl ConnectionTrait,
         application_id: i32,
@@ -92,6 +95,7 @@ impl Payable {
         if application.lottery_status == LotteryStatus::Paid {
             return Err(Error::Conflict { code: "already_paid" });
         }
+        circle.ensure_writable()?;
         let status = effective_status(application.lottery_status, &event, now);
         let deadline = window_of(status)
             .and_then(|w| event.open_windows(now).into_iter().find(|(open, _)| *open == w).map(|(_, end)| end))
@@ -186,6 +190,8 @@ impl Checkout {
             PayState::Paid { transaction_uuid: own.then_some(paid.transaction_uuid), late: paid.is_late }
         } else if application.lottery_status == LotteryStatus::Paid {
             PayState::Paid { transaction_uuid: None, late: false }
+        } else if circle.is_suspended {
+            PayState::Closed
         } else {
             match (window_of(status), amount > 0) {
                 (Some(w), true) => match event.open_windows(now).into_iter().find(|(open, _)| *open == w) {

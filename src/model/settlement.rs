@@ -27,11 +27,16 @@ pub const DUPLICATE_PAYMENT: &str = "duplicate_payment";
 /// `failure` of an attempt whose provider took another amount or currency than the attempt's.
 pub const AMOUNT_MISMATCH: &str = "amount_mismatch";
 
+/// `failure` of an attempt whose provider took the money after staff suspended the circle (the
+/// payer opened it before): nothing is settled, staff refund it.
+pub const CIRCLE_SUSPENDED: &str = "circle_suspended";
+
 /// Why an attempt closed although the provider took money that no payment settled: paid a
-/// second time for an application already paid ([`DUPLICATE_PAYMENT`]), or an amount or currency
-/// other than the attempt's ([`AMOUNT_MISMATCH`]). Staff refund them (the console's `needs_refund`
+/// second time for an application already paid ([`DUPLICATE_PAYMENT`]), an amount or currency
+/// other than the attempt's ([`AMOUNT_MISMATCH`]), or for a circle suspended since the attempt
+/// opened ([`CIRCLE_SUSPENDED`]). Staff refund them (the console's `needs_refund`
 /// filter and the dashboard's "payments to refund" card); see [`order::Model::flag_for_refund`].
-pub const MONEY_TAKEN_UNSETTLED: [&str; 2] = [DUPLICATE_PAYMENT, AMOUNT_MISMATCH];
+pub const MONEY_TAKEN_UNSETTLED: [&str; 3] = [DUPLICATE_PAYMENT, AMOUNT_MISMATCH, CIRCLE_SUSPENDED];
 
 /// How a settle ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,13 +48,17 @@ pub enum Settlement {
     /// The application was already paid through another order: this one took money a second
     /// time. The order is `failed` with `duplicate_payment` for staff to refund.
     Duplicate(payment_history::Model),
+    /// The application's circle was suspended after the attempt opened: nothing settled, the
+    /// order is `failed` with [`CIRCLE_SUSPENDED`] for staff to refund.
+    Suspended,
 }
 
 impl Settlement {
-    /// The settled payment of the application.
-    pub fn payment(&self) -> &payment_history::Model {
+    /// The settled payment of the application (none when its circle is suspended).
+    pub fn payment(&self) -> Option<&payment_history::Model> {
         match self {
-            Self::Settled(p) | Self::AlreadySettled(p) | Self::Duplicate(p) => p,
+            Self::Settled(p) | Self::AlreadySettled(p) | Self::Duplicate(p) => Some(p),
+            Self::Suspended => None,
         }
     }
 }
@@ -67,7 +76,8 @@ pub struct Settled {
 /// The provider took the money of attempt `order_id` (its payment object `reference`): one
 /// transaction inserts the settled payment, marks the order `captured` and the application
 /// `paid` — unless the payment window had closed at `now` (`is_late`: stored and flagged, the
-/// application untouched) — and queues the payer's receipt mail (in their language), so every
+/// application untouched), or staff suspended the circle (nothing stored, the order flagged for
+/// a refund: [`Settlement::Suspended`]) — and queues the payer's receipt mail (in their language), so every
 /// path that settles (capture, webhook, reconcile, a provider's return) sends exactly one receipt
 /// per payment, and none when nothing was settled. Idempotent (see [`Settlement`]); the unique
 /// keys of `payment_histories` are what make it so under concurrency.
@@ -92,6 +102,18 @@ pub async fn settle(
     let entry = event_entry::Entity::find_by_id(application.entry_id).one(&txn).await?.ok_or_else(Error::not_found)?;
     let ev = event::Entity::find_by_id(entry.event_id).one(&txn).await?.ok_or_else(Error::not_found)?;
     let ev = EventWithPhases::load(&txn, ev).await?;
+    if application.lottery_status != LotteryStatus::Paid {
+        let suspended = circle::Entity::find_by_id(entry.circle_id).one(&txn).await?.is_some_and(|c| c.is_suspended);
+        if suspended {
+            txn.rollback().await?;
+            order::Model::flag_for_refund(db, found.id, CIRCLE_SUSPENDED, now).await?;
+            tracing::warn!(
+                order_id = found.id,
+                "payment for a suspended circle: order flagged circle_suspended for a refund"
+            );
+            return unsettled(Settlement::Suspended);
+        }
+    }
     let is_late = application.lottery_status != LotteryStatus::Paid && !Payable::window_open(&ev, &application, now);
 
     let inserted = payment_history::ActiveModel {

@@ -53,7 +53,7 @@ pub async fn apply(
             let reference = found.provider_order_id.clone().unwrap_or_default();
             match outbox.settle(db, found.id, &reference, now).await? {
                 Settlement::Settled(p) | Settlement::AlreadySettled(p) => Ok(Outcome::Paid(p)),
-                Settlement::Duplicate(_) => Ok(Outcome::Closed),
+                Settlement::Duplicate(_) | Settlement::Suspended => Ok(Outcome::Closed),
             }
         }
         Remote::Open(code) => Ok(Outcome::NotPaid(code)),

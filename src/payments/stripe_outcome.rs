@@ -44,7 +44,7 @@ pub async fn finish(
             }
             match outbox.settle(db, found.id, &intent.id, now).await? {
                 Settlement::Settled(p) | Settlement::AlreadySettled(p) => Ok(Finished::Settled(p)),
-                Settlement::Duplicate(_) => Ok(Finished::Closed),
+                Settlement::Duplicate(_) | Settlement::Suspended => Ok(Finished::Closed),
             }
         }
         "canceled" => {

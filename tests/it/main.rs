@@ -47,6 +47,7 @@ mod payments_paypal;
 mod payments_paypal_expiry;
 mod payments_redirect;
 mod payments_stripe;
+mod payments_suspended;
 mod payments_sweep;
 mod phases;
 mod process;

@@ -59,7 +59,7 @@ async fn a_hundred_concurrent_settles_make_exactly_one_payment() {
     assert_eq!(count, 1, "exactly one settled payment");
     let settled = results.iter().filter(|r| matches!(r, Settlement::Settled(_))).count();
     assert_eq!(settled, 1, "one call settled, the others found it done: {results:?}");
-    let first = results[0].payment().id;
+    let first = results[0].payment().expect("settled").id;
     assert!(
         results.iter().all(|r| matches!(r, Settlement::Settled(p) | Settlement::AlreadySettled(p) if p.id == first))
     );

@@ -211,6 +211,11 @@ pub async fn complete(
         {
             "duplicate"
         }
+        (None, OrderState::Failed)
+            if attempt.failure.as_deref() == Some(crate::model::settlement::CIRCLE_SUSPENDED) =>
+        {
+            "suspended"
+        }
         (None, OrderState::Expired) => "expired",
         (None, _) => "failed",
     };

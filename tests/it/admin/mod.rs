@@ -6,6 +6,7 @@ mod audit_every_write;
 mod catalogue;
 mod circles;
 mod contract;
+mod corrections;
 mod credits;
 mod dashboard;
 mod deletes;

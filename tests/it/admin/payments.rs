@@ -246,7 +246,7 @@ async fn money_taken_but_not_settled_is_flagged_for_a_refund_in_the_list_and_on_
     let won = app.won_application(&payer, "PayMismatch").await;
     let mismatch = open(&app, &payer, won.application_id, PaymentType::Stripe).await;
     order::Model::set_provider_id(&app.db, mismatch.id, "pi_mismatch", app.clock.now()).await.unwrap();
-    assert_eq!(stripe_succeeded(&app, SECRET, "evt_mismatch", "pi_mismatch", 800).await, 200);
+    assert_eq!(app.stripe_succeeded(SECRET, "evt_mismatch", "pi_mismatch", 800).await, 200);
     let row = order::Entity::find_by_id(mismatch.id).one(&app.db).await.unwrap().unwrap();
     assert_eq!((row.state, row.failure.as_deref()), (OrderState::Failed, Some("amount_mismatch")));
     assert_eq!(app.settled_payments(won.application_id).await, 0);
@@ -268,7 +268,7 @@ async fn money_taken_but_not_settled_is_flagged_for_a_refund_in_the_list_and_on_
     assert!(
         order::Model::close(&app.db, closed.id, OrderState::Expired, "window_closed", app.clock.now()).await.unwrap()
     );
-    assert_eq!(stripe_succeeded(&app, SECRET, "evt_mismatch_closed", "pi_mismatch_closed", 800).await, 200);
+    assert_eq!(app.stripe_succeeded(SECRET, "evt_mismatch_closed", "pi_mismatch_closed", 800).await, 200);
     let row = order::Entity::find_by_id(closed.id).one(&app.db).await.unwrap().unwrap();
     assert_eq!((row.state, row.failure.as_deref()), (OrderState::Failed, Some("amount_mismatch")));
     assert_eq!(app.settled_payments(won_closed.application_id).await, 0);
@@ -305,23 +305,4 @@ async fn money_taken_but_not_settled_is_flagged_for_a_refund_in_the_list_and_on_
     let card = board["cards"].as_array().unwrap().iter().find(|c| c["key"] == "payments_to_refund").unwrap();
     assert_eq!(card["items"][0]["detail"], "金額が料金と一致しない");
     assert_eq!(card["items"][1]["detail"], "二重の支払い");
-}
-
-/// Sends Stripe's signed `payment_intent.succeeded` event `event` for intent `intent`, which took
-/// `amount` yen; the app's status.
-async fn stripe_succeeded(app: &TestApp, secret: &str, event: &str, intent: &str, amount: i64) -> u16 {
-    let body = json!({"id": event, "object": "event", "type": "payment_intent.succeeded",
-        "data": {"object": {"id": intent, "object": "payment_intent", "status": "succeeded",
-                            "amount": amount, "currency": "jpy"}}})
-    .to_string();
-    let signature = vmarket::payments::stripe::sign(body.as_bytes(), secret, app.clock.real_now().timestamp());
-    let res = app
-        .client
-        .post("/api/v1/payment/stripe/webhook")
-        .header(rocket::http::ContentType::JSON)
-        .header(rocket::http::Header::new("Stripe-Signature", signature))
-        .body(body)
-        .dispatch()
-        .await;
-    res.status().code
 }

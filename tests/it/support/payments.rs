@@ -1,9 +1,11 @@
 //! A won application to pay: an entry event, one circle of `owner` entering the square booth
 //! (8,000 JPY, 2 slots), the first draw committed, previewed and published (so the application is
-//! `first_win` with its fee at the draw), and the clock inside the first payment window.
+//! `first_win` with its fee at the draw), and the clock inside the first payment window; and
+//! Stripe's signed word that a payment went through.
 
 use chrono::Duration;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use serde_json::json;
 use vmarket::db::entities::event_entry;
 use vmarket::db::entities::event_entry_application;
 use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
@@ -21,6 +23,8 @@ pub struct Won {
     pub event: EntryEvent,
     /// The application.
     pub application_id: i32,
+    /// The owner's circle that won.
+    pub circle_id: i32,
 }
 
 impl TestApp {
@@ -47,6 +51,25 @@ impl TestApp {
             .unwrap()
             .expect("the application");
         self.clock.set(ev.at(PhaseType::FirstPaymentStart) + Duration::hours(1));
-        Won { event: ev, application_id: application.id }
+        Won { event: ev, application_id: application.id, circle_id: circle }
+    }
+
+    /// Sends Stripe's signed `payment_intent.succeeded` event `event` for intent `intent`, which took
+    /// `amount` yen; the app's status.
+    pub async fn stripe_succeeded(&self, secret: &str, event: &str, intent: &str, amount: i64) -> u16 {
+        let body = json!({"id": event, "object": "event", "type": "payment_intent.succeeded",
+            "data": {"object": {"id": intent, "object": "payment_intent", "status": "succeeded",
+                                "amount": amount, "currency": "jpy"}}})
+        .to_string();
+        let signature = vmarket::payments::stripe::sign(body.as_bytes(), secret, self.clock.real_now().timestamp());
+        let res = self
+            .client
+            .post("/api/v1/payment/stripe/webhook")
+            .header(rocket::http::ContentType::JSON)
+            .header(rocket::http::Header::new("Stripe-Signature", signature))
+            .body(body)
+            .dispatch()
+            .await;
+        res.status().code
     }
 }

@@ -2,9 +2,11 @@
 //! circle, plan and lottery status as the site shows it now (the stored status with the
 //! transitions time makes, [`effective_status`]). Staff change one thing: the status, as a
 //! **corrective change with a mandatory reason** — `PUT {"lottery_status": "…", "reason": "…"}`
-//! — limited to the transitions of [`correction_allowed`] (DOMAIN.md's diagram either way, to
-//! or from `incorrect`, never `paid`). The audit entry holds the record before and after and the
-//! reason.
+//! — limited to the transitions of `correction_allowed` (DOMAIN.md's diagram either way, to
+//! or from `incorrect`, never `paid`) and to what a draw could do: the draw's fee, the plan's
+//! `maximum`, one win per entry without multiple-win (`model::entry_correction`: 409
+//! `correction_needs_fee`, `plan_full`, `entry_already_won`). The audit entry holds the record
+//! before and after and the reason.
 //!
 //! Filters: `event_id`, `circle_id` and `q` (circle name) through the entry; `lottery_status`
 //! is the stored status.
@@ -27,7 +29,8 @@ use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
 use crate::db::entities::{circle, event, event_entry, event_entry_application, event_entry_plan};
 use crate::error::{Error, Result};
 use crate::forms::checks;
-use crate::model::entry_status::{correct, corrections_from, effective_status};
+use crate::model::entry_correction::correct;
+use crate::model::entry_status::{corrections_from, effective_status};
 use crate::model::event::EventWithPhases;
 use crate::model::search::escape_like;
 use crate::model::search::terms;
@@ -269,6 +272,6 @@ impl Resource for Applications {
             .await?
             .first()
             .map_or(row.lottery_status, |r| r.lottery_status);
-        correct(txn, row, from, to, cx.acted_at()).await
+        correct(txn, row, from, to, cx.now, cx.acted_at()).await
     }
 }

@@ -14,8 +14,9 @@
 //! `created_at_lte` finds attempts pending for a while); `event_id` and `circle_id` through the
 //! application's entry; `is_late` (settled after the window), `is_duplicate` (money taken a
 //! second time for an application already paid: failed with `duplicate_payment`, to refund) and
-//! `needs_refund` (money taken and not settled: a duplicate, or an amount other than the fee,
-//! `amount_mismatch`; see [`MONEY_TAKEN_UNSETTLED`]); `q` finds a transaction UUID or a
+//! `needs_refund` (money taken and not settled: a duplicate, an amount other than the fee,
+//! `amount_mismatch`, or a payment for a circle suspended since, `circle_suspended`; see
+//! [`MONEY_TAKEN_UNSETTLED`]); `q` finds a transaction UUID or a
 //! provider's id.
 
 use std::collections::HashMap;
