@@ -201,7 +201,8 @@ impl JobContext {
             .map_err(|e| DbErr::Custom(format!("http client: {e}")))?;
         let mailer = Mailer::new(&config).map_err(|e| DbErr::Custom(format!("mail: {e}")))?;
         let delivery = Delivery::new(&config).map_err(|e| DbErr::Custom(format!("mail: {e}")))?;
-        let storage = crate::storage::Storage::from_config(&config).map_err(|e| DbErr::Custom(format!("storage: {e}")))?;
+        let storage =
+            crate::storage::Storage::from_config(&config).map_err(|e| DbErr::Custom(format!("storage: {e}")))?;
         Ok(Self { db, config: Arc::new(config), clock, http, queue, mailer, delivery, storage })
     }
 

@@ -6,8 +6,8 @@
 //! [`Problems`]. The error is translated at the edge, so the API body and the page form show the
 //! same message in the same language.
 
-pub mod checks;
 pub mod asset;
+pub mod checks;
 pub mod circle;
 pub mod entry;
 pub mod inquiry;

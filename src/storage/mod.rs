@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use futures_util::{StreamExt, TryStreamExt};
-use object_store::aws::{AmazonS3, AmazonS3Builder};
+use object_store::aws::AmazonS3Builder;
 use object_store::buffered::BufWriter;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
@@ -204,8 +204,10 @@ impl Storage {
     /// Copies the object `key` into the local file `path`, streaming; returns its length.
     pub async fn download_to(&self, key: &str, path: &std::path::Path) -> Result<u64> {
         let mut reader = self.reader(key).await?.ok_or_else(|| Error::Internal(format!("{key} is missing")))?;
-        let mut file = tokio::fs::File::create(path).await.map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
-        let copied = tokio::io::copy(&mut reader, &mut file).await.map_err(|e| Error::Internal(format!("{key}: {e}")))?;
+        let mut file =
+            tokio::fs::File::create(path).await.map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
+        let copied =
+            tokio::io::copy(&mut reader, &mut file).await.map_err(|e| Error::Internal(format!("{key}: {e}")))?;
         file.flush().await.map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
         Ok(copied)
     }

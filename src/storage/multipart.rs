@@ -10,7 +10,7 @@ use std::time::Duration;
 use object_store::aws::AmazonS3;
 use object_store::multipart::{MultipartStore, PartId};
 use object_store::path::Path as ObjectPath;
-use object_store::signer::{Signer, SignedUrlOptions};
+use object_store::signer::{SignedUrlOptions, Signer};
 use reqwest::Method;
 
 use crate::error::{Error, Result};
@@ -50,8 +50,8 @@ impl S3 {
 
     /// A presigned `PUT` of part `part_number` of the upload.
     pub async fn part_url(&self, key: &str, upload_id: &str, part_number: i32, valid: Duration) -> Result<String> {
-        let options =
-            SignedUrlOptions::new().with_query([("partNumber", part_number.to_string()), ("uploadId", upload_id.into())]);
+        let options = SignedUrlOptions::new()
+            .with_query([("partNumber", part_number.to_string()), ("uploadId", upload_id.into())]);
         let url = self
             .client
             .signed_url_opts(Method::PUT, &self.path(key), valid, &options)

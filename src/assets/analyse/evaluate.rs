@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::Analysis;
+use super::analysis::Analysis;
 use super::finding::{Code, Finding, Findings, Severity};
 use super::rules::{Limit, Rule, RuleSet, charset_contains};
 use super::stats::{ModelStats, Stats, ZipEntry};

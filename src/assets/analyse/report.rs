@@ -20,7 +20,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::Analysis;
+use super::analysis::Analysis;
 use super::evaluate::evaluate;
 use super::finding::{Code, Finding, Severity};
 use super::rank::{VrchatRank, rank};

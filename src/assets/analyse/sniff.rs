@@ -110,7 +110,7 @@ impl Kind {
         matches!(self, Self::Ogg | Self::Mp3 | Self::Wav | Self::Flac)
     }
 
-    /// A video (analysed by [`super::analyse_video`], which needs a file path).
+    /// A video (analysed by [`super::analysis::analyse_video`], which needs a file path).
     pub fn is_video(self) -> bool {
         matches!(self, Self::Mp4 | Self::Mov | Self::Webm | Self::Matroska)
     }

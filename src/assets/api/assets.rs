@@ -10,7 +10,7 @@ use rocket::http::Status;
 use rocket::serde::json::Json;
 use rocket::{Route, delete, get, post, put, routes};
 
-use super::Uploader;
+use super::uploader::Uploader;
 use super::uploads::{FileToOpen, Opened, open_version};
 use crate::assets::model::views::{AssetView, asset_views};
 use crate::auth::guards::CurrentUser;
@@ -92,9 +92,9 @@ pub async fn list(
 pub async fn create(
     up: Uploader<'_>,
     current: CurrentUser,
-    body: super::Body<'_, NewAsset>,
+    body: super::uploader::Body<'_, NewAsset>,
 ) -> Result<(Status, Json<Opened>)> {
-    let input = super::body(body)?;
+    let input = super::uploader::body(body)?;
     validate(&input)?;
     let setting = asset_setting::Model::by_label(up.db, &input.asset_setting_label).await?;
     let created = asset::Model::create(up.db, current.user.id, &setting, &input, up.now).await?;
@@ -107,7 +107,7 @@ pub async fn create(
         Ok(opened) => Ok((Status::Created, Json(opened))),
         Err(e) => {
             // Nothing half-made stays behind: the asset goes with the refusal.
-            sea_orm::EntityTrait::delete_by_id(created.id).exec(up.db).await.map(|_: sea_orm::DeleteResult| ())?;
+            <asset::Entity as sea_orm::EntityTrait>::delete_by_id(created.id).exec(up.db).await?;
             Err(e)
         }
     }
@@ -140,10 +140,10 @@ pub async fn update(
     up: Uploader<'_>,
     current: CurrentUser,
     id: Id,
-    body: super::Body<'_, AssetChange>,
+    body: super::uploader::Body<'_, AssetChange>,
 ) -> Result<Json<AssetView>> {
     let found = asset::Model::for_owner(up.db, id.0, current.user.id).await?;
-    let change = super::body(body)?;
+    let change = super::uploader::body(body)?;
     validate(&change)?;
     let changed = found.change(up.db, &change, up.now).await?;
     Ok(Json(one(&up, changed).await?))

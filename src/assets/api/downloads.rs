@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use chrono::Utc;
 use rocket::http::{ContentType, Header};
-use rocket::serde::json::Json;
 use rocket::response::Responder;
+use rocket::serde::json::Json;
 use rocket::{Route, State, get, post, routes};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::Uploader;
+use super::uploader::Uploader;
 use crate::assets::model::views::DownloadUrl;
 use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::{asset_download_token, asset_version};
@@ -71,11 +71,12 @@ pub async fn redeem(
     up: Uploader<'_>,
     client: ClientIp,
     limiter: &State<DownloadLimiter>,
-    body: super::Body<'_, Redeem>,
+    body: super::uploader::Body<'_, Redeem>,
 ) -> Result<Json<DownloadUrl>> {
     limiter.0.check(&client.limit_key())?;
-    let body = super::body(body)?;
-    let version = asset_download_token::Model::redeem(up.db, body.token.trim(), body.password.as_deref(), up.now).await?;
+    let body = super::uploader::body(body)?;
+    let version =
+        asset_download_token::Model::redeem(up.db, body.token.trim(), body.password.as_deref(), up.now).await?;
     Ok(Json(link(&up, &version, Duration::from_secs(LINK_SECS)).await?))
 }
 
@@ -119,7 +120,10 @@ pub async fn fetch(up: Uploader<'_>, uuid: &str, expires: i64, signature: &str) 
     let reader = up.storage.reader(&version.object_key).await?.ok_or_else(refused)?;
     let boxed: Stored = Box::new(reader);
     let kind = version.mime_type.as_deref().and_then(ContentType::parse_flexible).unwrap_or(ContentType::Binary);
-    let name = percent_encoding::utf8_percent_encode(&version.file_name, percent_encoding::NON_ALPHANUMERIC);
+    // RFC 5987's attr-chars stay as they are (`poster.png`), everything else is percent-encoded.
+    const ENCODED: &percent_encoding::AsciiSet =
+        &percent_encoding::NON_ALPHANUMERIC.remove(b'.').remove(b'-').remove(b'_').remove(b'~');
+    let name = percent_encoding::utf8_percent_encode(&version.file_name, ENCODED);
     Ok(File { reader: boxed, kind, disposition: format!("attachment; filename*=UTF-8''{name}") })
 }
 

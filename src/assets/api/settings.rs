@@ -4,7 +4,7 @@
 use rocket::serde::json::Json;
 use rocket::{Route, get, routes};
 
-use super::Uploader;
+use super::uploader::Uploader;
 use crate::assets::model::setting::SettingView;
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::asset_setting;
@@ -17,12 +17,12 @@ use crate::error::Result;
     responses((status = 200, body = SettingView), (status = 401, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody, description = "unknown_asset_setting")))]
 #[get("/asset_settings/<label>")]
-pub async fn show(up: Uploader<'_>, _user: CurrentUser, label: &str) -> Result<Json<SettingView>> {
+pub async fn show_setting(up: Uploader<'_>, _user: CurrentUser, label: &str) -> Result<Json<SettingView>> {
     let setting = asset_setting::Model::by_label(up.db, label).await?;
     Ok(Json(setting.view(up.db, up.lang).await?))
 }
 
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
-    routes![show]
+    routes![show_setting]
 }

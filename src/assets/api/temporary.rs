@@ -9,7 +9,7 @@ use rocket::serde::json::Json;
 use rocket::tokio::io::AsyncReadExt;
 use rocket::{FromForm, Route, post, routes};
 
-use super::Uploader;
+use super::uploader::Uploader;
 use crate::assets::model::setting::MIN_PART_SIZE;
 use crate::assets::model::temporary::{TemporaryView, object_key};
 use crate::auth::guards::CurrentUser;
@@ -35,7 +35,7 @@ pub struct TemporaryForm<'r> {
               (status = 413, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody, description = "file_required: \"file is required\"")))]
 #[post("/temporary_uploads", data = "<form>")]
-pub async fn create(
+pub async fn create_temporary(
     up: Uploader<'_>,
     current: CurrentUser,
     form: std::result::Result<Form<TemporaryForm<'_>>, Errors<'_>>,
@@ -59,5 +59,5 @@ pub async fn create(
 
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
-    routes![create]
+    routes![create_temporary]
 }

@@ -6,11 +6,11 @@ use rocket::http::Status;
 use rocket::serde::json::Json;
 use rocket::{Route, delete, get, post, routes};
 
-use super::Uploader;
+use super::uploader::Uploader;
 use crate::assets::model::token::TokenView;
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{asset, asset_download_token, asset_version};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::forms::asset::NewToken;
 use crate::forms::validate;
 use crate::types::Id;
@@ -28,7 +28,12 @@ async fn own_version(up: &Uploader<'_>, user_id: i32, id: Id, version_id: Id) ->
     responses((status = 200, body = Vec<TokenView>), (status = 401, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody, description = "unknown, or someone else's")))]
 #[get("/assets/<id>/versions/<version_id>/download_tokens")]
-pub async fn list(up: Uploader<'_>, current: CurrentUser, id: Id, version_id: Id) -> Result<Json<Vec<TokenView>>> {
+pub async fn list_tokens(
+    up: Uploader<'_>,
+    current: CurrentUser,
+    id: Id,
+    version_id: Id,
+) -> Result<Json<Vec<TokenView>>> {
     let version = own_version(&up, current.user.id, id, version_id).await?;
     let rows = asset_download_token::Model::of_version(up.db, version.id).await?;
     Ok(Json(rows.iter().map(TokenView::from).collect()))
@@ -46,15 +51,15 @@ pub async fn list(up: Uploader<'_>, current: CurrentUser, id: Id, version_id: Id
               (status = 409, body = crate::error::ErrorBody, description = "version_not_uploaded"),
               (status = 422, body = crate::error::ErrorBody)))]
 #[post("/assets/<id>/versions/<version_id>/download_tokens", data = "<body>")]
-pub async fn create(
+pub async fn create_token(
     up: Uploader<'_>,
     current: CurrentUser,
     id: Id,
     version_id: Id,
-    body: super::Body<'_, NewToken>,
+    body: super::uploader::Body<'_, NewToken>,
 ) -> Result<(Status, Json<TokenView>)> {
     let version = own_version(&up, current.user.id, id, version_id).await?;
-    let input = super::body(body)?;
+    let input = super::uploader::body(body)?;
     validate(&input)?;
     let made = asset_download_token::Model::create(up.db, &version, &input, current.user.id, up.now).await?;
     Ok((Status::Created, Json(made)))
@@ -75,5 +80,5 @@ pub async fn revoke(up: Uploader<'_>, current: CurrentUser, id: Id, version_id: 
 
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
-    routes![list, create, revoke]
+    routes![list_tokens, create_token, revoke]
 }

@@ -21,7 +21,7 @@ use rocket::{Responder, Route, delete, get, post, put, routes};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::Uploader;
+use super::uploader::Uploader;
 use crate::assets::jobs::AssetPipeline;
 use crate::assets::model::upload::{part_bytes, part_key, plan};
 use crate::assets::model::views::{AssetView, VersionView, asset_views, version_view};
@@ -146,7 +146,12 @@ pub async fn open_version(
 }
 
 /// The answer of [`open_version`].
-async fn opened(up: &Uploader<'_>, asset: &asset::Model, version_id: i32, upload: Option<UploadView>) -> Result<Opened> {
+async fn opened(
+    up: &Uploader<'_>,
+    asset: &asset::Model,
+    version_id: i32,
+    upload: Option<UploadView>,
+) -> Result<Opened> {
     let fresh = asset::Model::by_id(up.db, asset.id).await?;
     let view = asset_views(up.db, vec![fresh], &HashMap::new()).await?.pop().ok_or_else(Error::not_found)?;
     let version = view.asset_versions.iter().find(|v| v.id == version_id).cloned().ok_or_else(Error::not_found)?;
@@ -213,7 +218,10 @@ async fn received(
         (StoreKind::S3, Some(s3), Some(id)) => {
             let http = reqwest::Client::new();
             let parts = s3.list_parts(&http, &version.object_key, id).await?;
-            Ok(parts.into_iter().map(|p| ReceivedPart { part_number: p.part_number, etag: p.etag, size: p.size }).collect())
+            Ok(parts
+                .into_iter()
+                .map(|p| ReceivedPart { part_number: p.part_number, etag: p.etag, size: p.size })
+                .collect())
         }
         _ => Ok(upload
             .local_parts(up.db)
@@ -230,7 +238,7 @@ async fn received(
     responses((status = 200, body = UploadView), (status = 401, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody, description = "unknown, or someone else's")))]
 #[get("/uploads/<id>")]
-pub async fn show(up: Uploader<'_>, current: CurrentUser, id: &str) -> Result<Json<UploadView>> {
+pub async fn show_upload(up: Uploader<'_>, current: CurrentUser, id: &str) -> Result<Json<UploadView>> {
     let upload = asset_upload::Model::for_owner(up.db, id, current.user.id).await?;
     let version = asset_version::Model::by_id(up.db, upload.asset_version_id).await?;
     Ok(Json(upload_view(&up, &upload, &version).await?))
@@ -298,10 +306,10 @@ pub async fn complete(
     up: Uploader<'_>,
     current: CurrentUser,
     id: &str,
-    body: super::Body<'_, Completion>,
+    body: super::uploader::Body<'_, Completion>,
 ) -> Result<Json<VersionView>> {
     let upload = asset_upload::Model::for_owner(up.db, id, current.user.id).await?;
-    let body = super::body(body)?;
+    let body = super::uploader::body(body)?;
     upload.ensure_open(up.now)?;
     let version = asset_version::Model::by_id(up.db, upload.asset_version_id).await?;
     let numbers: Vec<i32> = body.parts.iter().map(|p| p.part_number).collect();
@@ -330,7 +338,8 @@ pub async fn complete(
     if !missing.is_empty() {
         return Err(Error::Conflict { code: "parts_missing" });
     }
-    if let (StoreKind::S3, Some(s3), Some(multipart)) = (upload.store, up.storage.s3(), upload.multipart_id.as_deref()) {
+    if let (StoreKind::S3, Some(s3), Some(multipart)) = (upload.store, up.storage.s3(), upload.multipart_id.as_deref())
+    {
         let etags = body.parts.iter().map(|p| held[&p.part_number].etag.clone()).collect();
         s3.complete(&version.object_key, multipart, etags).await?;
     }
@@ -359,5 +368,5 @@ pub async fn abort(up: Uploader<'_>, current: CurrentUser, id: &str) -> Result<S
 
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
-    routes![show, put_part, complete, abort]
+    routes![show_upload, put_part, complete, abort]
 }

@@ -8,7 +8,7 @@ use rocket::serde::json::Json;
 use rocket::{FromForm, Route, get, put, routes};
 use serde_json::Value;
 
-use super::Uploader;
+use super::uploader::Uploader;
 use crate::assets::model::version::picture_prefix;
 use crate::assets::model::views::{VersionView, version_view};
 use crate::assets::pipeline::pictures::SIZES;
@@ -44,7 +44,7 @@ async fn own_version(up: &Uploader<'_>, user_id: i32, id: Id, version_id: Id) ->
               (status = 409, body = crate::error::ErrorBody, description = "version_closed: failed or expired"),
               (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 #[put("/assets/<id>/versions/<version_id>", data = "<form>")]
-pub async fn update(
+pub async fn upload_snapshot(
     up: Uploader<'_>,
     current: CurrentUser,
     id: Id,
@@ -56,7 +56,11 @@ pub async fn update(
         return Err(Error::Conflict { code: "version_closed" });
     }
     let form = form.map_err(form_error)?;
-    let file = form.snapshot.as_ref().filter(|f| f.len() > 0).ok_or_else(|| Error::invalid("snapshot", "validation.required"))?;
+    let file = form
+        .snapshot
+        .as_ref()
+        .filter(|f| f.len() > 0)
+        .ok_or_else(|| Error::invalid("snapshot", "validation.required"))?;
     let bytes = read_image(file).await?;
     let pictures = up
         .images
@@ -127,5 +131,5 @@ pub fn translated_report(version: &asset_version::Model, messages: &Messages, la
 
 /// Routes of this resource.
 pub fn routes() -> Vec<Route> {
-    routes![update, report]
+    routes![upload_snapshot, report]
 }

@@ -60,7 +60,11 @@ impl Job for AssetPipeline {
                 let version = asset_version::Model::by_id(&ctx.db, self.version_id)
                     .await
                     .map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
-                let attempts = version.clone().count_attempt(&ctx.db, now).await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
+                let attempts = version
+                    .clone()
+                    .count_attempt(&ctx.db, now)
+                    .await
+                    .map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
                 if self.attempt < MAX_ATTEMPTS {
                     Self::enqueue(&ctx.queue, self.version_id, self.attempt + 1, ctx.backoff(attempts as u32)).await?;
                     return Ok(format!("version {}: run {} scheduled", self.version_id, self.attempt + 1));
@@ -76,7 +80,8 @@ impl Job for AssetPipeline {
     }
 
     async fn resume(ctx: &JobContext) -> Result<(), sea_orm::DbErr> {
-        let stuck = asset_version::Model::in_pipeline(&ctx.db).await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
+        let stuck =
+            asset_version::Model::in_pipeline(&ctx.db).await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
         for version in stuck {
             Self::enqueue(&ctx.queue, version.id, version.pipeline_attempts + 1, Duration::ZERO).await?;
         }

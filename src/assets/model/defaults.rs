@@ -106,12 +106,16 @@ pub async fn ensure(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<()>
         rule_set_id(db, &rules, now).await?;
     }
     for builtin in BUILTINS {
-        let exists =
-            asset_setting::Entity::find().filter(asset_setting::Column::Label.eq(builtin.label)).one(db).await?.is_some();
+        let exists = asset_setting::Entity::find()
+            .filter(asset_setting::Column::Label.eq(builtin.label))
+            .one(db)
+            .await?
+            .is_some();
         if exists {
             continue;
         }
-        let rules = defaults::all().into_iter().find(|r| r.id == builtin.rule_set).unwrap_or_else(defaults::scene_asset);
+        let rules =
+            defaults::all().into_iter().find(|r| r.id == builtin.rule_set).unwrap_or_else(defaults::scene_asset);
         let rule_set_id = rule_set_id(db, &rules, now).await?;
         asset_setting::ActiveModel {
             label: Set(builtin.label.into()),
@@ -133,7 +137,8 @@ pub async fn ensure(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<()>
 
 /// The id of the rule set `rules.id`, inserting it when missing.
 async fn rule_set_id(db: &impl ConnectionTrait, rules: &RuleSet, now: DateTime<Utc>) -> Result<i32> {
-    if let Some(found) = asset_rule_set::Entity::find().filter(asset_rule_set::Column::Key.eq(&rules.id)).one(db).await?
+    if let Some(found) =
+        asset_rule_set::Entity::find().filter(asset_rule_set::Column::Key.eq(&rules.id)).one(db).await?
     {
         return Ok(found.id);
     }

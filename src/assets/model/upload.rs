@@ -87,10 +87,7 @@ impl asset_upload::Model {
 
     /// The upload of version `version_id`, if any.
     pub async fn of_version(db: &impl ConnectionTrait, version_id: i32) -> Result<Option<Self>> {
-        Ok(asset_upload::Entity::find()
-            .filter(asset_upload::Column::AssetVersionId.eq(version_id))
-            .one(db)
-            .await?)
+        Ok(asset_upload::Entity::find().filter(asset_upload::Column::AssetVersionId.eq(version_id)).one(db).await?)
     }
 
     /// Refuses anything but an open upload still within its time: 409 `upload_closed` (completed,

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
-    TransactionTrait,
+    TransactionSession, TransactionTrait,
 };
 
 use crate::db::entities::asset_version::UploadStatus;

@@ -245,8 +245,7 @@ pub async fn asset_views(
         .map(|s| (s.id, s))
         .collect();
     let user_ids: Vec<i32> = assets.iter().map(|a| a.user_id).collect();
-    let users: HashMap<i32, user::Model> =
-        user::Model::by_ids(db, &user_ids).await?.into_iter().map(|u| (u.id, u)).collect();
+    let users: HashMap<i32, user::Model> = user::Model::by_ids(db, user_ids).await?;
     Ok(assets
         .into_iter()
         .map(|a| {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::Tools;
+use super::tools::Tools;
 use crate::assets::analyse::{self, Analysis, Code, Finding, Kind, Limits, Stats};
 use crate::assets::model::upload::part_key;
 use crate::assets::model::views::Detail;
@@ -88,7 +88,8 @@ fn analyse_file(path: &Path, limits: &Limits) -> Result<Analysed> {
         Some(Kind::Zip) => analyse::analyse_zip(std::fs::File::open(path).map_err(io)?, limits),
         Some(Kind::Mp4 | Kind::Mov | Kind::Webm | Kind::Matroska) => analyse::analyse_video(path, limits),
         _ if bytes > IN_MEMORY_MAX.min(limits.max_bytes) => {
-            let mut over = Analysis { kind, byte_length: bytes, stats: Stats::None, vrm: None, findings: Default::default() };
+            let mut over =
+                Analysis { kind, byte_length: bytes, stats: Stats::None, vrm: None, findings: Default::default() };
             over.findings.push(Finding::error(Code::BytesOverLimit).values(limits.max_bytes.min(IN_MEMORY_MAX), bytes));
             over
         }
@@ -134,9 +135,11 @@ pub fn detail(analysed: &Analysed, asset: &asset::Model, setting: &asset_setting
         AssetType::Avatar => {
             detail.motion_type = Some("general".into());
             detail.target_age = Some("all_ages".into());
-            detail.avatar_type = analysed.analysis.vrm.as_ref().map(|v| {
-                if v.spec_version.starts_with('1') { "vrm1".to_string() } else { "vrm0".to_string() }
-            });
+            detail.avatar_type = analysed
+                .analysis
+                .vrm
+                .as_ref()
+                .map(|v| if v.spec_version.starts_with('1') { "vrm1".to_string() } else { "vrm0".to_string() });
             detail.polygon_count = found.polygon_count;
         }
         AssetType::Furniture => {

@@ -20,28 +20,17 @@
 
 pub mod analysis;
 pub mod pictures;
+pub mod tools;
+
+pub use tools::Tools;
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ActiveModelTrait, DatabaseConnection, Set};
+use sea_orm::{ActiveModelTrait, Set};
 
 use crate::assets::analyse::{ReportInput, build_report};
 use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::{asset, asset_setting, asset_version};
 use crate::error::{Error, Result};
-use crate::http::upload::ImageDecoder;
-use crate::storage::Storage;
-
-/// What the pipeline works with.
-pub struct Tools<'a> {
-    /// The database.
-    pub db: &'a DatabaseConnection,
-    /// The object store.
-    pub storage: &'a Storage,
-    /// The shared image decoder (the pictures are decoded within its budget).
-    pub images: &'a ImageDecoder,
-    /// A directory for temporary copies of files.
-    pub scratch: std::path::PathBuf,
-}
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,11 +108,12 @@ async fn convert(tools: &Tools<'_>, version: asset_version::Model, now: DateTime
     row.ingame_thumbnail_key = Set(Some(made.ingame));
     row.updated_at = Set(now);
     row.update(tools.db).await?;
-    if !asset_version::Model::advance(tools.db, version.id, UploadStatus::Converting, UploadStatus::Uploaded, now)
-        .await?
-    {
+    // Uploaded and the asset's latest in one transaction: nobody sees one without the other.
+    let txn = crate::db::begin_write(tools.db).await?;
+    if !asset_version::Model::advance(&txn, version.id, UploadStatus::Converting, UploadStatus::Uploaded, now).await? {
         return Ok(Outcome::Nothing);
     }
-    version.promote(tools.db, now).await?;
+    version.promote(&txn, now).await?;
+    txn.commit().await?;
     Ok(Outcome::Uploaded)
 }

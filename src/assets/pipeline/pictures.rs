@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use image::{DynamicImage, Rgba, RgbaImage};
 
-use super::Tools;
 use super::analysis::IN_MEMORY_MAX;
+use super::tools::Tools;
 use crate::assets::analyse::Kind;
 use crate::assets::model::version::picture_prefix;
 use crate::db::entities::asset_version;
@@ -102,9 +102,15 @@ async fn video_frame(tools: &Tools<'_>, version: &asset_version::Model) -> Optio
 /// A placeholder for a file with no picture: a tinted square with a mark for its kind.
 pub fn placeholder(kind: Option<Kind>) -> DynamicImage {
     let (tint, mark): ([u8; 3], fn(f32, f32) -> bool) = match kind {
-        Some(Kind::Glb | Kind::Gltf | Kind::Vrm) => ([72, 118, 196], |x, y| (x.abs() - 0.32).abs() < 0.03 && y.abs() < 0.35 || (y.abs() - 0.32).abs() < 0.03 && x.abs() < 0.35),
-        Some(Kind::Ogg | Kind::Mp3 | Kind::Wav | Kind::Flac) => ([196, 120, 72], |x, y| ((x * x + y * y).sqrt() - 0.3).abs() < 0.03),
-        Some(Kind::Zip) => ([120, 120, 130], |x, y| x.abs() < 0.3 && y.abs() < 0.3 && ((y * 10.0).floor() as i32 % 2 == 0)),
+        Some(Kind::Glb | Kind::Gltf | Kind::Vrm) => ([72, 118, 196], |x, y| {
+            (x.abs() - 0.32).abs() < 0.03 && y.abs() < 0.35 || (y.abs() - 0.32).abs() < 0.03 && x.abs() < 0.35
+        }),
+        Some(Kind::Ogg | Kind::Mp3 | Kind::Wav | Kind::Flac) => {
+            ([196, 120, 72], |x, y| ((x * x + y * y).sqrt() - 0.3).abs() < 0.03)
+        }
+        Some(Kind::Zip) => {
+            ([120, 120, 130], |x, y| x.abs() < 0.3 && y.abs() < 0.3 && ((y * 10.0).floor() as i32 % 2 == 0))
+        }
         _ => ([110, 160, 120], |x, y| x.abs() < 0.3 && (y - 0.25 * (x * 6.0).sin()).abs() < 0.03),
     };
     let side = SIZES[2];

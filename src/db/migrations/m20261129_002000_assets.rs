@@ -18,7 +18,7 @@
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use super::{fk, index};
+use crate::db::migrations::statements::{fk, index};
 
 /// Creates the tables above.
 #[derive(DeriveMigrationName)]

@@ -57,7 +57,10 @@ async fn a_large_file_goes_up_in_parts_resumes_after_a_drop_and_reaches_uploaded
     let asset = settled(&owner, asset_id, version_id).await;
     let version = version_of(&asset, version_id);
     assert_eq!(version["upload_status"], "uploaded", "{asset}");
-    assert_eq!((version["mime_type"].as_str(), version["byte_size"].as_u64()), (Some("audio/wav"), Some(bytes.len() as u64)));
+    assert_eq!(
+        (version["mime_type"].as_str(), version["byte_size"].as_u64()),
+        (Some("audio/wav"), Some(bytes.len() as u64))
+    );
     assert_eq!(asset["latest_version"]["id"].as_i64(), Some(version_id), "{asset}");
 
     // The joined file is the file: its SHA-256 is the bytes'.
@@ -79,7 +82,8 @@ async fn a_vrm_passes_and_an_avatar_over_its_polygons_fails_with_the_rule_named(
     let _workers = app.start_workers().await;
     let owner = app.with_user("uploader_vrm").await;
 
-    let fine = glb(&ModelSpec { triangles: 8_000, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() });
+    let fine =
+        glb(&ModelSpec { triangles: 8_000, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() });
     let (status, sent) = temporary(&owner, "mio.vrm", &fine).await;
     assert_eq!(status, 201, "{sent}");
     let body = json!({"asset_setting_label": "avatar", "name": "Mio", "description": "", "file_name": "mio.vrm",
@@ -90,7 +94,11 @@ async fn a_vrm_passes_and_an_avatar_over_its_polygons_fails_with_the_rule_named(
     let (asset_id, version_id) = (opened["asset"]["id"].as_i64().unwrap(), opened["version"]["id"].as_i64().unwrap());
     let asset = settled(&owner, asset_id, version_id).await;
     let version = version_of(&asset, version_id);
-    assert_eq!((version["upload_status"].as_str(), version["report"]["status"].as_str()), (Some("uploaded"), Some("passed")), "{asset}");
+    assert_eq!(
+        (version["upload_status"].as_str(), version["report"]["status"].as_str()),
+        (Some("uploaded"), Some("passed")),
+        "{asset}"
+    );
     assert_eq!(version["detail"]["polygon_count"].as_u64(), Some(8_000));
 
     // The one-shot upload was spent: naming it again is refused.
@@ -98,9 +106,14 @@ async fn a_vrm_passes_and_an_avatar_over_its_polygons_fails_with_the_rule_named(
     assert_eq!((status, again["code"].as_str()), (409, Some("temporary_upload_used")), "{again}");
 
     // 25,000 triangles against the avatar rule set's 20,000.
-    let heavy = glb(&ModelSpec { triangles: 25_000, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() });
+    let heavy =
+        glb(&ModelSpec { triangles: 25_000, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() });
     let (_, sent) = temporary(&owner, "heavy.vrm", &heavy).await;
-    let path = format!("/uploader/assets/{asset_id}/update_url?file_name=heavy.vrm&byte_size={}&temporary_upload_id={}", heavy.len(), sent["id"].as_str().unwrap());
+    let path = format!(
+        "/uploader/assets/{asset_id}/update_url?file_name=heavy.vrm&byte_size={}&temporary_upload_id={}",
+        heavy.len(),
+        sent["id"].as_str().unwrap()
+    );
     let (status, next) = owner.get_json(&path).await;
     assert_eq!(status, 200, "{next}");
     let next_id = next["version"]["id"].as_i64().unwrap();
@@ -113,14 +126,14 @@ async fn a_vrm_passes_and_an_avatar_over_its_polygons_fails_with_the_rule_named(
             owner.get_json(&format!("/uploader/assets/{asset_id}/versions/{next_id}/report?lang={lang}")).await;
         assert_eq!(status, 200, "{report}");
         assert_eq!(report["status"], "failed");
-        let over: Vec<&Value> = report["issues"]["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|m| m["rule_id"] == "polygons")
-            .collect();
+        let over: Vec<&Value> =
+            report["issues"]["messages"].as_array().unwrap().iter().filter(|m| m["rule_id"] == "polygons").collect();
         assert_eq!(over.len(), 1, "{report}");
-        assert_eq!((over[0]["severity"].as_str(), over[0]["limit"].as_u64(), over[0]["actual"].as_u64()), (Some("error"), Some(20_000), Some(25_000)));
+        assert_eq!(
+            (over[0]["severity"].as_u64(), over[0]["limit"].as_u64(), over[0]["actual"].as_u64()),
+            (Some(0), Some(20_000), Some(25_000)),
+            "an error (severity 0), the limit and the count"
+        );
         let message = over[0]["message"].as_str().unwrap();
         assert!(message.contains(words) && message.contains("25") && message.contains("20"), "{lang}: {message}");
         assert!(!over[0]["solution"].as_str().unwrap_or_default().is_empty(), "a fix is offered");

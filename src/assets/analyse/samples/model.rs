@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::png;
+use super::media::png;
 
 /// How the primitives are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! names — absolute, `..`, backslashes — can be written), optional lying declared sizes, and
 //! ZIP64 end records past 65,535 entries.
 
-use super::crc32;
+use super::media::crc32;
 
 /// One entry to write.
 #[derive(Debug, Clone, PartialEq)]
