@@ -25,7 +25,7 @@ pub fn plan(byte_size: u64) -> Option<(u64, u64)> {
     let mib = 1024 * 1024;
     let part_size = byte_size.div_ceil(MAX_PARTS).div_ceil(mib).max(MIN_PART_SIZE / mib) * mib;
     let parts = byte_size.div_ceil(part_size);
-    (parts >= 2 && parts <= MAX_PARTS).then_some((part_size, parts))
+    (2..=MAX_PARTS).contains(&parts).then_some((part_size, parts))
 }
 
 /// The expected size of part `number` (from 1) of an upload.

@@ -48,12 +48,13 @@ pub struct Analysed {
 /// and copies it to a local file.
 pub async fn assemble(tools: &Tools<'_>, version: &asset_version::Model) -> Result<LocalCopy> {
     let whole = tools.storage.size(&version.object_key).await? == Some(version.byte_size as u64);
-    if !whole && let Some(upload) = asset_upload::Model::of_version(tools.db, version.id).await? {
-        if upload.store == StoreKind::Local {
-            let keys: Vec<String> = (1..=upload.part_count).map(|n| part_key(&upload.id, n)).collect();
-            tools.storage.concat(&keys, &version.object_key).await?;
-            tools.storage.delete_prefix(&format!("uploads/{}", upload.id)).await?;
-        }
+    if !whole
+        && let Some(upload) = asset_upload::Model::of_version(tools.db, version.id).await?
+        && upload.store == StoreKind::Local
+    {
+        let keys: Vec<String> = (1..=upload.part_count).map(|n| part_key(&upload.id, n)).collect();
+        tools.storage.concat(&keys, &version.object_key).await?;
+        tools.storage.delete_prefix(&format!("uploads/{}", upload.id)).await?;
     }
     let dir = tools.scratch.join(&version.uuid);
     tokio::fs::create_dir_all(&dir).await.map_err(|e| Error::Internal(format!("{}: {e}", dir.display())))?;

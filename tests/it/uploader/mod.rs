@@ -34,7 +34,7 @@ pub async fn open(owner: &Actor<'_>, label: &str, name: &str, file_name: &str, s
 /// `PUT`s `bytes` to a part URL without credentials (as a browser sends to a presigned URL);
 /// status and `ETag`.
 pub async fn put_part(app: &TestApp, url: &str, bytes: &[u8]) -> (u16, Option<String>, Value) {
-    let res = app.client.put(path_of(url)).header(ContentType::Binary).body(bytes.to_vec()).dispatch().await;
+    let res = app.client.put(path_of(url)).header(ContentType::Binary).body(bytes).dispatch().await;
     let status = res.status().code;
     let etag = res.headers().get_one("ETag").map(String::from);
     let text = res.into_string().await.unwrap_or_default();
