@@ -14,10 +14,14 @@ fn scratch(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// Encodes a one-second test source with ffmpeg, or `None` when ffmpeg is missing.
+/// Encodes a one-second test source with ffmpeg, or `None` when ffmpeg is missing — which fails
+/// under CI (`CI=true`, where `scripts/install-test-deps` installs it).
 fn ffmpeg(name: &str, args: &[&str]) -> Option<PathBuf> {
     let out = scratch(name);
-    let status = Command::new("ffmpeg").args(["-v", "error", "-y"]).args(args).arg(&out).status().ok()?;
+    let Ok(status) = Command::new("ffmpeg").args(["-v", "error", "-y"]).args(args).arg(&out).status() else {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "ffmpeg is missing: scripts/install-test-deps installs it");
+        return None;
+    };
     if status.success() {
         Some(out)
     } else {
