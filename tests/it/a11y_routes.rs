@@ -11,7 +11,8 @@ use serde_json::Value;
 use crate::support::TestApp;
 
 /// Mounted prefixes that serve JSON, files or media rather than pages of the site (`/api-docs`:
-/// the OpenAPI document and Swagger UI, a third-party tool served in development only).
+/// the OpenAPI document and Swagger UI, a third-party tool served in development only;
+/// `/uploader`: the asset uploader's API and its downloads).
 const NOT_PAGES: &[&str] = &[
     "/api",
     "/api-docs",
@@ -20,6 +21,7 @@ const NOT_PAGES: &[&str] = &[
     "/admin/api",
     "/media",
     "/static",
+    "/uploader",
     "/account/vso",
     "/account/auth/discovery",
 ];

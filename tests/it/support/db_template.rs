@@ -55,7 +55,10 @@ impl Contents {
     async fn fill(self, conn: &DatabaseConnection) {
         db::migrate(conn).await.expect("migrations apply");
         vmarket::queue::setup(conn).await.expect("job queue tables");
-        vmarket::assets::model::defaults::ensure(conn, chrono::Utc::now()).await.expect("asset settings");
+        // What `vmarket serve` writes at start-up, stamped with the seeding instant (a fixed one
+        // for an empty database) so that copies fingerprint alike (`seed::the_demo_seed_writes_the_same_site`).
+        let stamped = if let Self::Demo(now) = self { now } else { crate::support::default_now() };
+        vmarket::assets::model::defaults::ensure(conn, stamped).await.expect("asset settings");
         if let Self::Demo(now) = self {
             vmarket::seed::demo(conn, now).await.expect("demo seed");
         }

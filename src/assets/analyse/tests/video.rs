@@ -19,7 +19,10 @@ fn scratch(name: &str) -> PathBuf {
 fn ffmpeg(name: &str, args: &[&str]) -> Option<PathBuf> {
     let out = scratch(name);
     let Ok(status) = Command::new("ffmpeg").args(["-v", "error", "-y"]).args(args).arg(&out).status() else {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "ffmpeg is missing: scripts/install-test-deps installs it");
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "ffmpeg is missing: scripts/install-test-deps installs it"
+        );
         return None;
     };
     if status.success() {
