@@ -26,14 +26,8 @@ use sea_orm::{
 
 use crate::db::entities::{event, event_entry, event_entry_application, event_entry_plan};
 use crate::error::{Error, Result};
-use crate::model::entry_status::{LotteryRound, LotteryStatus, correction_allowed, effective_status};
+use crate::model::entry_status::{LotteryRound, LotteryStatus, correction_allowed, effective_status, holds_slot};
 use crate::model::event::EventWithPhases;
-
-/// Whether an application in (effective) `status` holds one of its plan's slots.
-fn holds_slot(status: LotteryStatus) -> bool {
-    use LotteryStatus::*;
-    matches!(status, FirstWin | SecondWin | Win | Paid)
-}
 
 /// Whether an application in (effective) `status` won, whatever became of the win since.
 fn won(status: LotteryStatus) -> bool {

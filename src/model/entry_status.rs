@@ -154,6 +154,15 @@ pub fn lottery_type(
     LotteryType::Lost
 }
 
+/// Whether an application in (effective) `status` holds one of its plan's slots: a win while it
+/// can still be paid (`first_win`, `second_win`), a free win, a paid one. The second draw offers
+/// the rest of `maximum` (`model::lottery_inputs`), and staff corrections never exceed it
+/// (`model::entry_correction`).
+pub fn holds_slot(status: LotteryStatus) -> bool {
+    use LotteryStatus::*;
+    matches!(status, FirstWin | SecondWin | Win | Paid)
+}
+
 /// Whether staff may correct an application from (effective) status `from` to `to` (issue 14:
 /// a corrective change with a reason). Decided here, since DOMAIN.md draws only the transitions
 /// that draws, payments and time make:

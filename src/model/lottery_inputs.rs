@@ -25,7 +25,7 @@ use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
 use crate::db::entities::{circle, event, event_entry, event_entry_application, event_entry_plan};
 use crate::error::{Error, Result};
 use crate::lottery::{ApplicationInput, EntryInput, Inputs, PlanInput};
-use crate::model::entry_status::effective_status;
+use crate::model::entry_status::{effective_status, holds_slot};
 use crate::model::event::EventWithPhases;
 
 /// The event `event_id` with its phases.
@@ -136,10 +136,7 @@ pub(crate) async fn inputs_of(
 
     let mut held: HashMap<i32, i64> = HashMap::new();
     for a in &applications {
-        if matches!(
-            status(a),
-            LotteryStatus::FirstWin | LotteryStatus::SecondWin | LotteryStatus::Win | LotteryStatus::Paid
-        ) {
+        if holds_slot(status(a)) {
             *held.entry(a.plan_id).or_default() += 1;
         }
     }
