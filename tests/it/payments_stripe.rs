@@ -317,18 +317,24 @@ async fn localstripe_s_own_signed_webhook_settles_a_browser_confirmed_payment() 
         .unwrap();
     http.post(format!("{}/v1/payment_intents/{pi}/confirm", stripe.base)).bearer_auth(SECRET_KEY).send().await.unwrap();
     // localstripe sends `payment_intent.succeeded` about a second later, signed as Stripe does.
+    // The handler settles the payment and then records the event (a failed settlement leaves the
+    // event unrecorded, so Stripe's retry applies it): wait for both, the record comes a moment
+    // after the payment (CI once read the payment between the two, 2026-11-27).
+    let delivered = || async {
+        payment_webhook_event::Entity::find()
+            .filter(payment_webhook_event::Column::EventType.eq("payment_intent.succeeded"))
+            .count(&app.db)
+            .await
+            .unwrap()
+    };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while payments_of(&app, won.application_id).await == 0 {
-        assert!(std::time::Instant::now() < deadline, "the webhook settled the payment");
+    while payments_of(&app, won.application_id).await == 0 || delivered().await == 0 {
+        assert!(std::time::Instant::now() < deadline, "the webhook settled the payment and was recorded");
         rocket::tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
     assert_eq!(status_of(&app, won.application_id).await, LotteryStatus::Paid);
-    let delivered = payment_webhook_event::Entity::find()
-        .filter(payment_webhook_event::Column::EventType.eq("payment_intent.succeeded"))
-        .count(&app.db)
-        .await
-        .unwrap();
-    assert_eq!(delivered, 1, "settled by localstripe's signed delivery");
+    assert_eq!(payments_of(&app, won.application_id).await, 1, "one payment");
+    assert_eq!(delivered().await, 1, "settled by localstripe's signed delivery, recorded once");
 }
 
 #[rocket::async_test]
