@@ -62,8 +62,8 @@ impl S3 {
 
     /// A presigned `GET` of `key` that names `file_name` as the download's.
     pub async fn get_url(&self, key: &str, file_name: &str, valid: Duration) -> Result<String> {
-        let disposition = format!("attachment; filename*=UTF-8''{}", utf8_percent(file_name));
-        let options = SignedUrlOptions::new().with_query([("response-content-disposition", disposition)]);
+        let options =
+            SignedUrlOptions::new().with_query([("response-content-disposition", super::attachment(file_name))]);
         let url = self
             .client
             .signed_url_opts(Method::GET, &self.path(key), valid, &options)
@@ -114,11 +114,6 @@ impl S3 {
 
 fn store_error(doing: &str, e: object_store::Error) -> Error {
     Error::Internal(format!("object store, {doing}: {e}"))
-}
-
-/// RFC 5987 percent-encoding of a file name.
-fn utf8_percent(name: &str) -> String {
-    percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
 
 /// The `<Part>` entries of a `ListPartsResult`.

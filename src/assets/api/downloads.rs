@@ -120,11 +120,7 @@ pub async fn fetch(up: Uploader<'_>, uuid: &str, expires: i64, signature: &str) 
     let reader = up.storage.reader(&version.object_key).await?.ok_or_else(refused)?;
     let boxed: Stored = Box::new(reader);
     let kind = version.mime_type.as_deref().and_then(ContentType::parse_flexible).unwrap_or(ContentType::Binary);
-    // RFC 5987's attr-chars stay as they are (`poster.png`), everything else is percent-encoded.
-    const ENCODED: &percent_encoding::AsciiSet =
-        &percent_encoding::NON_ALPHANUMERIC.remove(b'.').remove(b'-').remove(b'_').remove(b'~');
-    let name = percent_encoding::utf8_percent_encode(&version.file_name, ENCODED);
-    Ok(File { reader: boxed, kind, disposition: format!("attachment; filename*=UTF-8''{name}") })
+    Ok(File { reader: boxed, kind, disposition: crate::storage::attachment(&version.file_name) })
 }
 
 /// Routes of this resource.

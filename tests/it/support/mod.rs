@@ -14,6 +14,7 @@ pub mod html;
 pub mod http;
 pub mod images;
 pub mod localstripe;
+pub mod moto;
 pub mod payments;
 pub mod smtp_sink;
 pub mod sql;

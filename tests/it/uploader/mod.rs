@@ -1,10 +1,12 @@
 //! The asset uploader (`/uploader`, issue 27) as its users meet it: multipart uploads on the local
-//! store (`flow.rs`), hostile and broken input (`bad_input.rs`), download tokens (`tokens.rs`).
+//! store (`flow.rs`) and on S3 (`s3.rs`, moto's server), hostile and broken input (`bad_input.rs`),
+//! download tokens (`tokens.rs`).
 //! The helpers here act as the upload page does: open an asset, `PUT` each part to the URL the
 //! answer lists, complete with the ETags, and wait for the pipeline.
 
 mod bad_input;
 mod flow;
+mod s3;
 mod tokens;
 
 use std::time::Duration;
