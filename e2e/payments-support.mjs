@@ -35,7 +35,7 @@ export function messages(lang) {
 }
 
 /** @returns {Promise<number>} a port nobody listens on right now */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -50,8 +50,9 @@ function freePort() {
  * A demo server of this story's own, with the demo's payment providers: no other story's time
  * travel can move its clock. With `sharedStripe`, it pays through the localstripe `scripts/e2e`
  * started (its `ROCKET_STRIPE_*` settings), which the story can then ask about the charges.
+ * `env` adds settings of the story's own (`ROCKET_*`).
  * @param {string} name
- * @param {{ sharedStripe?: boolean }} [options]
+ * @param {{ sharedStripe?: boolean, env?: Record<string, string> }} [options]
  */
 export async function privateServer(name, options = {}) {
   const work = mkdtempSync(join(tmpdir(), `vmarket-${name}-`));
@@ -68,6 +69,7 @@ export async function privateServer(name, options = {}) {
     ROCKET_SITE_URL: base,
     ROCKET_LOG_LEVEL: 'critical',
     VMARKET_DEMO_PROVIDER_LOGS: join(work, 'providers'),
+    ...options.env,
   });
   execFileSync(VMARKET_BIN, ['seed', 'demo'], { env, stdio: 'ignore' });
   const staff = { email: `pay-staff-${name}@example.com`, password: `pay-staff-${Math.random().toString(36).slice(2)}` };

@@ -24,6 +24,7 @@ use crate::auth::guards::OptionalUser;
 use crate::auth::links::auto_login_href;
 use crate::error::{Error, Result};
 use crate::http::Site;
+use crate::i18n::tera::escape_html;
 use crate::model::user::Role;
 use crate::types::Lang;
 use crate::web::headers::SecurityHeaders;
@@ -82,10 +83,23 @@ async fn console(
         .await
         .map_err(|_| Error::Internal(format!("admin console not built: {}", index.display())))?;
     let nonce = hex::encode(rand::random::<[u8; 16]>());
-    let metas = format!(
-        "<meta name=\"csp-nonce\" content=\"{nonce}\"><meta name=\"csrf-token\" content=\"{}\"></head>",
+    let mut metas = format!(
+        "<meta name=\"csp-nonce\" content=\"{nonce}\"><meta name=\"csrf-token\" content=\"{}\">",
         csrf::token(cookies, &site.config)
     );
+    // Browser error reporting, as on the site's pages (base.html.tera): the console's release is
+    // the front-end build's id.
+    let dsn = site.config.sentry_browser_dsn.trim();
+    if !dsn.is_empty() {
+        metas.push_str(&format!(
+            "<meta name=\"vmarket-build-id\" content=\"{}\"><meta name=\"vmarket-sentry-dsn\" content=\"{}\">\
+             <meta name=\"vmarket-sentry-environment\" content=\"{}\">",
+            escape_html(&site.assets.build_id),
+            escape_html(dsn),
+            site.config.environment.as_str()
+        ));
+    }
+    metas.push_str("</head>");
     Ok(Console::App { html: page.replacen("</head>", &metas, 1), csp: headers.csp_with_style_nonce(&nonce) })
 }
 

@@ -16,6 +16,7 @@ impl Config {
         MailSettings::from_config(&config).map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_stripe().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_payments().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
+        config.sentry_browser_origin().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         Ok(config)
     }
 
@@ -57,6 +58,24 @@ impl Config {
             Ok(u) if matches!(u.scheme(), "https" | "http") && u.host().is_some() => Ok(u),
             _ => Err(format!("stripe_js_url must be an absolute http(s) URL, not {:?}", self.stripe_js_url)),
         }
+    }
+
+    /// The origin the browser sends error reports to (the CSP's `connect-src` allows it): that of
+    /// `sentry_browser_dsn`, `None` when browser reporting is off. A DSN that is not
+    /// `http(s)://<public key>@<host>/<project id>` is refused at start-up.
+    pub fn sentry_browser_origin(&self) -> Result<Option<String>, String> {
+        let dsn = self.sentry_browser_dsn.trim();
+        if dsn.is_empty() {
+            return Ok(None);
+        }
+        let refused = || format!("sentry_browser_dsn must look like https://<key>@<host>/<project>, not {dsn:?}");
+        let u = url::Url::parse(dsn).map_err(|_| refused())?;
+        let project = u.path_segments().and_then(|mut s| s.next_back()).unwrap_or_default();
+        let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric());
+        if !matches!(u.scheme(), "https" | "http") || u.host().is_none() || !plain(u.username()) || !plain(project) {
+            return Err(refused());
+        }
+        Ok(Some(u.origin().ascii_serialization()))
     }
 
     /// Refuses a Stripe configuration that cannot work in a browser: a secret key without a
@@ -122,6 +141,24 @@ mod tests {
             assert!(!printed.contains(secret), "{secret} in {printed}");
         }
         assert!(printed.contains("Secret(***)") && format!("{:?}", Secret::default()) == "Secret(empty)");
+    }
+
+    #[test]
+    fn a_browser_dsn_gives_the_origin_reports_go_to_and_nonsense_is_refused() {
+        let with = |dsn: &str| Config { sentry_browser_dsn: dsn.into(), ..Config::default() }.sentry_browser_origin();
+        assert_eq!(with(""), Ok(None), "off");
+        assert_eq!(with("https://abc123@o1.ingest.sentry.io/4507"), Ok(Some("https://o1.ingest.sentry.io".into())));
+        assert_eq!(with("http://public@127.0.0.1:9411/1"), Ok(Some("http://127.0.0.1:9411".into())));
+        for dsn in [
+            "o1.ingest.sentry.io/1",
+            "javascript:alert(1)",
+            "https://o1.ingest.sentry.io/1",
+            "https://k@h/",
+            "https://k@h/1;x",
+            "ftp://k@h/1",
+        ] {
+            assert!(with(dsn).is_err(), "{dsn:?}");
+        }
     }
 
     #[test]

@@ -25,6 +25,11 @@ pub struct Config {
     /// Sentry DSN; error reporting is off when empty.
     #[serde(default)]
     pub sentry_dsn: String,
+    /// Sentry DSN of the browser project (the widgets and the console report page errors to it,
+    /// scrubbed); browser error reporting is off when empty. A DSN is public by design: the
+    /// pages carry it.
+    #[serde(default)]
+    pub sentry_browser_dsn: String,
     /// Deployment environment.
     #[serde(default)]
     pub environment: Environment,
@@ -311,6 +316,7 @@ impl Default for Config {
             api_base_url: default_api_base_url(),
             site_url: default_site_url(),
             sentry_dsn: String::new(),
+            sentry_browser_dsn: String::new(),
             environment: Environment::default(),
             sso_allowed_origins: Vec::new(),
             sign_in_per_minute: default_sign_in_per_minute(),

@@ -15,6 +15,9 @@ use crate::config::Config;
 #[derive(Debug, Clone)]
 pub struct SecurityHeaders {
     form_action: String,
+    /// Where pages may send requests: this site, and the browser error reports' origin when
+    /// `sentry_browser_dsn` is set.
+    connect: Vec<String>,
     hsts: bool,
     /// The site's policy, built once.
     site_policy: String,
@@ -32,8 +35,11 @@ impl SecurityHeaders {
             }
         }
         let form_action = form_action.join(" ");
-        let site_policy = policy(&form_action, "'self'");
-        Self { form_action, hsts: config.secure_cookies(), site_policy }
+        // Checked at start-up (`Config::from_figment`): a DSN that does not parse is no origin.
+        let reports = config.sentry_browser_origin().ok().flatten();
+        let connect: Vec<String> = std::iter::once("'self'".to_string()).chain(reports).collect();
+        let site_policy = policy(&form_action, "'self'", &connect.join(" "));
+        Self { form_action, connect, hsts: config.secure_cookies(), site_policy }
     }
 
     /// The site's policy.
@@ -44,7 +50,7 @@ impl SecurityHeaders {
     /// The site's policy, also allowing `<style>` elements that carry `nonce` (the console's
     /// CSS-in-JS adds its styles that way).
     pub fn csp_with_style_nonce(&self, nonce: &str) -> String {
-        policy(&self.form_action, &format!("'self' 'nonce-{nonce}'"))
+        policy(&self.form_action, &format!("'self' 'nonce-{nonce}'"), &self.connect.join(" "))
     }
 
     /// The site's policy for the card payment page, which runs Stripe.js: scripts and frames
@@ -52,7 +58,8 @@ impl SecurityHeaders {
     /// Stripe's own Stripe.js (`https://js.stripe.com`) shows 3-D Secure in frames from
     /// `https://hooks.stripe.com`, which is then allowed as a frame too. Only that page sends it.
     pub fn csp_with_stripe(&self, js: &str, api: Option<&str>) -> String {
-        let mut connect = vec!["'self'", js];
+        let mut connect: Vec<&str> = self.connect.iter().map(String::as_str).collect();
+        connect.push(js);
         connect.extend(api.filter(|a| *a != js));
         let mut frames = vec![js];
         if js == "https://js.stripe.com" {
@@ -69,10 +76,10 @@ impl SecurityHeaders {
     }
 }
 
-fn policy(form_action: &str, style_src: &str) -> String {
+fn policy(form_action: &str, style_src: &str, connect_src: &str) -> String {
     format!(
         "default-src 'self'; script-src 'self'; style-src {style_src}; img-src 'self' data: https:; \
-         font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; \
+         font-src 'self' data:; connect-src {connect_src}; object-src 'none'; base-uri 'self'; \
          frame-ancestors 'none'; form-action {form_action}"
     )
 }
@@ -119,5 +126,18 @@ mod tests {
         assert!(real.contains("connect-src 'self' https://js.stripe.com https://api.stripe.com;"), "{real}");
         assert!(real.contains("frame-src https://js.stripe.com https://hooks.stripe.com;"), "{real}");
         assert!(real.contains("object-src 'none'") && real.contains("frame-ancestors 'none'"), "{real}");
+    }
+
+    #[test]
+    fn browser_error_reports_may_go_to_the_dsn_s_origin_only() {
+        assert!(SecurityHeaders::new(&Config::default()).csp().contains("connect-src 'self';"), "off: this site only");
+        let config = Config { sentry_browser_dsn: "https://k1@o9.ingest.sentry.io/42".into(), ..Config::default() };
+        let headers = SecurityHeaders::new(&config);
+        for csp in
+            [headers.csp(), headers.csp_with_style_nonce("n0"), headers.csp_with_stripe("https://js.stripe.com", None)]
+        {
+            assert!(csp.contains("connect-src 'self' https://o9.ingest.sentry.io"), "{csp}");
+            assert!(!csp.contains("/42") && !csp.contains("k1"), "the origin, not the DSN: {csp}");
+        }
     }
 }

@@ -150,6 +150,8 @@ pub fn base_context(site: &Site, lang: Lang, path: &str, title: &str, now: DateT
         "build_id": site.assets.build_id,
         "now": now.to_rfc3339(),
         "environment": site.config.environment.as_str(),
+        // Browser error reporting (the widgets' `@vmarket/telemetry`), off when empty.
+        "sentry_browser_dsn": site.config.sentry_browser_dsn.trim(),
     }) else {
         unreachable!("a json! object literal is an object")
     };

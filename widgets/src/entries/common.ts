@@ -1,7 +1,9 @@
 /**
- * Entry loaded on every page: chunk-load error recovery, new-build notice, island mounting.
- * Page-specific entries can be added next to it (every `src/entries/*.ts` is an entry).
+ * Entry loaded on every page: error reporting when the page has a DSN (`@vmarket/telemetry`),
+ * chunk-load error recovery, new-build notice, island mounting (an island that fails is
+ * reported). Page-specific entries can be added next to it (every `src/entries/*.ts` is an entry).
  */
+import { startErrorReporting } from '@vmarket/telemetry';
 import { BUILD_POLL_MS, startBuildCheck } from '../build-check';
 import { documentLang, loadTranslator } from '../i18n';
 import { mountIslands } from '../islands';
@@ -10,6 +12,7 @@ import { installChunkReload } from '../reload-guard';
 import { showNewBuildToast } from '../build-notice';
 
 function start(): void {
+  const reporting = startErrorReporting();
   const chunkReload = installChunkReload();
   const lang = documentLang();
 
@@ -26,7 +29,9 @@ function start(): void {
 
   void mountIslands(document, () => loadTranslator(lang), {
     onError: (err) => {
-      if (!chunkReload.handle(err)) console.error('[vmarket] island failed', err);
+      if (chunkReload.handle(err)) return;
+      console.error('[vmarket] island failed', err);
+      void reporting.then((report) => report(err));
     },
   });
 }
