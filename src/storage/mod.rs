@@ -6,7 +6,10 @@
 //! [`Storage::concat`]): never whole in memory. On an S3-compatible store, [`multipart`] opens
 //! multipart uploads whose parts browsers send straight to the store through presigned URLs.
 
+mod disposition;
 pub mod multipart;
+
+pub use disposition::attachment;
 
 use std::sync::Arc;
 
@@ -36,15 +39,6 @@ pub const CHUNK: usize = 1024 * 1024;
 pub struct Storage {
     store: Arc<dyn ObjectStore>,
     s3: Option<multipart::S3>,
-}
-
-/// A `Content-Disposition` that downloads the file as `file_name` (RFC 6266 with RFC 5987's
-/// encoding: attr-chars such as `poster.png`'s stay as they are, everything else is
-/// percent-encoded UTF-8) — for the app's own downloads and the store's presigned ones alike.
-pub fn attachment(file_name: &str) -> String {
-    const ENCODED: &percent_encoding::AsciiSet =
-        &percent_encoding::NON_ALPHANUMERIC.remove(b'.').remove(b'-').remove(b'_').remove(b'~');
-    format!("attachment; filename*=UTF-8''{}", percent_encoding::utf8_percent_encode(file_name, ENCODED))
 }
 
 /// What [`Storage::write_stream`] wrote.

@@ -62,8 +62,8 @@ impl S3 {
 
     /// A presigned `GET` of `key` that names `file_name` as the download's.
     pub async fn get_url(&self, key: &str, file_name: &str, valid: Duration) -> Result<String> {
-        let options =
-            SignedUrlOptions::new().with_query([("response-content-disposition", super::attachment(file_name))]);
+        let options = SignedUrlOptions::new()
+            .with_query([("response-content-disposition", super::disposition::attachment(file_name))]);
         let url = self
             .client
             .signed_url_opts(Method::GET, &self.path(key), valid, &options)
