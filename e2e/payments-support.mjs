@@ -147,8 +147,13 @@ export async function wonApplications(server, pages) {
   await signIn(pages.ja, EXHIBITOR, (p) => p === '/mypage');
   await pages.en.goto(url('/en/mypage/circle/new'));
   await signIn(pages.en, FRIEND, (p) => p === '/en/mypage/circle/new');
+  // The form as loaded after the sign-in's redirects: a value typed while the page was still
+  // loading was once lost, and the form came back empty instead of created (CI, 2026-11-27).
+  await pages.en.waitForLoadState('load');
   const name = `Night Owls ${Date.now().toString(36)}`;
-  await pages.en.getByTestId('circle-form').locator('#name_en').fill(name);
+  const nameField = pages.en.getByTestId('circle-form').locator('#name_en');
+  await nameField.fill(name);
+  assert.equal(await nameField.inputValue(), name, 'the circle name is in the form');
   await Promise.all([pages.en.waitForURL((u) => u.search.includes('done=created')), pages.en.getByTestId('submit').click()]);
 
   const list = await (await fetch(url('/api/v1/events?limit=100'))).json();
