@@ -4,12 +4,12 @@
 //! and send webhooks / result notifications to the app.
 
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use super::TestApp;
-use super::smtp_sink::{free_port, python_with, repo_root};
+use super::smtp_sink::{free_port, python_with, repo_root, wait_listening};
 
 /// PayPal REST app credentials the tests configure.
 pub const PAYPAL_CLIENT_ID: &str = "vmarket-test-client";
@@ -75,14 +75,7 @@ impl Fake {
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start the {kind:?} fake with {}: {e}", python.display()));
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!("the {kind:?} fake exited ({status}) before listening on {port}");
-            }
-            assert!(Instant::now() < deadline, "the {kind:?} fake did not listen on {port} within 20 s");
-            std::thread::sleep(Duration::from_millis(30));
-        }
+        wait_listening(&mut child, port, &format!("the {kind:?} fake"), Duration::from_secs(20));
         let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
         Some(Self { base: format!("http://127.0.0.1:{port}"), child, http })
     }

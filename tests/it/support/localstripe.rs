@@ -8,11 +8,11 @@
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
-use super::smtp_sink::{free_port, python_with};
+use super::smtp_sink::{free_port, python_with, wait_listening};
 
 /// The secret key tests configure (localstripe accepts any `sk_…`).
 pub const SECRET_KEY: &str = "sk_test_vmarket";
@@ -64,17 +64,7 @@ impl LocalStripe {
             .stderr(log.unwrap_or_else(Stdio::null))
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start localstripe with {}: {e}", python.display()));
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                break;
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!("localstripe exited ({status}) before listening on {port}");
-            }
-            assert!(Instant::now() < deadline, "localstripe did not listen on port {port} within 30 s");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_listening(&mut child, port, "localstripe", Duration::from_secs(30));
         Some(Self { base: format!("http://127.0.0.1:{port}"), child, http: reqwest::Client::new() })
     }
 

@@ -9,12 +9,12 @@
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use vmarket::config::Config;
 use vmarket::config::values::Secret;
 
-use super::smtp_sink::{free_port, python_with};
+use super::smtp_sink::{free_port, python_with, wait_listening};
 
 /// The access key the tests use (moto takes any).
 const ACCESS_KEY: &str = "vmarket-test-key";
@@ -47,14 +47,7 @@ impl MotoS3 {
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start moto with {}: {e}", python.display()));
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!("moto exited ({status}) before listening on {port}");
-            }
-            assert!(Instant::now() < deadline, "moto did not listen on port {port} within 30 s");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_listening(&mut child, port, "moto", Duration::from_secs(30));
         Some(Self { base: format!("http://127.0.0.1:{port}"), child })
     }
 

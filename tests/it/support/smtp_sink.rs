@@ -72,6 +72,19 @@ pub fn python_with(module: &str, for_what: &str) -> Option<PathBuf> {
     None
 }
 
+/// Waits until `child` (a helper server the test started, named `what` in failures) listens on
+/// loopback `port`: panics when it exits first or does not listen `within`.
+pub fn wait_listening(child: &mut std::process::Child, port: u16, what: &str, within: Duration) {
+    let deadline = Instant::now() + within;
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("{what} exited ({status}) before listening on {port}");
+        }
+        assert!(Instant::now() < deadline, "{what} did not listen on port {port} within {within:?}");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
 /// A port nobody listens on right now.
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
