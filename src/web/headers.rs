@@ -15,9 +15,9 @@ use crate::config::Config;
 #[derive(Debug, Clone)]
 pub struct SecurityHeaders {
     form_action: String,
-    /// Where pages may send requests: this site, and the browser error reports' origin when
-    /// `sentry_browser_dsn` is set.
-    connect: Vec<String>,
+    /// Where pages may send requests (`connect-src`): this site, and the browser error reports'
+    /// origin when `sentry_browser_dsn` is set.
+    connect: String,
     hsts: bool,
     /// The site's policy, built once.
     site_policy: String,
@@ -37,8 +37,8 @@ impl SecurityHeaders {
         let form_action = form_action.join(" ");
         // Checked at start-up (`Config::from_figment`): a DSN that does not parse is no origin.
         let reports = config.sentry_browser_origin().ok().flatten();
-        let connect: Vec<String> = std::iter::once("'self'".to_string()).chain(reports).collect();
-        let site_policy = policy(&form_action, "'self'", &connect.join(" "));
+        let connect = std::iter::once("'self'".to_string()).chain(reports).collect::<Vec<_>>().join(" ");
+        let site_policy = policy(&form_action, "'self'", &connect);
         Self { form_action, connect, hsts: config.secure_cookies(), site_policy }
     }
 
@@ -50,7 +50,7 @@ impl SecurityHeaders {
     /// The site's policy, also allowing `<style>` elements that carry `nonce` (the console's
     /// CSS-in-JS adds its styles that way).
     pub fn csp_with_style_nonce(&self, nonce: &str) -> String {
-        policy(&self.form_action, &format!("'self' 'nonce-{nonce}'"), &self.connect.join(" "))
+        policy(&self.form_action, &format!("'self' 'nonce-{nonce}'"), &self.connect)
     }
 
     /// The site's policy for the card payment page, which runs Stripe.js: scripts and frames
@@ -58,8 +58,7 @@ impl SecurityHeaders {
     /// Stripe's own Stripe.js (`https://js.stripe.com`) shows 3-D Secure in frames from
     /// `https://hooks.stripe.com`, which is then allowed as a frame too. Only that page sends it.
     pub fn csp_with_stripe(&self, js: &str, api: Option<&str>) -> String {
-        let mut connect: Vec<&str> = self.connect.iter().map(String::as_str).collect();
-        connect.push(js);
+        let mut connect = vec![self.connect.as_str(), js];
         connect.extend(api.filter(|a| *a != js));
         let mut frames = vec![js];
         if js == "https://js.stripe.com" {
