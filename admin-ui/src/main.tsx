@@ -14,11 +14,11 @@ enterConsole();
 const reporting = startErrorReporting();
 const container = document.getElementById('root');
 if (container) {
-  void Promise.all([loadCatalogues(), reporting]).then(([catalogues, report]) => {
-    createRoot(container, {
-      onUncaughtError: (error) => report(error),
-      onCaughtError: (error) => report(error),
-    }).render(
+  // The console does not wait for Sentry's code: errors caught before it has loaded are reported
+  // once it has (as the widgets' islands do).
+  const report = (error: unknown) => void reporting.then((send) => send(error));
+  void loadCatalogues().then((catalogues) => {
+    createRoot(container, { onUncaughtError: report, onCaughtError: report }).render(
       <StrictMode>
         <App catalogues={catalogues} />
       </StrictMode>,
