@@ -2,6 +2,7 @@
 //! sending a test mail; `lottery` checks published draws.
 
 pub mod lottery;
+pub mod sample;
 
 use chrono::{DateTime, Utc};
 use clap::Subcommand;

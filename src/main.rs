@@ -46,6 +46,8 @@ enum Command {
         #[command(subcommand)]
         action: cli::lottery::LotteryAction,
     },
+    /// Write a generated 3D file (GLB, VRM 0.x or 1.0) to try the uploader with.
+    Sample(cli::sample::SampleArgs),
     /// Print the OpenAPI document of every API operation (the front end builds its types from
     /// `widgets/openapi.json`: `vmarket openapi > widgets/openapi.json`).
     Openapi,
@@ -78,6 +80,11 @@ async fn run(cli: Cli) -> Result<(), String> {
         print!("{json}");
         return Ok(());
     }
+    if let Some(Command::Sample(args)) = &cli.command {
+        let bytes = cli::sample::write(args)?;
+        println!("{} ({bytes} bytes)", args.out.display());
+        return Ok(());
+    }
     if let Some(Command::Lottery { action: cli::lottery::LotteryAction::Verify(args) }) = &cli.command
         && args.event.is_none()
     {
@@ -106,6 +113,11 @@ async fn run(cli: Cli) -> Result<(), String> {
             let options = seed::SeedOptions { sign_in_accounts: !production };
             let report = seed::demo_with(&conn, now, options).await.map_err(|e| format!("seed: {e}"))?;
             println!("demo data: created {:?}, already present {:?}", report.created, report.skipped);
+            let storage = vmarket::storage::Storage::from_config(&config).map_err(|e| format!("storage: {e}"))?;
+            let assets = vmarket::assets::demo::seed(&conn, &storage, &config.data_dir, now)
+                .await
+                .map_err(|e| format!("demo assets: {e}"))?;
+            println!("demo assets: created {assets:?}");
             if production {
                 println!(
                     "demo sign-in accounts not created: environment is production, and their password is \
@@ -122,7 +134,7 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::User { action } => cli::user(&conn, &config, action, now).await,
         Command::Mail { action } => cli::mail(&conn, &config, action, &Clock::system()).await,
-        Command::Openapi => unreachable!("answered before the database is opened"),
+        Command::Openapi | Command::Sample(_) => unreachable!("answered before the database is opened"),
         Command::Lottery { action } => {
             // Draws follow the site's clock: a time-travel offset set by staff (never in
             // production) moves the windows the CLI checks as it moves the site's.

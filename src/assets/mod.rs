@@ -16,10 +16,12 @@
 //! - [`pipeline`]: what each step of the pipeline does (storage and analysis);
 //! - [`jobs`]: the background jobs that run the steps and expire unfinished uploads (listed in
 //!   `crate::workers`);
+//! - [`demo`]: the demo exhibitor's assets (`vmarket seed demo`);
 //! - [`api`]: the `/uploader` routes ([`routes`], mounted by `crate::app`).
 
 pub mod analyse;
 pub mod api;
+pub mod demo;
 pub mod jobs;
 pub mod model;
 pub mod pipeline;
