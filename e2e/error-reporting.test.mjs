@@ -145,7 +145,7 @@ test('errors in the site and the console reach the DSN scrubbed', { timeout: TES
   // Without a sign-in the page already says where reports go; the CSP lets them go there.
   const res = await page.goto(server.url('/'));
   assert.match(await page.locator('meta[name="vmarket-sentry-dsn"]').getAttribute('content') ?? '', /^http:\/\/e2epublickey@127\.0\.0\.1:\d+\/7$/);
-  assert.match(res?.headers()['content-security-policy'] ?? '', /connect-src 'self' http:\/\/127\.0\.0\.1:\d+;/);
+  assert.match(res?.headers()['content-security-policy'] ?? '', /connect-src 'self' blob: http:\/\/127\.0\.0\.1:\d+;/);
   const buildId = await page.locator('meta[name="vmarket-build-id"]').getAttribute('content');
   assert.ok(buildId);
 

@@ -78,6 +78,25 @@ impl Config {
         Ok(Some(u.origin().ascii_serialization()))
     }
 
+    /// The origin browsers send upload parts to and fetch downloads from when objects are on an
+    /// S3-compatible store (its presigned URLs): the `aws_endpoint` option's origin, else AWS's
+    /// own hosts; `None` on the local store, whose URLs are this site's.
+    pub fn object_store_browser_origin(&self) -> Option<String> {
+        if !self.object_store_url.starts_with("s3://") {
+            return None;
+        }
+        let endpoint = self
+            .object_store_options
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("aws_endpoint"))
+            .map(|(_, v)| v.expose().to_string())
+            .or_else(|| std::env::var("AWS_ENDPOINT").ok());
+        Some(match endpoint.and_then(|e| url::Url::parse(&e).ok()) {
+            Some(u) => u.origin().ascii_serialization(),
+            None => "https://*.amazonaws.com".to_string(),
+        })
+    }
+
     /// Refuses a Stripe configuration that cannot work in a browser: a secret key without a
     /// publishable key (or the reverse), or a Stripe.js URL that is not an absolute http(s) URL.
     pub fn check_stripe(&self) -> Result<(), String> {

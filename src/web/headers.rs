@@ -15,8 +15,9 @@ use crate::config::Config;
 #[derive(Debug, Clone)]
 pub struct SecurityHeaders {
     form_action: String,
-    /// Where pages may send requests (`connect-src`): this site, and the browser error reports'
-    /// origin when `sentry_browser_dsn` is set.
+    /// Where pages may send requests (`connect-src`): this site, `blob:` (files the user chose),
+    /// the object store's origin when it is S3-compatible (upload parts and downloads go
+    /// straight there), and the browser error reports' origin when `sentry_browser_dsn` is set.
     connect: String,
     hsts: bool,
     /// The site's policy, built once.
@@ -37,7 +38,13 @@ impl SecurityHeaders {
         let form_action = form_action.join(" ");
         // Checked at start-up (`Config::from_figment`): a DSN that does not parse is no origin.
         let reports = config.sentry_browser_origin().ok().flatten();
-        let connect = std::iter::once("'self'".to_string()).chain(reports).collect::<Vec<_>>().join(" ");
+        // `blob:`: the upload page draws a 3D file's snapshot from the file itself.
+        let connect = ["'self'".to_string(), "blob:".to_string()]
+            .into_iter()
+            .chain(config.object_store_browser_origin())
+            .chain(reports)
+            .collect::<Vec<_>>()
+            .join(" ");
         let site_policy = policy(&form_action, "'self'", &connect);
         Self { form_action, connect, hsts: config.secure_cookies(), site_policy }
     }
@@ -65,7 +72,7 @@ impl SecurityHeaders {
             frames.push("https://hooks.stripe.com");
         }
         format!(
-            "default-src 'self'; script-src 'self' {js}; style-src 'self'; img-src 'self' data: https:; \
+            "default-src 'self'; script-src 'self' {js}; style-src 'self'; img-src 'self' data: blob: https:; \
              font-src 'self' data:; connect-src {}; frame-src {}; object-src 'none'; base-uri 'self'; \
              frame-ancestors 'none'; form-action {}",
             connect.join(" "),
@@ -77,7 +84,7 @@ impl SecurityHeaders {
 
 fn policy(form_action: &str, style_src: &str, connect_src: &str) -> String {
     format!(
-        "default-src 'self'; script-src 'self'; style-src {style_src}; img-src 'self' data: https:; \
+        "default-src 'self'; script-src 'self'; style-src {style_src}; img-src 'self' data: blob: https:; \
          font-src 'self' data:; connect-src {connect_src}; object-src 'none'; base-uri 'self'; \
          frame-ancestors 'none'; form-action {form_action}"
     )

@@ -209,7 +209,7 @@ async fn the_payment_page_follows_the_window_by_the_clock_in_both_languages() {
     let html = res.into_string().await.unwrap();
     assert!(csp.contains(&format!("script-src 'self' {}", stripe.base)), "{csp}");
     assert!(csp.contains(&format!("frame-src {}", stripe.base)), "{csp}");
-    assert!(csp.contains(&format!("connect-src 'self' {}", stripe.base)), "{csp}");
+    assert!(csp.contains(&format!("connect-src 'self' blob: {}", stripe.base)), "{csp}");
     let doc = Doc::parse(&html);
     assert_eq!(doc.attr("script#stripe-js", "src"), format!("{}/js.stripe.com/v3/", stripe.base));
     let props: serde_json::Value = serde_json::from_str(&doc.attr("[data-testid=card-island]", "data-props")).unwrap();

@@ -17,6 +17,9 @@ export type IslandRegistry = Readonly<Record<string, IslandLoader>>;
 
 /** Island name → lazy component. */
 export const ISLANDS: IslandRegistry = {
+  'asset-status': () => import('./islands/asset-status/AssetStatus'),
+  'asset-upload': () => import('./islands/asset-upload/AssetUpload'),
+  'model-preview': () => import('./islands/model-preview/ModelPreview'),
   'phase-countdown': () => import('./islands/phase-countdown/PhaseCountdown'),
   'profile-form': () => import('./islands/profile-form/ProfileForm'),
   'stripe-card': () => import('./islands/stripe-card/StripeCard'),

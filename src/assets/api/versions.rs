@@ -81,6 +81,9 @@ pub async fn upload_snapshot(
             scratch: std::path::Path::new(&up.site.config.data_dir).join("scratch"),
         };
         let made = crate::assets::pipeline::pictures::make(&tools, &version).await?;
+        if let Some(old) = version.thumbnail_key.as_deref().filter(|old| *old != made.prefix) {
+            up.storage.delete_prefix(old).await?;
+        }
         let mut row: asset_version::ActiveModel = version.clone().into();
         row.thumbnail_key = sea_orm::Set(Some(made.prefix));
         row.ingame_thumbnail_key = sea_orm::Set(Some(made.ingame));

@@ -2,7 +2,7 @@
 //! `GET /uploader/asset_settings/{label}`), what it accepts (by content), its byte ceiling and the
 //! rule set that checks it.
 
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -91,6 +91,11 @@ impl asset_setting::Model {
             .one(db)
             .await?
             .ok_or(Error::NotFound { code: "unknown_asset_setting" })
+    }
+
+    /// Every setting, in the order they were made (the built-in ones first).
+    pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<Self>> {
+        Ok(asset_setting::Entity::find().order_by_asc(asset_setting::Column::Id).all(db).await?)
     }
 
     /// The setting with id `id`.

@@ -4,6 +4,7 @@
 //! version, a video's frame at one second (ffmpeg), or a placeholder drawn here for the kind.
 //! Pictures are decoded within the shared image budget.
 
+use sha2::Digest;
 use std::time::Duration;
 
 use image::{DynamicImage, Rgba, RgbaImage};
@@ -44,10 +45,13 @@ pub async fn make(tools: &Tools<'_>, version: &asset_version::Model) -> Result<M
         Some(pictures) => pictures,
         None => render(placeholder(kind)).map_err(|e| Error::Internal(format!("placeholder: {e}")))?,
     };
-    let prefix = picture_prefix(&version.uuid);
-    let ingame = format!("{prefix}/ingame.png");
     let [small, medium, large, square]: [Vec<u8>; 4] =
         pictures.try_into().map_err(|_| Error::Internal("pictures: four expected".into()))?;
+    // Pictures are served as immutable: a new picture (a snapshot after the placeholder) gets a
+    // new address, named by what it shows.
+    let digest = hex::encode(&sha2::Sha256::digest(&large)[..6]);
+    let prefix = format!("{}/{digest}", picture_prefix(&version.uuid));
+    let ingame = format!("{prefix}/ingame.png");
     for (name, bytes) in [("160.png", small), ("320.png", medium), ("640.png", large)] {
         tools.storage.put(&format!("{prefix}/{name}"), bytes).await?;
     }

@@ -1,6 +1,7 @@
 //! Page handlers, one module per route group.
 
 pub mod access;
+pub mod booth_maker;
 pub mod catalog;
 pub mod checkout;
 pub mod circle_members;
@@ -49,6 +50,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(mypage::routes());
     routes.extend(exhibitor_notifications::routes());
     routes.extend(payment_history::routes());
+    routes.extend(booth_maker::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());
     routes.extend(my_events::routes());

@@ -13,6 +13,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("/mypage/events", "mypage.nav.events"),
     ("/mypage/entry_history", "mypage.nav.entry_history"),
     ("/mypage/payment_history", "mypage.nav.payment_history"),
+    ("/mypage/booth-maker", "mypage.nav.booth_maker"),
     ("/mypage/profile", "mypage.nav.profile"),
 ];
 

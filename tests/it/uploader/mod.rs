@@ -6,6 +6,7 @@
 
 mod bad_input;
 mod flow;
+mod pages;
 mod s3;
 mod tokens;
 

@@ -35,6 +35,11 @@ async fn parts_go_straight_to_s3_resume_from_its_part_list_and_download_through_
     let stranger = app.with_user("s3_stranger").await;
     let bytes = wav((MIB5 / 2) as u32 + 200_000, 44_100);
     let http = reqwest::Client::new();
+    // The upload page may send parts to the store, and only there besides this site.
+    let res = owner.request(rocket::http::Method::Get, "/mypage/booth-maker/assets/upload").dispatch().await;
+    let csp = res.headers().get_one("Content-Security-Policy").unwrap_or_default().to_string();
+    let origin = url::Url::parse(&s3.base).unwrap().origin().ascii_serialization();
+    assert!(csp.contains(&format!("connect-src 'self' blob: {origin};")), "{csp}");
 
     let (status, opened) = open(&owner, "scene_asset", "Rain on S3", "rain.wav", bytes.len()).await;
     assert_eq!(status, 201, "{opened}");
