@@ -125,25 +125,36 @@ mod tests {
         assert!(headers.csp().contains("script-src 'self';") && !headers.csp().contains("frame-src"));
         let local = headers.csp_with_stripe("http://127.0.0.1:8420", Some("http://127.0.0.1:8420"));
         assert!(local.contains("script-src 'self' http://127.0.0.1:8420;"), "{local}");
-        assert!(local.contains("connect-src 'self' http://127.0.0.1:8420;"), "{local}");
+        assert!(local.contains("connect-src 'self' blob: http://127.0.0.1:8420;"), "{local}");
         assert!(local.contains("frame-src http://127.0.0.1:8420;"), "{local}");
         let real = headers.csp_with_stripe("https://js.stripe.com", Some("https://api.stripe.com"));
         assert!(real.contains("script-src 'self' https://js.stripe.com;"), "{real}");
-        assert!(real.contains("connect-src 'self' https://js.stripe.com https://api.stripe.com;"), "{real}");
+        assert!(real.contains("connect-src 'self' blob: https://js.stripe.com https://api.stripe.com;"), "{real}");
         assert!(real.contains("frame-src https://js.stripe.com https://hooks.stripe.com;"), "{real}");
         assert!(real.contains("object-src 'none'") && real.contains("frame-ancestors 'none'"), "{real}");
     }
 
     #[test]
     fn browser_error_reports_may_go_to_the_dsn_s_origin_only() {
-        assert!(SecurityHeaders::new(&Config::default()).csp().contains("connect-src 'self';"), "off: this site only");
+        assert!(SecurityHeaders::new(&Config::default()).csp().contains("connect-src 'self' blob:;"), "off: this site and chosen files only");
         let config = Config { sentry_browser_dsn: "https://k1@o9.ingest.sentry.io/42".into(), ..Config::default() };
         let headers = SecurityHeaders::new(&config);
         for csp in
             [headers.csp(), headers.csp_with_style_nonce("n0"), headers.csp_with_stripe("https://js.stripe.com", None)]
         {
-            assert!(csp.contains("connect-src 'self' https://o9.ingest.sentry.io"), "{csp}");
+            assert!(csp.contains("connect-src 'self' blob: https://o9.ingest.sentry.io"), "{csp}");
             assert!(!csp.contains("/42") && !csp.contains("k1"), "the origin, not the DSN: {csp}");
         }
+    }
+
+    #[test]
+    fn parts_and_downloads_may_go_to_the_s3_store_s_origin() {
+        let local = SecurityHeaders::new(&Config::default()).csp();
+        assert!(!local.contains("amazonaws"), "the local store's URLs are this site's: {local}");
+        let mut config = Config { object_store_url: "s3://bucket/prefix".into(), ..Config::default() };
+        assert!(SecurityHeaders::new(&config).csp().contains("connect-src 'self' blob: https://*.amazonaws.com;"));
+        config.object_store_options.insert("AWS_ENDPOINT".into(), "http://127.0.0.1:9000/ignored/path".into());
+        let csp = SecurityHeaders::new(&config).csp();
+        assert!(csp.contains("connect-src 'self' blob: http://127.0.0.1:9000;"), "{csp}");
     }
 }
