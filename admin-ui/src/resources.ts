@@ -7,6 +7,7 @@ import type { ResourceProps } from 'react-admin';
 import ambassadors from './ambassadors';
 import applications from './applications';
 import artists from './artists';
+import asset_versions from './asset_versions';
 import audit_log from './audit_log';
 import catalog_item_categories from './catalog_item_categories';
 import catalog_items from './catalog_items';
@@ -60,6 +61,7 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'inquiry_categories', ...inquiry_categories },
   { name: 'redirect_rules', ...redirect_rules },
   { name: 'vrc_redirects', ...vrc_redirects },
+  { name: 'asset_versions', ...asset_versions },
   { name: 'users', ...users },
   { name: 'audit_log', ...audit_log },
 ];

@@ -28,6 +28,9 @@ pub enum Area {
     TimeTravel,
     /// The audit log of staff writes.
     Audit,
+    /// Users' uploaded assets, their versions and reports (issue 27: admins write; the other
+    /// staff roles read).
+    Assets,
 }
 
 /// What a role may do in an area.
@@ -98,7 +101,7 @@ impl Action {
 
 impl Area {
     /// Every area.
-    pub const ALL: [Area; 8] = [
+    pub const ALL: [Area; 9] = [
         Area::Event,
         Area::Exhibitors,
         Area::Lottery,
@@ -107,6 +110,7 @@ impl Area {
         Area::Users,
         Area::TimeTravel,
         Area::Audit,
+        Area::Assets,
     ];
 
     /// What `role` may do here (DOMAIN.md "Staff roles").
@@ -131,6 +135,8 @@ impl Area {
             (Area::TimeTravel, Role::UcStaff) => No,
             (Area::Audit, Role::Admin | Role::Director) => Read,
             (Area::Audit, Role::UcStaff | Role::QaTester) => No,
+            (Area::Assets, Role::Admin) => Write,
+            (Area::Assets, Role::Director | Role::UcStaff | Role::QaTester) => Read,
         }
     }
 
@@ -150,6 +156,7 @@ impl Area {
             Area::Users => "users",
             Area::TimeTravel => "time_travel",
             Area::Audit => "audit",
+            Area::Assets => "assets",
         }
     }
 }
@@ -170,6 +177,7 @@ mod tests {
         assert_eq!(row(Area::Users), [Write, None, Read, None]);
         assert_eq!(row(Area::TimeTravel), [Write, Write, None, Write]);
         assert_eq!(row(Area::Audit), [Read, Read, None, None]);
+        assert_eq!(row(Area::Assets), [Write, Read, Read, Read], "issue 27");
         assert!(Area::ALL.iter().all(|a| a.access(Role::None) == None), "non-staff get nothing");
     }
 

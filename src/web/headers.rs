@@ -136,7 +136,10 @@ mod tests {
 
     #[test]
     fn browser_error_reports_may_go_to_the_dsn_s_origin_only() {
-        assert!(SecurityHeaders::new(&Config::default()).csp().contains("connect-src 'self' blob:;"), "off: this site and chosen files only");
+        assert!(
+            SecurityHeaders::new(&Config::default()).csp().contains("connect-src 'self' blob:;"),
+            "off: this site and chosen files only"
+        );
         let config = Config { sentry_browser_dsn: "https://k1@o9.ingest.sentry.io/42".into(), ..Config::default() };
         let headers = SecurityHeaders::new(&config);
         for csp in

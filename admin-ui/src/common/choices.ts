@@ -126,3 +126,27 @@ export const RATE_LABELS = choices('admin.choices.rate_label', ['normal', 'nearl
 export const PAYMENT_TYPES = choices('admin.choices.payment_type', ['stripe', 'paypal', 'smbc_gmo']);
 /** `db::entities::order::OrderState`. */
 export const ORDER_STATES = choices('admin.choices.order_state', ['pending', 'captured', 'failed', 'expired']);
+
+/** The uploader's upload kinds (asset setting labels). */
+export const ASSET_KINDS = choices('admin.choices.asset_kind', [
+  'avatar',
+  'furniture',
+  'scene_asset',
+  'avatar_part_bundle',
+  'booth_package',
+  'housing_video',
+]);
+
+/** Where an asset version stands (the site's own labels). */
+export const UPLOAD_STATUSES = choices('booth_maker.status', [
+  'waiting',
+  'analyzing',
+  'validating',
+  'converting',
+  'uploaded',
+  'failed',
+  'expired',
+]);
+
+/** A report's verdict (the site's own labels). */
+export const REPORT_STATUSES = choices('booth_maker.verdict', ['passed', 'warnings', 'failed']);

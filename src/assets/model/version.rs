@@ -157,6 +157,36 @@ impl asset_version::Model {
         Ok(())
     }
 
+    /// Staff's correction of version `id`: an uploaded version failed, or a failed one whose
+    /// bytes all arrived restored, with `reason` (shown to its owner); its asset's latest version
+    /// follows. Anything else is 409 `version_not_correctable`.
+    pub async fn correct(
+        db: &impl ConnectionTrait,
+        id: i32,
+        to: UploadStatus,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let version = Self::by_id(db, id).await?;
+        let from = version.upload_status;
+        let allowed = match (from, to) {
+            (UploadStatus::Uploaded, UploadStatus::Failed) => true,
+            (UploadStatus::Failed, UploadStatus::Uploaded) => {
+                version.completed_at.is_some() && version.sha256.is_some()
+            }
+            _ => false,
+        };
+        if !allowed || !Self::advance(db, id, from, to, now).await? {
+            return Err(Error::Conflict { code: "version_not_correctable" });
+        }
+        asset_version::Entity::update_many()
+            .col_expr(asset_version::Column::StatusReason, Expr::value(reason))
+            .filter(asset_version::Column::Id.eq(id))
+            .exec(db)
+            .await?;
+        version.promote(db, now).await
+    }
+
     /// Versions stuck in the pipeline (a worker stopped mid-way): what workers resume on start.
     pub async fn in_pipeline(db: &impl ConnectionTrait) -> Result<Vec<Self>> {
         Ok(asset_version::Entity::find()

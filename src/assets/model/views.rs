@@ -270,7 +270,14 @@ pub async fn asset_views(
                 sub_type: a.sub_type,
                 deleted: a.deleted,
                 published: a.published,
-                latest_version: a.latest_version_id.and_then(|id| views.iter().find(|v| v.id == id).cloned()),
+                // The newest uploaded version of the versions read here (the asset row's
+                // `latest_version_id` was read before them, and a pipeline may have finished one
+                // in between: the view stays consistent with its own list).
+                latest_version: views
+                    .iter()
+                    .filter(|v| v.upload_status == UploadStatus::Uploaded)
+                    .max_by_key(|v| v.version)
+                    .cloned(),
                 asset_versions: views,
                 user: AssetUser {
                     id: a.user_id,

@@ -30,6 +30,7 @@ fn expected_access(area: &str) -> [char; 4] {
         "users" => ['w', '-', 'r', '-'],
         "time_travel" => ['w', 'w', '-', 'w'],
         "audit" => ['r', 'r', '-', '-'],
+        "assets" => ['w', 'r', 'r', 'r'],
         other => panic!("area {other} is not in DOMAIN.md's table"),
     }
 }

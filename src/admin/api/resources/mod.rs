@@ -6,6 +6,7 @@
 pub mod ambassadors;
 pub mod applications;
 pub mod artists;
+pub mod asset_versions;
 pub mod audit_log;
 pub mod catalog_item_categories;
 pub mod catalog_items;
@@ -65,6 +66,7 @@ pub const ALL: &[Registered] = &[
     registered::<inquiry_categories::InquiryCategories>(),
     registered::<redirect_rules::RedirectRules>(),
     registered::<vrc_redirects::VrcRedirects>(),
+    registered::<asset_versions::AssetVersions>(),
     registered::<users::Users>(),
     registered::<audit_log::AuditLog>(),
 ];
