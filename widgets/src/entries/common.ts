@@ -1,7 +1,7 @@
 /**
  * Entry loaded on every page: error reporting when the page has a DSN (`@vmarket/telemetry`),
  * chunk-load error recovery, new-build notice, island mounting (an island that fails is
- * reported). Page-specific entries can be added next to it (every `src/entries/*.ts` is an entry).
+ * reported), the phone's mypage menu scrolled to the current section. Page-specific entries can be added next to it (every `src/entries/*.ts` is an entry).
  */
 import { startErrorReporting } from '@vmarket/telemetry';
 import { BUILD_POLL_MS, startBuildCheck } from '../build-check';
@@ -10,11 +10,13 @@ import { mountIslands } from '../islands';
 import { readMeta, readMetaInt } from '../meta';
 import { installChunkReload } from '../reload-guard';
 import { showNewBuildToast } from '../build-notice';
+import { showCurrent } from '../menu-scroll';
 
 function start(): void {
   const reporting = startErrorReporting();
   const chunkReload = installChunkReload();
   const lang = documentLang();
+  showCurrent(document.querySelector<HTMLElement>('.mypage-nav'));
 
   const buildId = readMeta('vmarket-build-id');
   if (buildId !== null) {
