@@ -129,6 +129,15 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
             assert_eq!(status, 201);
             old(&first(app, admin, "inquiries", "{}").await["id"], json!({"handling": "resolved"}))
         }
+        "asset_versions" => {
+            // The demo exhibitor's assets, through the real pipeline.
+            let rocket = app.client.rocket();
+            let storage = rocket.state::<vmarket::storage::Storage>().expect("storage");
+            let data_dir = &rocket.state::<vmarket::http::Site>().expect("site").config.data_dir;
+            vmarket::assets::demo::seed(&app.db, storage, data_dir, app.clock.now()).await.expect("demo assets");
+            let uploaded = first(app, admin, "asset_versions", r#"{"upload_status":"uploaded"}"#).await;
+            old(&uploaded["id"], json!({"upload_status": "failed", "reason": "監査のため"}))
+        }
         "users" => {
             let user = app.user("audited_user").await.user.id;
             old(&json!(user), json!({"role": "qa_tester"}))

@@ -15,9 +15,9 @@ use crate::support::{TestApp, at};
 
 const SESSION: &str = "/admin/api/session";
 
-/// DOMAIN.md "Staff roles", one row per area of the console; columns admin, director,
-/// uc_staff, qa_tester ("-": the area is not shown).
-const ROLE_TABLE: [(&str, [&str; 4]); 8] = [
+/// DOMAIN.md "Staff roles", one row per area of the console (and issue 27's row for assets);
+/// columns admin, director, uc_staff, qa_tester ("-": the area is not shown).
+const ROLE_TABLE: [(&str, [&str; 4]); 9] = [
     ("event", ["write", "write", "read", "read"]),
     ("exhibitors", ["write", "write", "write", "read"]),
     ("lottery", ["write", "write", "-", "read"]),
@@ -26,6 +26,7 @@ const ROLE_TABLE: [(&str, [&str; 4]); 8] = [
     ("users", ["write", "-", "read", "-"]),
     ("time_travel", ["write", "write", "-", "write"]),
     ("audit", ["read", "read", "-", "-"]),
+    ("assets", ["write", "read", "read", "read"]),
 ];
 
 /// The staff roles in the table's column order, with their names on the wire.
