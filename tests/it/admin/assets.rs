@@ -7,17 +7,12 @@
 use rocket::http::Method;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::json;
-use vmarket::assets::analyse::samples::{ModelSpec, VrmSample, glb};
 use vmarket::db::entities::audit_log;
 use vmarket::model::user::Role;
 
 use super::{call, list_path};
 use crate::support::TestApp;
-use crate::uploader::{one_shot, version_of};
-
-fn avatar(triangles: u32) -> Vec<u8> {
-    glb(&ModelSpec { triangles, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() })
-}
+use crate::uploader::{avatar, one_shot, version_of};
 
 #[rocket::async_test]
 async fn staff_find_versions_read_reports_and_admins_fail_or_restore_them_with_a_reason() {

@@ -5,9 +5,9 @@
 //! `deleted`, and a stranger who sees none of it.
 
 use serde_json::{Value, json};
-use vmarket::assets::analyse::samples::{ModelSpec, VrmSample, glb, wav};
+use vmarket::assets::analyse::samples::wav;
 
-use super::{MIB5, open, path_of, put_part, settled, temporary, version_of};
+use super::{MIB5, avatar, open, path_of, put_part, settled, temporary, version_of};
 use crate::support::TestApp;
 
 /// A WAV of `bytes` bytes or a little more (16-bit mono).
@@ -82,8 +82,7 @@ async fn a_vrm_passes_and_an_avatar_over_its_polygons_fails_with_the_rule_named(
     let _workers = app.start_workers().await;
     let owner = app.with_user("uploader_vrm").await;
 
-    let fine =
-        glb(&ModelSpec { triangles: 8_000, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() });
+    let fine = avatar(8_000);
     let (status, sent) = temporary(&owner, "mio.vrm", &fine).await;
     assert_eq!(status, 201, "{sent}");
     let body = json!({"asset_setting_label": "avatar", "name": "Mio", "description": "", "file_name": "mio.vrm",
@@ -106,8 +105,7 @@ async fn a_vrm_passes_and_an_avatar_over_its_polygons_fails_with_the_rule_named(
     assert_eq!((status, again["code"].as_str()), (409, Some("temporary_upload_used")), "{again}");
 
     // 25,000 triangles against the avatar rule set's 20,000.
-    let heavy =
-        glb(&ModelSpec { triangles: 25_000, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() });
+    let heavy = avatar(25_000);
     let (_, sent) = temporary(&owner, "heavy.vrm", &heavy).await;
     let path = format!(
         "/uploader/assets/{asset_id}/update_url?file_name=heavy.vrm&byte_size={}&temporary_upload_id={}",

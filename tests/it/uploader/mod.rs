@@ -68,6 +68,13 @@ pub fn version_of(asset: &Value, version_id: i64) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// A VRM 1.0 avatar of `triangles` triangles in a 0.6 × 1.6 × 0.4 m box (the avatar rule set's
+/// limit is 20,000).
+pub fn avatar(triangles: u32) -> Vec<u8> {
+    use vmarket::assets::analyse::samples::{ModelSpec, VrmSample, glb};
+    glb(&ModelSpec { triangles, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() })
+}
+
 /// `owner` sends `bytes` in one request (`POST /uploader/temporary_uploads`); status and body.
 pub async fn temporary(owner: &Actor<'_>, file_name: &str, bytes: &[u8]) -> (u16, Value) {
     owner.multipart(Method::Post, "/uploader/temporary_uploads", &[], Some(("file", file_name, bytes))).await

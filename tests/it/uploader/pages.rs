@@ -3,15 +3,9 @@
 //! actual value and fix, the preview's file), and what a visitor and a stranger get (the
 //! sign-in, the 404 page).
 
-use vmarket::assets::analyse::samples::{ModelSpec, VrmSample, glb};
-
-use super::one_shot;
+use super::{avatar, one_shot};
 use crate::support::TestApp;
 use crate::support::html::Doc;
-
-fn avatar(triangles: u32) -> Vec<u8> {
-    glb(&ModelSpec { triangles, size: [0.6, 1.6, 0.4], vrm: Some(VrmSample::V1), ..ModelSpec::default() })
-}
 
 #[rocket::async_test]
 async fn the_owner_sees_assets_their_status_and_report_and_a_stranger_sees_nothing() {
