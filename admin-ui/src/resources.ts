@@ -7,6 +7,8 @@ import type { ResourceProps } from 'react-admin';
 import ambassadors from './ambassadors';
 import applications from './applications';
 import artists from './artists';
+import asset_rule_sets from './asset_rule_sets';
+import asset_settings from './asset_settings';
 import asset_versions from './asset_versions';
 import audit_log from './audit_log';
 import catalog_item_categories from './catalog_item_categories';
@@ -62,6 +64,8 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'redirect_rules', ...redirect_rules },
   { name: 'vrc_redirects', ...vrc_redirects },
   { name: 'asset_versions', ...asset_versions },
+  { name: 'asset_settings', ...asset_settings },
+  { name: 'asset_rule_sets', ...asset_rule_sets },
   { name: 'users', ...users },
   { name: 'audit_log', ...audit_log },
 ];

@@ -137,6 +137,29 @@ export const ASSET_KINDS = choices('admin.choices.asset_kind', [
   'housing_video',
 ]);
 
+/** The kinds of file the analysers tell from the bytes (`assets::analyse::Kind`). */
+export const FILE_KINDS = choices('admin.choices.file_kind', [
+  'glb',
+  'gltf',
+  'vrm',
+  'png',
+  'jpeg',
+  'gif',
+  'webp',
+  'ogg',
+  'mp3',
+  'wav',
+  'flac',
+  'zip',
+  'mp4',
+  'mov',
+  'webm',
+  'matroska',
+]);
+
+/** The type an upload kind gives its assets (`db::entities::asset_setting::AssetType`). */
+export const ASSET_TYPES = choices('admin.choices.asset_type', ['none', 'avatar', 'zip', 'furniture']);
+
 /** Where an asset version stands (the site's own labels). */
 export const UPLOAD_STATUSES = choices('booth_maker.status', [
   'waiting',

@@ -19,6 +19,7 @@ import {
   useResourceContext,
   useTranslate,
 } from 'react-admin';
+import type { Choice } from './choices';
 import { recordName } from './names';
 import { formatJst, fromJstInput, toJstInput } from './time';
 
@@ -150,6 +151,37 @@ export function JsonField({ source }: SourceProps) {
     <pre style={{ margin: 0, fontSize: '0.8rem', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
       {JSON.stringify(value, null, 2)}
     </pre>
+  );
+}
+
+/** Several values of a vocabulary, each by its label (kinds of file a setting accepts). */
+export function ChoicesField({ source, choices }: SourceProps & { choices: Choice[] }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const values = record?.[source];
+  if (!Array.isArray(values)) return null;
+  return (
+    <span>
+      {values.map((v) => translate(choices.find((c) => c.id === v)?.name ?? String(v), { _: String(v) })).join(', ')}
+    </span>
+  );
+}
+
+/**
+ * JSON edited as text (a rule set's rules): shown indented, sent as the text typed. The server
+ * reads it — one validation path, its message pinned to the field.
+ */
+export function JsonInput(props: TextInputProps) {
+  return (
+    <TextInput
+      {...props}
+      multiline
+      minRows={12}
+      fullWidth
+      format={(value: unknown) => (typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value, null, 2))}
+      parse={(text: string) => text}
+      slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: '0.8rem' } } }}
+    />
   );
 }
 

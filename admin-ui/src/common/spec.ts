@@ -18,6 +18,7 @@ export type FieldKind =
   | 'email'
   | 'image'
   | 'select'
+  | 'choices'
   | 'reference'
   | 'tags'
   | 'json'
@@ -28,7 +29,7 @@ export interface FieldSpec {
   /** The record field (also the input's name). */
   source: string;
   kind: FieldKind;
-  /** `select`: the vocabulary. */
+  /** `select` and `choices` (several of a vocabulary): the vocabulary. */
   choices?: Choice[];
   /** `reference` / `tags`: the resource referred to. */
   reference?: string;

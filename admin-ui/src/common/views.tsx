@@ -29,6 +29,7 @@ import {
   ReferenceField,
   SearchInput,
   SelectField,
+  SelectArrayInput,
   SelectInput,
   Show,
   SimpleForm,
@@ -50,8 +51,10 @@ import { storedLocale } from '../i18n';
 import { PHASE_TYPES } from './choices';
 import { ExportAllButton, useColumnExporter } from './export';
 import {
+  ChoicesField,
   DateTimeField,
   JsonField,
+  JsonInput,
   JstDateTimeInput,
   PictureField,
   PictureInput,
@@ -113,6 +116,8 @@ function fieldBody(f: FieldSpec, inList: boolean, label?: string): ReactElement 
       );
     case 'json':
       return <JsonField {...common} />;
+    case 'choices':
+      return <ChoicesField {...common} choices={f.choices ?? []} />;
     case 'phases':
       return inList ? (
         <FunctionField
@@ -183,6 +188,10 @@ function inputBody(f: FieldSpec, label?: string): ReactElement {
       return <JstDateTimeInput {...common} />;
     case 'select':
       return <SelectInput {...common} choices={f.choices ?? []} />;
+    case 'choices':
+      return <SelectArrayInput {...common} choices={f.choices ?? []} />;
+    case 'json':
+      return <JsonInput {...common} />;
     case 'image':
       return <PictureInput source={f.source} validate={validate} label={label} />;
     case 'reference':

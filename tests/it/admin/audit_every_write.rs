@@ -138,6 +138,14 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
             let uploaded = first(app, admin, "asset_versions", r#"{"upload_status":"uploaded"}"#).await;
             old(&uploaded["id"], json!({"upload_status": "failed", "reason": "監査のため"}))
         }
+        "asset_settings" => {
+            old(&first(app, admin, "asset_settings", "{}").await["id"], json!({"max_bytes": 1_048_576}))
+        }
+        "asset_rule_sets" => new(
+            json!({"key": "audited", "name_ja": "監査", "name_en": "Audit",
+                   "rules": [{"rule_id": "polygons", "severity": "warning", "limit": {"max_triangles": 1000}}]}),
+            json!({"name_en": "Audited"}),
+        ),
         "users" => {
             let user = app.user("audited_user").await.user.id;
             old(&json!(user), json!({"role": "qa_tester"}))

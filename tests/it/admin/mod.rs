@@ -1,6 +1,7 @@
 //! The staff console's API (`/admin/api/…`, `/api/v1/admin/time_travel`): the
 //! ra-data-simple-rest contract, the role matrix, the audit log, time travel and each resource.
 
+mod asset_rules;
 mod assets;
 mod audit;
 mod audit_every_write;

@@ -6,6 +6,8 @@
 pub mod ambassadors;
 pub mod applications;
 pub mod artists;
+pub mod asset_rule_sets;
+pub mod asset_settings;
 pub mod asset_versions;
 pub mod audit_log;
 pub mod catalog_item_categories;
@@ -67,6 +69,8 @@ pub const ALL: &[Registered] = &[
     registered::<redirect_rules::RedirectRules>(),
     registered::<vrc_redirects::VrcRedirects>(),
     registered::<asset_versions::AssetVersions>(),
+    registered::<asset_settings::AssetSettings>(),
+    registered::<asset_rule_sets::AssetRuleSets>(),
     registered::<users::Users>(),
     registered::<audit_log::AuditLog>(),
 ];
