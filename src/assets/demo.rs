@@ -79,7 +79,7 @@ pub async fn seed(
         return Ok(Vec::new());
     };
     let images = ImageDecoder::new(256);
-    let tools = Tools { db, storage, images: &images, scratch: std::path::Path::new(data_dir).join("scratch") };
+    let tools = Tools::new(db, storage, &images, data_dir);
     let mut created = Vec::new();
     for demo in demos() {
         let exists = asset::Entity::find()

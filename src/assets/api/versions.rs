@@ -74,12 +74,7 @@ pub async fn upload_snapshot(
     row.updated_at = sea_orm::Set(up.now);
     let version = sea_orm::ActiveModelTrait::update(row, up.db).await?;
     if version.upload_status == UploadStatus::Uploaded {
-        let tools = crate::assets::pipeline::Tools {
-            db: up.db,
-            storage: up.storage,
-            images: up.images,
-            scratch: std::path::Path::new(&up.site.config.data_dir).join("scratch"),
-        };
+        let tools = crate::assets::pipeline::Tools::new(up.db, up.storage, up.images, &up.site.config.data_dir);
         let made = crate::assets::pipeline::pictures::make(&tools, &version).await?;
         if let Some(old) = version.thumbnail_key.as_deref().filter(|old| *old != made.prefix) {
             up.storage.delete_prefix(old).await?;

@@ -44,12 +44,7 @@ impl Job for AssetPipeline {
         // The pictures' decodes: one run at a time per worker, with the budget the web's uploads
         // have (`image_decode_budget_mib`) for itself.
         let images = ImageDecoder::new(ctx.config.image_decode_budget_mib);
-        let tools = Tools {
-            db: &ctx.db,
-            storage: &ctx.storage,
-            images: &images,
-            scratch: std::path::Path::new(&ctx.config.data_dir).join("scratch"),
-        };
+        let tools = Tools::new(&ctx.db, &ctx.storage, &images, &ctx.config.data_dir);
         let now = ctx.clock.now();
         match pipeline::run(&tools, self.version_id, now).await {
             Ok(Outcome::Uploaded) => Ok(format!("version {}: uploaded", self.version_id)),

@@ -16,3 +16,10 @@ pub struct Tools<'a> {
     /// A directory for temporary copies of files.
     pub scratch: std::path::PathBuf,
 }
+
+impl<'a> Tools<'a> {
+    /// The tools over `db`, `storage` and `images`, with scratch copies under `data_dir/scratch`.
+    pub fn new(db: &'a DatabaseConnection, storage: &'a Storage, images: &'a ImageDecoder, data_dir: &str) -> Self {
+        Self { db, storage, images, scratch: std::path::Path::new(data_dir).join("scratch") }
+    }
+}
