@@ -41,6 +41,7 @@ pub mod clock;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod exhibit;
 pub mod forms;
 pub mod http;
 pub mod i18n;

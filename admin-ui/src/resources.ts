@@ -19,6 +19,7 @@ import company_highlights from './company_highlights';
 import concepts from './concepts';
 import entries from './entries';
 import entry_plans from './entry_plans';
+import event_slots from './event_slots';
 import events from './events';
 import exhibitor_notifications from './exhibitor_notifications';
 import exhibitors from './exhibitors';
@@ -57,6 +58,7 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'entry_plans', ...entry_plans },
   { name: 'entries', ...entries },
   { name: 'applications', ...applications },
+  { name: 'event_slots', ...event_slots },
   { name: 'lottery_runs', ...lottery_runs },
   { name: 'payments', ...payments },
   { name: 'inquiries', ...inquiries },

@@ -20,6 +20,7 @@ mod entry_amp_pages;
 mod entry_decline;
 mod entry_pages;
 mod errors;
+mod exhibit;
 mod exhibitor_notifications;
 mod hub;
 mod hub_api;

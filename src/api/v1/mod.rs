@@ -6,6 +6,7 @@ pub mod companies;
 pub mod concepts;
 pub mod event_entries;
 pub mod event_plans;
+pub mod event_slots;
 pub mod events;
 pub mod exhibitor_notifications;
 pub mod exhibitors;
@@ -70,6 +71,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(invitation_members),
         resource!(event_entries),
         resource!(event_plans),
+        resource!(event_slots),
         resource!(lottery_results),
         resource!(payments),
         resource!(payment_providers),

@@ -146,6 +146,18 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
                    "rules": [{"rule_id": "polygons", "severity": "warning", "limit": {"max_triangles": 1000}}]}),
             json!({"name_en": "Audited"}),
         ),
+        "event_slots" => {
+            // A paid application of the demo data's, placed in a new area of its plan's world.
+            let slot = first(app, admin, "event_slots", "{}").await;
+            let world = slot["world_id"].as_i64().unwrap();
+            let path = format!("/admin/api/worlds/{world}");
+            let mut areas = call(app, admin, Method::Get, &path, None).await.body["areas"].as_array().cloned().unwrap();
+            areas.push(json!({"name": "監査", "number": 99}));
+            let saved = call(app, admin, Method::Put, &path, Some(&json!({"areas": areas}))).await;
+            let area =
+                saved.body["areas"].as_array().unwrap().iter().find(|a| a["number"] == 99).unwrap()["id"].clone();
+            old(&slot["id"], json!({"world_area_id": area, "number": 1}))
+        }
         "users" => {
             let user = app.user("audited_user").await.user.id;
             old(&json!(user), json!({"role": "qa_tester"}))

@@ -117,7 +117,10 @@ async fn an_area_with_exhibitors_is_never_removed() {
     world["areas"] = Value::Array(others);
     let refused = send(&app, &director, Method::Put, &path, world).await;
     assert_eq!((refused.status, refused.attributes()), (422, vec!["areas".to_string()]));
-    assert_eq!(refused.body["details"][0]["message"], "An area with exhibitors cannot be removed.");
+    assert_eq!(
+        refused.body["details"][0]["message"],
+        "An area with exhibitors or booths placed in it cannot be removed."
+    );
     assert!(world_area::Entity::find_by_id(area.id).one(&app.db).await.unwrap().is_some());
     assert!(exhibitor_slot::Entity::find_by_id(slot.id).one(&app.db).await.unwrap().is_some());
 }

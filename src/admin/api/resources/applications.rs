@@ -124,19 +124,19 @@ pub(crate) fn entries_where(condition: Condition) -> sea_orm::sea_query::SelectS
     Query::select().column(event_entry::Column::Id).from(event_entry::Entity).cond_where(condition).to_owned()
 }
 
-fn of_event(value: &Value) -> Option<Condition> {
+pub(crate) fn of_event(value: &Value) -> Option<Condition> {
     let id = id_value(value)?;
     let entries = entries_where(Condition::all().add(event_entry::Column::EventId.eq(id)));
     Some(Condition::all().add(event_entry_application::Column::EntryId.in_subquery(entries)))
 }
 
-fn of_circle(value: &Value) -> Option<Condition> {
+pub(crate) fn of_circle(value: &Value) -> Option<Condition> {
     let id = id_value(value)?;
     let entries = entries_where(Condition::all().add(event_entry::Column::CircleId.eq(id)));
     Some(Condition::all().add(event_entry_application::Column::EntryId.in_subquery(entries)))
 }
 
-fn circle_name(value: &Value) -> Option<Condition> {
+pub(crate) fn circle_name(value: &Value) -> Option<Condition> {
     let text = value.as_str()?;
     let entries = entries_where(Condition::all().add(event_entry::Column::CircleId.in_subquery(circles_named(text))));
     Some(Condition::all().add(event_entry_application::Column::EntryId.in_subquery(entries)))

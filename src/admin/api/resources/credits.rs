@@ -17,7 +17,8 @@ use validator::Validate;
 
 use crate::admin::api::input;
 use crate::db::entities::{
-    artist, concept_artist, concept_keyword, exhibitor_slot, keyword, world_area, world_artist, world_keyword,
+    artist, concept_artist, concept_keyword, event_slot_placement, exhibitor_slot, keyword, world_area, world_artist,
+    world_keyword,
 };
 use crate::error::{Error, Invalid, Result};
 use crate::forms::checks;
@@ -292,7 +293,11 @@ pub async fn replace_areas(txn: &DatabaseTransaction, id: i32, areas: &[AreaInpu
         .filter(exhibitor_slot::Column::WorldAreaId.is_in(removed.clone()))
         .one(txn)
         .await?;
-    if occupied.is_some() {
+    let placed = event_slot_placement::Entity::find()
+        .filter(event_slot_placement::Column::WorldAreaId.is_in(removed.clone()))
+        .one(txn)
+        .await?;
+    if occupied.is_some() || placed.is_some() {
         return Err(Error::invalid("areas", "validation.area_in_use"));
     }
     world_area::Entity::delete_many().filter(world_area::Column::Id.is_in(removed)).exec(txn).await?;

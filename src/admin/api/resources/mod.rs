@@ -19,6 +19,7 @@ pub mod concepts;
 pub mod credits;
 pub mod entries;
 pub mod entry_plans;
+pub mod event_slots;
 pub mod events;
 pub mod exhibitor_notifications;
 pub mod exhibitors;
@@ -62,6 +63,7 @@ pub const ALL: &[Registered] = &[
     registered::<entry_plans::EntryPlans>(),
     registered::<entries::Entries>(),
     registered::<applications::Applications>(),
+    registered::<event_slots::EventSlots>(),
     registered::<lottery_runs::LotteryRuns>(),
     registered::<payments::Payments>(),
     registered::<inquiries::Inquiries>(),

@@ -1,0 +1,16 @@
+//! After the win (issue 28, ASSETS.md "Slots and the exhibitor's work after paying"): a circle's
+//! event slots and where their booths stand. Built so far: slots and their placement; the
+//! catalogue items, submissions, inspection and the per-event checklist are to come.
+//!
+//! A slot is an application whose stored status is `paid` or `win` (DOMAIN.md's diagram): it is
+//! derived, never stored twice, so paying, declining and staff corrections need not keep a second
+//! table in step; its id is the application's. What a slot adds — its placement, a world area
+//! and booth number assigned by staff — is `event_slot_placements`, one booth per area and number
+//! by a unique index.
+//!
+//! A feature sits above the model and below the edges: `api` (`GET /api/v1/user/{event}/event_slots`,
+//! `src/api/v1/event_slots.rs`, with the API's request context) and `admin` (the console's
+//! `event_slots`) import it; it imports none of them (`tests/it/layers`).
+
+pub mod placement;
+pub mod slot;
