@@ -14,3 +14,4 @@
 
 pub mod placement;
 pub mod slot;
+pub mod term;

@@ -88,15 +88,8 @@ pub struct Placement {
     pub number: i32,
 }
 
-/// The slots of `event_id` held by circles `user_id` owns or belongs to, oldest first.
-pub async fn slots_for(db: &impl ConnectionTrait, event_id: i32, user_id: i32, lang: Lang) -> Result<Vec<SlotView>> {
-    let owned: Vec<i32> = circle::Entity::find()
-        .filter(circle::Column::OwnerUserId.eq(user_id))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
+/// The circles `user_id` owns or belongs to, by id, each with whether they own it.
+pub async fn circles_of(db: &impl ConnectionTrait, user_id: i32) -> Result<Vec<(circle::Model, bool)>> {
     let joined: Vec<i32> = circle_member::Entity::find()
         .filter(circle_member::Column::UserId.eq(user_id))
         .all(db)
@@ -104,9 +97,31 @@ pub async fn slots_for(db: &impl ConnectionTrait, event_id: i32, user_id: i32, l
         .into_iter()
         .map(|m| m.circle_id)
         .collect();
+    let circles = circle::Entity::find()
+        .filter(
+            sea_orm::Condition::any()
+                .add(circle::Column::OwnerUserId.eq(user_id))
+                .add(circle::Column::Id.is_in(joined)),
+        )
+        .order_by_asc(circle::Column::Id)
+        .all(db)
+        .await?;
+    Ok(circles
+        .into_iter()
+        .map(|c| {
+            let owns = c.owner_user_id == Some(user_id);
+            (c, owns)
+        })
+        .collect())
+}
+
+/// The slots of `event_id` held by circles `user_id` owns or belongs to, oldest first.
+pub async fn slots_for(db: &impl ConnectionTrait, event_id: i32, user_id: i32, lang: Lang) -> Result<Vec<SlotView>> {
+    let circles = circles_of(db, user_id).await?;
+    let owned: Vec<i32> = circles.iter().filter(|(_, own)| *own).map(|(c, _)| c.id).collect();
     let entries = event_entry::Entity::find()
         .filter(event_entry::Column::EventId.eq(event_id))
-        .filter(event_entry::Column::CircleId.is_in(owned.iter().chain(&joined).copied()))
+        .filter(event_entry::Column::CircleId.is_in(circles.iter().map(|(c, _)| c.id)))
         .all(db)
         .await?;
     let applications = event_entry_application::Entity::find()

@@ -20,6 +20,7 @@ pub mod payment_providers;
 pub mod payments;
 pub mod user;
 pub mod user_hub;
+pub mod vmarket_tools;
 pub mod vrc_redirects;
 pub mod worlds;
 
@@ -72,6 +73,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(event_entries),
         resource!(event_plans),
         resource!(event_slots),
+        resource!(vmarket_tools),
         resource!(lottery_results),
         resource!(payments),
         resource!(payment_providers),

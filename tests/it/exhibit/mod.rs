@@ -1,3 +1,5 @@
-//! After the win (issue 28): a circle's event slots and their placement.
+//! After the win (issue 28): a circle's event slots and their placement, and what the desktop
+//! submission tool reads.
 
 mod slots;
+mod tools;

@@ -22,7 +22,7 @@ use crate::support::entries::EntryEvent;
 
 /// Each of `owners` makes a circle that applies for plan `plan` of a new entry event
 /// `permalink`; the first draw is published. The event and each circle's id.
-async fn drawn(app: &TestApp, owners: &[&Actor<'_>], permalink: &str, plan: usize) -> (EntryEvent, Vec<i32>) {
+pub async fn drawn(app: &TestApp, owners: &[&Actor<'_>], permalink: &str, plan: usize) -> (EntryEvent, Vec<i32>) {
     let ev = app.entry_event(permalink).await;
     let mut circles = Vec::new();
     for (i, owner) in owners.iter().enumerate() {
