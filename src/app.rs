@@ -106,6 +106,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .mount("/uploader", assets::routes())
         .mount("/api", api::ogp::routes())
         .mount("/api", api::example::routes())
+        .mount("/api", api::tool_version::routes())
         .mount("/_i18n", api::support::i18n_routes())
         .mount("/builds", api::support::build_routes())
         .mount("/api-docs", api_docs)

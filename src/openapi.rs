@@ -22,7 +22,7 @@ use utoipa_swagger_ui::SwaggerFile;
 
 use crate::account;
 use crate::api::docs::{merged, resource};
-use crate::api::{example, ogp, support, v1};
+use crate::api::{example, ogp, support, tool_version, v1};
 use crate::config::Environment;
 use crate::error::{Error, Result};
 use crate::http::redirect::{Kind, Target, redirect};
@@ -37,7 +37,7 @@ const DOCUMENT_URL: &str = "/api-docs/openapi.json";
     modifiers(&BearerAuth),
     tags((name = "events"), (name = "worlds"), (name = "concepts"), (name = "user"), (name = "account"),
          (name = "support"), (name = "inquiries"), (name = "catalog"), (name = "redirects"), (name = "hub"),
-         (name = "admin"), (name = "circles"))
+         (name = "admin"), (name = "circles"), (name = "slots"))
 )]
 struct ApiDoc;
 
@@ -74,6 +74,7 @@ pub fn document() -> Document {
         resource("support", support::Doc::openapi()),
         resource("ogp", ogp::Doc::openapi()),
         resource("example", example::Doc::openapi()),
+        resource("tools", tool_version::Doc::openapi()),
         resource("account", AccountDoc::openapi()),
         resource("admin", crate::admin::session::Doc::openapi()),
         resource("admin", crate::admin::api::records::Doc::openapi()),

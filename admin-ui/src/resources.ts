@@ -33,6 +33,7 @@ import payments from './payments';
 import posters from './posters';
 import redirect_rules from './redirect_rules';
 import streamers from './streamers';
+import tool_releases from './tool_releases';
 import users from './users';
 import vrc_redirects from './vrc_redirects';
 import worlds from './worlds';
@@ -59,6 +60,7 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'entries', ...entries },
   { name: 'applications', ...applications },
   { name: 'event_slots', ...event_slots },
+  { name: 'tool_releases', ...tool_releases },
   { name: 'lottery_runs', ...lottery_runs },
   { name: 'payments', ...payments },
   { name: 'inquiries', ...inquiries },

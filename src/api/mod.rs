@@ -7,6 +7,7 @@ pub mod docs;
 pub mod example;
 pub mod ogp;
 pub mod support;
+pub mod tool_version;
 pub mod v1;
 
 pub use ctx::Api;

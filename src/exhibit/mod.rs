@@ -15,3 +15,4 @@
 pub mod placement;
 pub mod slot;
 pub mod term;
+pub mod tool_release;

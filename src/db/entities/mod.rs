@@ -55,6 +55,7 @@ pub mod redirect_rule;
 pub mod sign_in_state;
 pub mod signing_key;
 pub mod time_travel;
+pub mod tool_release;
 pub mod user;
 pub mod user_external_link;
 pub mod vrc_redirect;

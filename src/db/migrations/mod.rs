@@ -27,7 +27,7 @@ mod m20261127_001801_order_provider_link;
 pub mod m20261128_001900_money_rows_kept;
 mod m20261128_001910_lottery_run_actors;
 mod m20261129_002000_assets;
-mod m20261130_002100_slot_placements;
+mod m20261130_002100_exhibit;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -60,7 +60,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_001900_money_rows_kept::Migration),
             Box::new(m20261128_001910_lottery_run_actors::Migration),
             Box::new(m20261129_002000_assets::Migration),
-            Box::new(m20261130_002100_slot_placements::Migration),
+            Box::new(m20261130_002100_exhibit::Migration),
         ]
     }
 }

@@ -146,6 +146,10 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
                    "rules": [{"rule_id": "polygons", "severity": "warning", "limit": {"max_triangles": 1000}}]}),
             json!({"name_en": "Audited"}),
         ),
+        "tool_releases" => new(
+            json!({"version": "9.9.9", "package_name": "audit.unitypackage", "download_url": "https://example.com/audit.zip"}),
+            json!({"is_published": true}),
+        ),
         "event_slots" => {
             // A paid application of the demo data's, placed in a new area of its plan's world.
             let slot = first(app, admin, "event_slots", "{}").await;

@@ -4,7 +4,11 @@
 
 use chrono::Duration;
 use rocket::http::Method;
+use serde_json::json;
 use vmarket::model::phase::PhaseType;
+use vmarket::model::user::Role;
+
+use crate::admin::call;
 
 use super::slots::drawn;
 use crate::support::TestApp;
@@ -54,4 +58,36 @@ async fn the_tool_reads_the_term_and_the_callers_circles_with_their_slots() {
 
     assert_eq!(app.call_anonymously(Method::Get, term).await.0, 401);
     assert_eq!(app.call_as(&owner, Method::Get, "/api/v1/vmarket_tools/term?event=nonesuch", None).await.0, 404);
+}
+
+#[rocket::async_test]
+async fn the_tool_asks_for_its_newest_published_release() {
+    let app = TestApp::builder().live().build().await;
+    let (director, qa) = (app.as_staff(Role::Director).await, app.as_staff(Role::QaTester).await);
+    let (status, body) = app.call_anonymously(Method::Get, "/api/get/version").await;
+    assert_eq!((status, body["code"].as_str()), (404, Some("no_tool_release")), "{body}");
+
+    let release = |version: &str, published: bool| {
+        json!({"version": version, "package_name": format!("VmarketTools-{version}.unitypackage"),
+               "download_url": format!("https://downloads.example.com/tools/{version}.zip"), "is_published": published})
+    };
+    assert_eq!(
+        call(&app, &qa, Method::Post, "/admin/api/tool_releases", Some(&release("2.4.0", true))).await.status,
+        403
+    );
+    let first = call(&app, &director, Method::Post, "/admin/api/tool_releases", Some(&release("2.4.0", true))).await;
+    assert_eq!(first.status, 201, "{:?}", first.body);
+    let draft =
+        call(&app, &director, Method::Post, "/admin/api/tool_releases", Some(&release("2.5.0-rc1", false))).await;
+    assert_eq!(draft.status, 201, "{:?}", draft.body);
+    let (status, body) = app.call_anonymously(Method::Get, "/api/get/version").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body,
+        json!({"version": "2.4.0", "package_name": "VmarketTools-2.4.0.unitypackage",
+               "download_url": "https://downloads.example.com/tools/2.4.0.zip", "type": "vmarket_tools"})
+    );
+    let bad = json!({"version": "3", "package_name": "x", "download_url": "javascript:alert(1)"});
+    let refused = call(&app, &director, Method::Post, "/admin/api/tool_releases", Some(&bad)).await;
+    assert_eq!((refused.status, refused.attributes()), (422, vec!["download_url".to_string()]));
 }

@@ -34,6 +34,7 @@ pub mod payments;
 pub mod posters;
 pub mod redirect_rules;
 pub mod streamers;
+pub mod tool_releases;
 pub mod users;
 pub mod vrc_redirects;
 pub mod worlds;
@@ -64,6 +65,7 @@ pub const ALL: &[Registered] = &[
     registered::<entries::Entries>(),
     registered::<applications::Applications>(),
     registered::<event_slots::EventSlots>(),
+    registered::<tool_releases::ToolReleases>(),
     registered::<lottery_runs::LotteryRuns>(),
     registered::<payments::Payments>(),
     registered::<inquiries::Inquiries>(),

@@ -11,7 +11,7 @@ use sea_orm_migration::schema::*;
 
 use crate::db::migrations::statements::{fk, index};
 
-/// Creates the table above.
+/// Creates the tables above.
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
@@ -32,6 +32,21 @@ impl MigrationTrait for Migration {
         )
         .await?;
         m.create_index(index("event_slot_placements", &["world_area_id", "number"]).unique().take()).await?;
+
+        m.create_table(
+            Table::create()
+                .table("tool_releases")
+                .col(pk_auto("id"))
+                .col(string_len("version", 32))
+                .col(string_len("package_name", 128))
+                .col(string_len("download_url", 2048))
+                .col(string_len("tool_type", 32))
+                .col(boolean("is_published"))
+                .col(timestamp_with_time_zone("created_at"))
+                .col(timestamp_with_time_zone("updated_at"))
+                .to_owned(),
+        )
+        .await?;
         Ok(())
     }
 }
