@@ -28,14 +28,15 @@ pub enum Booth {
     },
 }
 
-/// Places slot `application_id` at `booth` (moving it if it stood elsewhere). 409 `not_a_slot`
+/// Places slot `application_id` at `booth` (moving it if it stood elsewhere), by staff member
+/// `staff_id` (none: the demo data). 409 `not_a_slot`
 /// for an application that is not `paid` or `win`, 409 `booth_taken` for a booth another slot
 /// holds; 422 on `world_area_id` for an area of another world.
 pub async fn place(
     db: &impl ConnectionTrait,
     application_id: i32,
     booth: Booth,
-    staff_id: i32,
+    staff_id: Option<i32>,
     now: DateTime<Utc>,
 ) -> Result<event_slot_placement::Model> {
     let application =
@@ -80,7 +81,7 @@ pub async fn place(
     let is_new = row.world_area_id.is_not_set();
     row.world_area_id = Set(world_area_id);
     row.number = Set(number);
-    row.assigned_by = Set(Some(staff_id));
+    row.assigned_by = Set(staff_id);
     row.updated_at = Set(now);
     let saved = if is_new { row.insert(db).await } else { row.update(db).await };
     saved.map_err(|e| match e.sql_err() {

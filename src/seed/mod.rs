@@ -35,6 +35,7 @@ mod exhibitor_notifications;
 mod exhibitors;
 mod hub;
 mod report;
+mod slots;
 mod users;
 
 pub mod inquiry;
@@ -139,6 +140,7 @@ pub async fn demo_with<C: ConnectionTrait + TransactionTrait>(
     circles::seed(&txn, &demo.circles, &users, now).await?;
     entries::seed_entries(&txn, &demo.entries, now).await?;
     draws::seed_draws(&txn, &demo.entries).await?;
+    slots::seed(&txn, now).await?;
     if options.sign_in_accounts {
         report.accounts = accounts::seed(&txn, &demo.accounts, now).await?;
     }

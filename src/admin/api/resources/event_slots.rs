@@ -183,7 +183,7 @@ impl Resource for EventSlots {
             (None, Some(_), None) => return Err(Error::invalid("number", "validation.required")),
             (None, None, Some(_)) => return Err(Error::invalid("world_area_id", "validation.required")),
         };
-        place(txn, row.id, booth, cx.staff.id, cx.now).await?;
+        place(txn, row.id, booth, Some(cx.staff.id), cx.now).await?;
         Ok(())
     }
 }
