@@ -3,6 +3,7 @@
 //! the database's unique index when two staff members assign the same booth at once.
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Query;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, SqlErr,
 };
@@ -71,8 +72,12 @@ pub async fn place(
         .filter(event_slot_placement::Column::Number.eq(number))
         .one(db)
         .await?;
-    if holder.is_some_and(|h| h.application_id != application_id) {
-        return Err(Error::Conflict { code: "booth_taken" });
+    if let Some(holder) = holder.filter(|h| h.application_id != application_id) {
+        if is_slot(db, holder.application_id).await? {
+            return Err(Error::Conflict { code: "booth_taken" });
+        }
+        // An application that is no longer a slot (corrected by staff) frees its booth.
+        clear(db, holder.application_id).await?;
     }
     let mut row: event_slot_placement::ActiveModel = match existing {
         Some(found) => found.into(),
@@ -96,10 +101,23 @@ pub async fn clear(db: &impl ConnectionTrait, application_id: i32) -> Result<()>
     Ok(())
 }
 
-/// The lowest booth number from 1 that no slot holds in area `world_area_id`.
+/// Whether application `id` is a slot now.
+async fn is_slot(db: &impl ConnectionTrait, id: i32) -> Result<bool> {
+    let found = event_entry_application::Entity::find_by_id(id).one(db).await?;
+    Ok(found.is_some_and(|a| SLOT_STATUSES.contains(&a.lottery_status)))
+}
+
+/// The lowest booth number from 1 that no slot holds in area `world_area_id` (a booth an
+/// application that is no longer a slot still holds counts as free).
 async fn next_free(db: &impl ConnectionTrait, world_area_id: i32) -> Result<i32> {
+    let slots = Query::select()
+        .column(event_entry_application::Column::Id)
+        .from(event_entry_application::Entity)
+        .and_where(event_entry_application::Column::LotteryStatus.is_in(SLOT_STATUSES))
+        .to_owned();
     let taken = event_slot_placement::Entity::find()
         .filter(event_slot_placement::Column::WorldAreaId.eq(world_area_id))
+        .filter(event_slot_placement::Column::ApplicationId.in_subquery(slots))
         .order_by_asc(event_slot_placement::Column::Number)
         .all(db)
         .await?;

@@ -198,6 +198,26 @@ async fn assign_in_order_gives_each_slot_its_own_booth_even_sent_at_once() {
     assert_eq!(answers[0].body["number"], 2, "a placed slot keeps its booth");
     numbers.sort_unstable();
     assert_eq!(numbers, vec![1, 2, 3, 4, 5, 6]);
+
+    // A slot corrected away by staff (a free win found incorrect) stops being a slot and frees
+    // its booth for another.
+    let third = answers.iter().find(|a| a.body["number"] == 3).unwrap().body["id"].clone();
+    let reason = json!({"lottery_status": "incorrect", "reason": "規約違反のため"});
+    let corrected = call(&app, &admin, Method::Put, &format!("/admin/api/applications/{third}"), Some(&reason)).await;
+    assert_eq!(corrected.status, 200, "{:?}", corrected.body);
+    let sixth = answers.iter().find(|a| a.body["number"] == 6).unwrap().body["id"].clone();
+    let moved = call(
+        &app,
+        &admin,
+        Method::Put,
+        &format!("/admin/api/event_slots/{sixth}"),
+        Some(&json!({"world_area_id": a, "number": 3})),
+    )
+    .await;
+    assert_eq!((moved.status, moved.body["number"].as_i64()), (200, Some(3)), "{:?}", moved.body);
+    let gone = call(&app, &admin, Method::Get, &format!("/admin/api/event_slots/{third}"), None).await;
+    assert_eq!(gone.status, 404, "no longer a slot");
+
     let unplaced = format!(r#"{{"event_id":{},"placed":false}}"#, ev.id);
     let left = call(
         &app,
