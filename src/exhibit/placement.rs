@@ -95,6 +95,20 @@ pub async fn place(
     })
 }
 
+/// The first area (by number) of the world of application `application`'s plan; none when the
+/// world has no areas.
+pub async fn first_area(
+    db: &impl ConnectionTrait,
+    application: &event_entry_application::Model,
+) -> Result<Option<world_area::Model>> {
+    let plan = event_entry_plan::Entity::find_by_id(application.plan_id).one(db).await?.ok_or_else(Error::not_found)?;
+    Ok(world_area::Entity::find()
+        .filter(world_area::Column::WorldId.eq(plan.world_id))
+        .order_by_asc(world_area::Column::Number)
+        .one(db)
+        .await?)
+}
+
 /// Takes slot `application_id`'s placement away (nothing when it had none).
 pub async fn clear(db: &impl ConnectionTrait, application_id: i32) -> Result<()> {
     event_slot_placement::Entity::delete_by_id(application_id).exec(db).await?;

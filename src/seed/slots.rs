@@ -5,9 +5,9 @@
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::db::entities::{event_entry_application, event_entry_plan, world_area};
+use crate::db::entities::event_entry_application;
 use crate::error::Result;
-use crate::exhibit::placement::{Booth, place};
+use crate::exhibit::placement::{Booth, first_area, place};
 use crate::exhibit::slot::SLOT_STATUSES;
 
 /// Places the demo's slots; how many are placed.
@@ -19,13 +19,7 @@ pub async fn seed(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<usize
         .await?;
     let mut placed = 0;
     for slot in slots {
-        let Some(plan) = event_entry_plan::Entity::find_by_id(slot.plan_id).one(db).await? else { continue };
-        let first = world_area::Entity::find()
-            .filter(world_area::Column::WorldId.eq(plan.world_id))
-            .order_by_asc(world_area::Column::Number)
-            .one(db)
-            .await?;
-        if let Some(area) = first {
+        if let Some(area) = first_area(db, &slot).await? {
             place(db, slot.id, Booth::NextIn { world_area_id: area.id }, None, now).await?;
             placed += 1;
         }

@@ -10,7 +10,7 @@
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use validator::Validate;
@@ -21,9 +21,9 @@ use crate::admin::api::resource::Resource;
 use crate::admin::api::resources::applications::{application_records, circle_name, id_value, of_circle, of_event};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::event_entry_application::LotteryStatus;
-use crate::db::entities::{event_entry_application, event_entry_plan, event_slot_placement, world_area};
+use crate::db::entities::{event_entry_application, event_entry_plan, event_slot_placement};
 use crate::error::{Error, Result};
-use crate::exhibit::placement::{Booth, clear, place};
+use crate::exhibit::placement::{Booth, clear, first_area, place};
 use crate::exhibit::slot::{SLOT_STATUSES, placements_of};
 
 /// The resource.
@@ -177,7 +177,11 @@ impl Resource for EventSlots {
     ) -> Result<()> {
         let booth = match (input.assign, input.world_area_id, input.number) {
             (Some(Assign::Next), Some(world_area_id), _) => Booth::NextIn { world_area_id },
-            (Some(Assign::Next), None, _) => Booth::NextIn { world_area_id: first_area(txn, &row).await? },
+            (Some(Assign::Next), None, _) => {
+                let area = first_area(txn, &row).await?;
+                let area = area.ok_or_else(|| Error::invalid("world_area_id", "validation.world_without_areas"))?;
+                Booth::NextIn { world_area_id: area.id }
+            }
             (None, Some(world_area_id), Some(number)) => Booth::At { world_area_id, number },
             (None, None, None) => return clear(txn, row.id).await,
             (None, Some(_), None) => return Err(Error::invalid("number", "validation.required")),
@@ -186,16 +190,4 @@ impl Resource for EventSlots {
         place(txn, row.id, booth, Some(cx.staff.id), cx.now).await?;
         Ok(())
     }
-}
-
-/// The first area (by number) of the slot's world; 422 on `world_area_id` when it has none.
-async fn first_area(db: &impl ConnectionTrait, application: &event_entry_application::Model) -> Result<i32> {
-    let plan = event_entry_plan::Entity::find_by_id(application.plan_id).one(db).await?.ok_or_else(Error::not_found)?;
-    world_area::Entity::find()
-        .filter(world_area::Column::WorldId.eq(plan.world_id))
-        .order_by_asc(world_area::Column::Number)
-        .one(db)
-        .await?
-        .map(|a| a.id)
-        .ok_or_else(|| Error::invalid("world_area_id", "validation.world_without_areas"))
 }
