@@ -133,17 +133,58 @@ impl TestAppBuilder {
             .merge(("address", "127.0.0.1"))
             .merge(("port", port));
         let clock = Clock::manual(self.now);
-        let parts =
-            || AppParts { figment: figment.clone(), config: config.clone(), db: conn.clone(), clock: clock.clone() };
+        let (mut figment, mut config) = (figment, config);
         let shutdown = if self.live {
-            let server = app::build(parts()).expect("app builds").ignite().await.expect("app ignites");
-            let shutdown = server.shutdown();
-            rocket::tokio::spawn(server.launch());
-            wait_for_port(port).await;
-            Some(shutdown)
+            // `free_port` only names a port that was free a moment ago: another test's server (or
+            // an outgoing connection) may take it before ours binds. A server that could not bind
+            // tries another port; the test waits for its own server's liftoff, never for "some
+            // server answers on that port" (which could be the other test's).
+            let mut port = port;
+            let mut attempt = 0;
+            loop {
+                let (up, listening) = rocket::tokio::sync::oneshot::channel::<()>();
+                let up = std::sync::Mutex::new(Some(up));
+                let parts = AppParts {
+                    figment: figment.clone(),
+                    config: config.clone(),
+                    db: conn.clone(),
+                    clock: clock.clone(),
+                };
+                let server = app::build(parts)
+                    .expect("app builds")
+                    .attach(rocket::fairing::AdHoc::on_liftoff("test liftoff", move |_| {
+                        Box::pin(async move {
+                            if let Some(up) = up.lock().unwrap().take() {
+                                let _ = up.send(());
+                            }
+                        })
+                    }))
+                    .ignite()
+                    .await
+                    .expect("app ignites");
+                let shutdown = server.shutdown();
+                let launched = rocket::tokio::spawn(async move {
+                    // Looking at the error marks it handled (an unhandled one panics on drop).
+                    if let Err(e) = server.launch().await {
+                        let _ = e.kind();
+                    }
+                });
+                if listening.await.is_ok() {
+                    wait_for_port(port).await;
+                    break Some(shutdown);
+                }
+                let _ = launched.await;
+                attempt += 1;
+                assert!(attempt < 10, "no free port for the live test server after {attempt} tries");
+                port = free_port();
+                config.site_url = format!("http://127.0.0.1:{port}");
+                figment = figment.merge(("port", port));
+            }
         } else {
             None
         };
+        let parts =
+            || AppParts { figment: figment.clone(), config: config.clone(), db: conn.clone(), clock: clock.clone() };
         let client = Client::tracked(app::build(parts()).expect("app builds")).await.expect("valid rocket instance");
         TestApp {
             client,
