@@ -133,6 +133,15 @@ pub enum Error {
         /// The error code.
         code: &'static str,
     },
+    /// A window that is closed (409): `code` says which (`catalog_closed`, `submission_closed`),
+    /// `deadline` when it closed or opens, named in the message in Japan time.
+    #[error("closed: {code}")]
+    Closed {
+        /// The error code.
+        code: &'static str,
+        /// When the window closed (or, before it opens, when it opens).
+        deadline: chrono::DateTime<chrono::Utc>,
+    },
     /// A change that other records stand in the way of (409): deleting a row they still use, or
     /// moving it where they cannot follow. `code` says which change; `uses` which records and
     /// how many, named in the message so that staff know what to delete or move first.
@@ -211,7 +220,7 @@ impl Error {
             Self::Validation(_) => Status::UnprocessableEntity,
             Self::Unauthorized => Status::Unauthorized,
             Self::Forbidden | Self::CsrfFailed | Self::Denied { .. } => Status::Forbidden,
-            Self::Conflict { .. } | Self::InUse { .. } => Status::Conflict,
+            Self::Conflict { .. } | Self::Closed { .. } | Self::InUse { .. } => Status::Conflict,
             Self::MethodNotAllowed => Status::MethodNotAllowed,
             Self::TooLarge => Status::PayloadTooLarge,
             Self::UnsupportedMediaType => Status::UnsupportedMediaType,
@@ -230,6 +239,7 @@ impl Error {
             Self::NotFound { code }
             | Self::BadRequest { code }
             | Self::Conflict { code }
+            | Self::Closed { code, .. }
             | Self::InUse { code, .. }
             | Self::Refused { code }
             | Self::Denied { code }
@@ -267,6 +277,11 @@ impl Error {
                 let separator = messages.t(lang, "errors.uses_separator");
                 messages.tf(lang, "errors.used_by", &[("message", &message), ("uses", &listed.join(&separator))])
             }
+            Self::Closed { code, deadline } => messages.tf(
+                lang,
+                &format!("errors.{code}"),
+                &[("deadline", &crate::i18n::tera::format_jst(*deadline, true))],
+            ),
             _ => message,
         }
     }

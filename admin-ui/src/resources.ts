@@ -20,6 +20,7 @@ import concepts from './concepts';
 import entries from './entries';
 import entry_plans from './entry_plans';
 import event_slots from './event_slots';
+import slot_submissions from './slot_submissions';
 import events from './events';
 import exhibitor_notifications from './exhibitor_notifications';
 import exhibitors from './exhibitors';
@@ -60,6 +61,7 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'entries', ...entries },
   { name: 'applications', ...applications },
   { name: 'event_slots', ...event_slots },
+  { name: 'slot_submissions', ...slot_submissions },
   { name: 'tool_releases', ...tool_releases },
   { name: 'lottery_runs', ...lottery_runs },
   { name: 'payments', ...payments },

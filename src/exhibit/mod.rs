@@ -12,7 +12,11 @@
 //! `src/api/v1/event_slots.rs`, with the API's request context) and `admin` (the console's
 //! `event_slots`) import it; it imports none of them (`tests/it/layers`).
 
+pub mod catalog;
+pub mod catalog_form;
+pub mod checklist;
 pub mod placement;
 pub mod slot;
+pub mod submission;
 pub mod term;
 pub mod tool_release;

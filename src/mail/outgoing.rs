@@ -37,11 +37,13 @@ pub enum MailKind {
     /// To a payer: their payment was settled (the receipt: event, plan, amount, provider,
     /// transaction, when, and a link to the printable receipt).
     PaymentReceipt,
+    /// To a slot's circle owner: staff inspected their booth submission (passed, or what to fix).
+    SubmissionInspected,
 }
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 11] = [
+    pub const ALL: [MailKind; 12] = [
         MailKind::Test,
         MailKind::CircleInvited,
         MailKind::CircleApproved,
@@ -53,6 +55,7 @@ impl MailKind {
         MailKind::LotteryLost,
         MailKind::LotteryIncorrect,
         MailKind::PaymentReceipt,
+        MailKind::SubmissionInspected,
     ];
 
     /// The template name, stored in `mails.kind`; never rename one.
@@ -69,6 +72,7 @@ impl MailKind {
             Self::LotteryLost => "lottery_lost",
             Self::LotteryIncorrect => "lottery_incorrect",
             Self::PaymentReceipt => "payment_receipt",
+            Self::SubmissionInspected => "submission_inspected",
         }
     }
 }

@@ -48,6 +48,7 @@ fn sources(kind: MailKind) -> [(&'static str, &'static str); 3] {
         MailKind::LotteryLost => kind_sources!("lottery_lost"),
         MailKind::LotteryIncorrect => kind_sources!("lottery_incorrect"),
         MailKind::PaymentReceipt => kind_sources!("payment_receipt"),
+        MailKind::SubmissionInspected => kind_sources!("submission_inspected"),
     }
 }
 

@@ -1,6 +1,6 @@
 /** The `event_slots` console resource (server: `src/admin/api/resources/event_slots.rs`). */
 import StorefrontIcon from '@mui/icons-material/Storefront';
-import { LOTTERY_STATUSES } from '../common/choices';
+import { LOTTERY_STATUSES, SUBMISSION_STATES } from '../common/choices';
 import type { ResourceSpec } from '../common/spec';
 import { pagesOf } from '../common/views';
 
@@ -24,6 +24,8 @@ export const spec: ResourceSpec = {
     { source: 'world_area_id', kind: 'number', input: true, list: true, emptyText: 'admin.none' },
     { source: 'number', kind: 'number', input: true, list: true, emptyText: 'admin.none' },
     { source: 'placed', kind: 'boolean', list: true, filter: true, alwaysOn: true },
+    { source: 'submission', kind: 'select', choices: SUBMISSION_STATES, list: true, filter: true, alwaysOn: true },
+    { source: 'submission_version', kind: 'number', emptyText: 'admin.none' },
     { source: 'updated_at', kind: 'datetime', sortable: true },
   ],
 };

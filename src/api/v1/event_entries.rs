@@ -11,6 +11,7 @@ use rocket::{Route, delete, get, post, put, routes};
 
 use crate::api::Api;
 use crate::api::v1::ListBody;
+use crate::api::v1::{Body, body};
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, event_entry};
 use crate::error::{Error, Result};
@@ -18,13 +19,6 @@ use crate::forms::entry::{AmpUpdateInput, EntryInput};
 use crate::model::entry::EntryView;
 use crate::model::pagination::Pagination;
 use crate::types::{Id, Permalink};
-
-/// A JSON body, or 400 `bad_request` when it cannot be read.
-type Body<'r, T> = std::result::Result<Json<T>, rocket::serde::json::Error<'r>>;
-
-fn body<T>(input: Body<'_, T>) -> Result<T> {
-    input.map(|Json(t)| t).map_err(|_| Error::BadRequest { code: "bad_request" })
-}
 
 /// The entries of every circle the user owns or belongs to, newest first; only those to one
 /// event with `permalink`.

@@ -4,8 +4,10 @@ pub mod catalog_items;
 pub mod circles;
 pub mod companies;
 pub mod concepts;
+pub mod event_catalog_items;
 pub mod event_entries;
 pub mod event_plans;
+pub mod event_slot_submissions;
 pub mod event_slots;
 pub mod events;
 pub mod exhibitor_notifications;
@@ -73,6 +75,8 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(event_entries),
         resource!(event_plans),
         resource!(event_slots),
+        resource!(event_slot_submissions),
+        resource!(event_catalog_items),
         resource!(vmarket_tools),
         resource!(lottery_results),
         resource!(payments),
@@ -97,4 +101,12 @@ pub struct ListBody<T: ToSchema> {
     pub data: Vec<T>,
     /// Where this page stands.
     pub pagination: Pagination,
+}
+
+/// A JSON request body, or why Rocket could not read it.
+pub type Body<'r, T> = std::result::Result<rocket::serde::json::Json<T>, rocket::serde::json::Error<'r>>;
+
+/// The body's value, or 400 `bad_request` when it could not be read.
+pub fn body<T>(input: Body<'_, T>) -> crate::error::Result<T> {
+    input.map(|rocket::serde::json::Json(t)| t).map_err(|_| crate::error::Error::BadRequest { code: "bad_request" })
 }

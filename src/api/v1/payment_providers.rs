@@ -14,6 +14,7 @@ use rocket::{Route, State, post, routes};
 
 use crate::api::Api;
 use crate::api::v1::payments::WebhookAnswer;
+use crate::api::v1::{Body, body};
 use crate::auth::guards::CurrentUser;
 use crate::clock::Clock;
 use crate::error::{Error, Result};
@@ -24,13 +25,6 @@ use crate::payments::requests::{PayPalCaptureInput, PayPalOrderInput, RedirectIn
 use crate::payments::{Outbox, PreOrder, Providers};
 use crate::payments::{checkout, paypal_buttons, webhooks};
 use crate::queue::Queue;
-
-/// A JSON body, or 400 `bad_request` when it cannot be read.
-type Body<'r, T> = std::result::Result<Json<T>, rocket::serde::json::Error<'r>>;
-
-fn body<T>(input: Body<'_, T>) -> Result<T> {
-    input.map(|Json(t)| t).map_err(|_| Error::BadRequest { code: "bad_request" })
-}
 
 /// Reads a provider's raw body (at most 256 KiB).
 async fn raw(payload: Data<'_>) -> Result<Vec<u8>> {

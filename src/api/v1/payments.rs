@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use crate::api::Api;
 use crate::api::v1::ListBody;
+use crate::api::v1::{Body, body};
 use crate::auth::guards::CurrentUser;
 use crate::clock::Clock;
 use crate::db::entities::payment_history;
@@ -24,13 +25,6 @@ use crate::model::payment_history::PaymentView;
 use crate::payments::{self, CaptureInput, Outbox, PreOrder, PreOrderInput, Providers, WebhookOutcome};
 use crate::queue::Queue;
 use crate::types::Id;
-
-/// A JSON body, or 400 `bad_request` when it cannot be read.
-type Body<'r, T> = std::result::Result<Json<T>, rocket::serde::json::Error<'r>>;
-
-fn body<T>(input: Body<'_, T>) -> Result<T> {
-    input.map(|Json(t)| t).map_err(|_| Error::BadRequest { code: "bad_request" })
-}
 
 /// The signed-in user's settled payments, newest first.
 #[utoipa::path(get, path = "/api/v1/user/payment_histories", tag = "payments", security(("bearer" = [])),

@@ -18,6 +18,9 @@ pub struct Model {
     pub name_ja: String,
     pub name_en: String,
     pub display_index: i32,
+    /// The slot (application) whose catalogue items hang from this row, for rows made by
+    /// exhibitors themselves (issue 28); `None` for rows staff or the demo made.
+    pub application_id: Option<i32>,
 }
 
 /// No relations are navigated through SeaORM; queries filter by foreign key.

@@ -32,6 +32,7 @@ pub mod event_entry_application;
 pub mod event_entry_plan;
 pub mod event_phase;
 pub mod event_slot_placement;
+pub mod event_slot_submission;
 pub mod exhibitor;
 pub mod exhibitor_notification;
 pub mod exhibitor_notification_read;

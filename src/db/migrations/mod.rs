@@ -28,6 +28,7 @@ pub mod m20261128_001900_money_rows_kept;
 mod m20261128_001910_lottery_run_actors;
 mod m20261129_002000_assets;
 mod m20261130_002100_exhibit;
+mod m20261201_002200_submissions;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -61,6 +62,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_001910_lottery_run_actors::Migration),
             Box::new(m20261129_002000_assets::Migration),
             Box::new(m20261130_002100_exhibit::Migration),
+            Box::new(m20261201_002200_submissions::Migration),
         ]
     }
 }

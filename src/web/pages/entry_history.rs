@@ -4,7 +4,7 @@
 //! The owner sees edit and withdraw links while the entry window is open, a link to the AMP
 //! options until `submission_end`, and a decline link beside a win to pay inside its payment
 //! window; members read only.
-//! The event's other history tabs (hub, catalog, submissions) appear when those pages exist.
+//! The event's other tabs (hub, catalog, submissions) are `crate::web::pages::exhibit`'s.
 
 use crate::http::template::Template;
 use rocket::{Route, get, routes};
@@ -13,12 +13,13 @@ use serde_json::{Value, json};
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, event_entry, payment_history};
 use crate::error::Result;
+use crate::exhibit::slot::slots_for;
 use crate::model::entry::EntryView;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::types::Permalink;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
-use crate::web::pages::entry_views::{entry_json, history_path};
+use crate::web::pages::entry_views::{entry_json, event_tabs};
 use crate::web::pages::mypage_nav::nav;
 
 /// Entries per list page.
@@ -99,12 +100,13 @@ pub async fn event_entries(
     let mut items: Vec<Value> = views.iter().map(|v| entry_json(&p, v)).collect();
     with_receipts(&p, current.user.id, &mut items).await?;
     let event_name = p.lang.pick(&found.name_ja, &found.name_en).to_string();
+    let has_slots = !slots_for(p.db, found.id, current.user.id, p.lang).await?.is_empty();
     let ctx = json!({
         "nav": nav(&p),
         "event_name": event_name,
         "items": items,
         "notices": notices(&p, done, error),
-        "tab_href": p.href(&history_path(&found.permalink)),
+        "tabs": event_tabs(&p, &found.permalink, "apply", has_slots),
         "list_href": p.href("/mypage/entry_history"),
         "events_href": p.href("/mypage/events"),
     });

@@ -117,3 +117,22 @@ pub(crate) async fn owned_entry(
     let entry = event_entry::Model::of_circle(p.db, event_id, circle_id).await?.ok_or_else(Error::not_found)?;
     EntryView::load_one(p.db, entry, user_id, p.lang, p.now).await
 }
+
+/// The tabs of one event's pages in the entry history (`apply`, and once the user's circles
+/// hold a slot there `hub`, `catalog`, `submissions`), `current` marked; read by
+/// `templates/mypage/exhibit/tabs.html.tera`.
+pub(crate) fn event_tabs(p: &Page<'_>, permalink: &str, current: &str, has_slots: bool) -> Value {
+    let shown = if has_slots { 4 } else { 1 };
+    let tabs: Vec<Value> = ["apply", "hub", "catalog", "submissions"][..shown]
+        .iter()
+        .map(|k| {
+            json!({
+                "key": k,
+                "href": p.href(&format!("/mypage/entry_history/{permalink}/{k}")),
+                "label": p.t(&format!("entries.history.tab_{k}")),
+                "current": *k == current,
+            })
+        })
+        .collect();
+    json!(tabs)
+}

@@ -14,6 +14,7 @@ pub mod entry_fields;
 pub mod entry_form;
 pub mod entry_history;
 pub mod entry_views;
+pub mod exhibit;
 pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod history;
@@ -58,6 +59,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(circle_members::routes());
     routes.extend(entries::routes());
     routes.extend(entry_history::routes());
+    routes.extend(exhibit::routes());
     routes.extend(entry_amp::routes());
     routes.extend(entry_decline::routes());
     routes.extend(support::routes());

@@ -6,7 +6,9 @@
 //! `booth_taken`); an area of another world is refused on the field.
 //!
 //! Filters: `event_id`, `circle_id`, `q` (circle name) as for applications, `world_id` (the
-//! plan's world) and `placed`.
+//! plan's world), `placed`, and `submission`: `none` (nothing submitted yet), or the inspection
+//! status of the newest submission (`pending`, `passed`, `needs_fix`) — the organisers' lists of
+//! who is late, waiting or asked to fix.
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Query;
@@ -21,10 +23,12 @@ use crate::admin::api::resource::Resource;
 use crate::admin::api::resources::applications::{application_records, circle_name, id_value, of_circle, of_event};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::event_entry_application::LotteryStatus;
+use crate::db::entities::event_slot_submission::{self, InspectionStatus};
 use crate::db::entities::{event_entry_application, event_entry_plan, event_slot_placement};
 use crate::error::{Error, Result};
 use crate::exhibit::placement::{Booth, clear, first_area, place};
 use crate::exhibit::slot::{SLOT_STATUSES, placements_of};
+use crate::exhibit::submission::{newest_ids, newest_of};
 
 /// The resource.
 pub struct EventSlots;
@@ -58,6 +62,10 @@ pub struct EventSlotRecord {
     pub number: Option<i32>,
     /// Whether it has a booth.
     pub placed: bool,
+    /// The newest submission's number, if any.
+    pub submission_version: Option<i32>,
+    /// Its inspection status; `none` without a submission.
+    pub submission: String,
     /// Last change of the application.
     pub updated_at: DateTime<Utc>,
 }
@@ -107,6 +115,31 @@ fn is_placed(value: &Value) -> Option<Condition> {
     Some(Condition::all().add(if placed { column.in_subquery(ids) } else { column.not_in_subquery(ids) }))
 }
 
+fn submission_state(value: &Value) -> Option<Condition> {
+    let state = value.as_str()?;
+    let column = event_entry_application::Column::Id;
+    let submitted = Query::select()
+        .column(event_slot_submission::Column::ApplicationId)
+        .from(event_slot_submission::Entity)
+        .to_owned();
+    if state == "none" {
+        return Some(Condition::all().add(column.not_in_subquery(submitted)));
+    }
+    let status = match state {
+        "pending" => InspectionStatus::Pending,
+        "passed" => InspectionStatus::Passed,
+        "needs_fix" => InspectionStatus::NeedsFix,
+        _ => return None,
+    };
+    let newest_with = Query::select()
+        .column(event_slot_submission::Column::ApplicationId)
+        .from(event_slot_submission::Entity)
+        .and_where(event_slot_submission::Column::Id.in_subquery(newest_ids()))
+        .and_where(event_slot_submission::Column::InspectionStatus.eq(status))
+        .to_owned();
+    Some(Condition::all().add(column.in_subquery(newest_with)))
+}
+
 impl Resource for EventSlots {
     type Entity = event_entry_application::Entity;
     type Record = EventSlotRecord;
@@ -125,6 +158,7 @@ impl Resource for EventSlots {
             ("q", circle_name),
             ("world_id", of_world),
             ("placed", is_placed),
+            ("submission", submission_state),
         ],
     };
 
@@ -137,6 +171,8 @@ impl Resource for EventSlots {
         rows: Vec<event_entry_application::Model>,
     ) -> Result<Vec<EventSlotRecord>> {
         let mut placements = placements_of(db, rows.iter().map(|a| a.id)).await?;
+        let ids: Vec<i32> = rows.iter().map(|a| a.id).collect();
+        let mut newest = newest_of(db, &ids).await?;
         let worlds: std::collections::HashMap<i32, i32> = event_entry_plan::Entity::find()
             .filter(event_entry_plan::Column::Id.is_in(rows.iter().map(|a| a.plan_id)))
             .all(db)
@@ -149,6 +185,7 @@ impl Resource for EventSlots {
             .into_iter()
             .map(|a| {
                 let placement = placements.remove(&a.id);
+                let submitted = newest.remove(&a.id);
                 EventSlotRecord {
                     id: a.id,
                     event_id: a.event_id,
@@ -163,6 +200,9 @@ impl Resource for EventSlots {
                     placed: placement.is_some(),
                     world_area_id: placement.as_ref().map(|p| p.world_area_id),
                     number: placement.map(|p| p.number),
+                    submission_version: submitted.as_ref().map(|s| s.version),
+                    submission: submitted
+                        .map_or_else(|| "none".to_string(), |s| s.inspection.status.as_str().to_string()),
                     updated_at: a.updated_at,
                 }
             })

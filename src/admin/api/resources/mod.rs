@@ -33,6 +33,7 @@ pub mod names;
 pub mod payments;
 pub mod posters;
 pub mod redirect_rules;
+pub mod slot_submissions;
 pub mod streamers;
 pub mod tool_releases;
 pub mod users;
@@ -65,6 +66,7 @@ pub const ALL: &[Registered] = &[
     registered::<entries::Entries>(),
     registered::<applications::Applications>(),
     registered::<event_slots::EventSlots>(),
+    registered::<slot_submissions::SlotSubmissions>(),
     registered::<tool_releases::ToolReleases>(),
     registered::<lottery_runs::LotteryRuns>(),
     registered::<payments::Payments>(),

@@ -7,7 +7,7 @@
 mod asset;
 mod list;
 mod upload;
-mod views;
+pub(crate) mod views;
 
 use rocket::Route;
 
