@@ -118,6 +118,8 @@ async fn run(cli: Cli) -> Result<(), String> {
                 .await
                 .map_err(|e| format!("demo assets: {e}"))?;
             println!("demo assets: created {assets:?}");
+            let after_win = vmarket::exhibit::demo::seed(&conn, now).await.map_err(|e| format!("demo slots: {e}"))?;
+            println!("demo slots: created {after_win:?}");
             if production {
                 println!(
                     "demo sign-in accounts not created: environment is production, and their password is \

@@ -1,13 +1,14 @@
-//! The demo exhibitor's assets (`vmarket seed demo`): real files from the analysers' sample
-//! generators — a VRM 0.x avatar that passes, a GLB table for the floor, and a VRM 1.0 avatar of
-//! 25,000 triangles whose version failed its report — sent through the same pipeline as any
-//! upload, so each has its analysis, report and pictures. A few hundred KB in all. Idempotent: an
-//! asset the user already has by that name is left alone.
+//! The demo's assets (`vmarket seed demo`): real files from the analysers' sample generators —
+//! for the demo exhibitor a VRM 0.x avatar that passes, a GLB table for the floor, a VRM 1.0
+//! avatar of 25,000 triangles whose version failed its report and a booth package (ZIP) for
+//! 2026Winter; for the owner of the exhibitor's other circle, that circle's booth package — sent
+//! through the same pipeline as any upload, so each has its analysis, report and pictures. A few
+//! hundred KB in all. Idempotent: an asset its owner already has by that name is left alone.
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 
-use crate::assets::analyse::samples::{ModelSpec, VrmSample, glb};
+use crate::assets::analyse::samples::{ModelSpec, VrmSample, ZipSample, glb, zip};
 use crate::assets::pipeline::{self, Tools};
 use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::{asset, asset_setting, asset_version, user};
@@ -19,23 +20,40 @@ use crate::storage::Storage;
 /// Whose assets these are (the demo exhibitor, `exhibitor@demo.vmarket.test`).
 pub const OWNER: &str = "kaede_kohaku";
 
-/// One demo asset: its kind, names and file.
+/// The owner of the demo exhibitor's other circle (夜更かし天文部).
+pub const OTHER_OWNER: &str = "tsukishiro_noa";
+
+/// The name of the demo exhibitor's booth package, and of the other circle's.
+pub const BOOTH_PACKAGES: [(&str, &str); 2] =
+    [(OWNER, "ともしび工房ブース（2026Winter）"), (OTHER_OWNER, "天文部ブース（2026Winter）")];
+
+/// What a demo asset's file is made from.
+enum Source {
+    /// A model (GLB or VRM).
+    Model(ModelSpec),
+    /// A booth package: a Unity project's files in a ZIP.
+    Booth,
+}
+
+/// One demo asset: its owner, kind, names and file.
 struct Demo {
+    owner: &'static str,
     label: &'static str,
     name: &'static str,
     description: &'static str,
     file_name: &'static str,
-    spec: ModelSpec,
+    source: Source,
 }
 
 fn demos() -> Vec<Demo> {
     vec![
         Demo {
+            owner: OWNER,
             label: "avatar",
             name: "こはくちゃん（デモアバター）",
             description: "ブースで接客する看板アバターです。",
             file_name: "kohaku.vrm",
-            spec: ModelSpec {
+            source: Source::Model(ModelSpec {
                 triangles: 3_000,
                 materials: 2,
                 texture: Some((512, 512)),
@@ -43,29 +61,59 @@ fn demos() -> Vec<Demo> {
                 skinned: true,
                 vrm: Some(VrmSample::V0),
                 ..ModelSpec::default()
-            },
+            }),
         },
         Demo {
+            owner: OWNER,
             label: "furniture",
             name: "木のテーブル",
             description: "展示台に使うテーブルです。",
             file_name: "table.glb",
-            spec: ModelSpec { triangles: 600, size: [1.2, 0.75, 0.8], ..ModelSpec::default() },
+            source: Source::Model(ModelSpec { triangles: 600, size: [1.2, 0.75, 0.8], ..ModelSpec::default() }),
         },
         Demo {
+            owner: OWNER,
             label: "avatar",
             name: "作りかけのアバター",
             description: "ポリゴンを減らす前の試作です。",
             file_name: "draft.vrm",
-            spec: ModelSpec {
+            source: Source::Model(ModelSpec {
                 triangles: 25_000,
                 size: [0.6, 1.6, 0.4],
                 skinned: true,
                 vrm: Some(VrmSample::V1),
                 ..ModelSpec::default()
-            },
+            }),
+        },
+        Demo {
+            owner: OWNER,
+            label: "booth_package",
+            name: BOOTH_PACKAGES[0].1,
+            description: "灯りの屋台ブース。入稿ツールで書き出したパッケージです。",
+            file_name: "tomoshibi-booth.zip",
+            source: Source::Booth,
+        },
+        Demo {
+            owner: OTHER_OWNER,
+            label: "booth_package",
+            name: BOOTH_PACKAGES[1].1,
+            description: "星空観測ドームのブースです。",
+            file_name: "tenmonbu-booth.zip",
+            source: Source::Booth,
         },
     ]
+}
+
+/// The bytes of a demo file.
+fn bytes_of(source: &Source) -> Vec<u8> {
+    match source {
+        Source::Model(spec) => glb(spec),
+        Source::Booth => zip(&[
+            ZipSample::file("Assets/Booth/Booth.prefab", b"%YAML 1.1\n--- !u!1 &1\nGameObject:\n  m_Name: Booth\n"),
+            ZipSample::file("Assets/Booth/Materials/Lantern.mat", b"%YAML 1.1\n"),
+            ZipSample::file("Assets/Booth/README.txt", b"vmarket demo booth"),
+        ]),
+    }
 }
 
 /// Creates the demo assets that are missing; answers the names created.
@@ -75,13 +123,13 @@ pub async fn seed(
     data_dir: &str,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
-    let Some(owner) = user::Entity::find().filter(user::Column::VmarketId.eq(OWNER)).one(db).await? else {
-        return Ok(Vec::new());
-    };
     let images = ImageDecoder::new(256);
     let tools = Tools::new(db, storage, &images, data_dir);
     let mut created = Vec::new();
     for demo in demos() {
+        let Some(owner) = user::Entity::find().filter(user::Column::VmarketId.eq(demo.owner)).one(db).await? else {
+            continue;
+        };
         let exists = asset::Entity::find()
             .filter(asset::Column::UserId.eq(owner.id))
             .filter(asset::Column::Name.eq(demo.name))
@@ -91,7 +139,7 @@ pub async fn seed(
         if exists {
             continue;
         }
-        let bytes = glb(&demo.spec);
+        let bytes = bytes_of(&demo.source);
         let setting = asset_setting::Model::by_label(db, demo.label).await?;
         let input = NewAsset {
             asset_setting_label: demo.label.into(),

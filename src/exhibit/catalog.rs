@@ -182,6 +182,12 @@ pub async fn create<C: ConnectionTrait + TransactionTrait>(
     now: DateTime<Utc>,
 ) -> Result<i32> {
     ensure_may_write(event, slot, now)?;
+    insert(db, slot, change).await
+}
+
+/// Lists `change` for `slot` under [`MAX_ITEMS`], whoever asks and whenever (the demo's seed;
+/// people go through [`create`]); its id.
+pub async fn insert<C: ConnectionTrait + TransactionTrait>(db: &C, slot: &SlotView, change: ItemChange) -> Result<i32> {
     let txn = crate::db::begin_write(db).await?;
     let exhibitor_id = exhibitor_for(&txn, slot).await?;
     // Counted and numbered inside the transaction after the exhibitor row (locked on

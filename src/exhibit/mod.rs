@@ -15,6 +15,7 @@
 pub mod catalog;
 pub mod catalog_form;
 pub mod checklist;
+pub mod demo;
 pub mod placement;
 pub mod slot;
 pub mod submission;

@@ -261,20 +261,33 @@ pub async fn submit<C: ConnectionTrait + TransactionTrait>(
     }
     ensure_open(&SubmissionTerm::of(event, now), now)?;
     let version = submittable_version(db, user_id, version_id).await?;
+    let row = record(db, slot.id, &version, user_id, now).await?;
+    views(db, vec![row]).await?.pop().ok_or_else(Error::not_found)
+}
+
+/// Records `version` as the next submission of slot `slot_id` by `user_id`, whoever asks and
+/// whenever (the demo's seed; people go through [`submit`]).
+pub async fn record<C: ConnectionTrait + TransactionTrait>(
+    db: &C,
+    slot_id: i32,
+    version: &asset_version::Model,
+    user_id: i32,
+    now: DateTime<Utc>,
+) -> Result<event_slot_submission::Model> {
     let txn = crate::db::begin_write(db).await?;
     // The slot's application row, locked (PostgreSQL) while the next number is taken; SQLite
     // has one writer at a time. The unique index (slot, version) backs both.
-    event_entry_application::Entity::find_by_id(slot.id).lock_exclusive().one(&txn).await?;
+    event_entry_application::Entity::find_by_id(slot_id).lock_exclusive().one(&txn).await?;
     let last: Option<i32> = event_slot_submission::Entity::find()
         .select_only()
         .column_as(event_slot_submission::Column::Version.max(), "m")
-        .filter(event_slot_submission::Column::ApplicationId.eq(slot.id))
+        .filter(event_slot_submission::Column::ApplicationId.eq(slot_id))
         .into_tuple::<Option<i32>>()
         .one(&txn)
         .await?
         .flatten();
     let row = event_slot_submission::ActiveModel {
-        application_id: Set(slot.id),
+        application_id: Set(slot_id),
         version: Set(last.unwrap_or(0) + 1),
         asset_version_id: Set(version.id),
         submission_tools_type: Set(ToolsType::VmarketTools),
@@ -290,7 +303,7 @@ pub async fn submit<C: ConnectionTrait + TransactionTrait>(
     .insert(&txn)
     .await?;
     txn.commit().await?;
-    views(db, vec![row]).await?.pop().ok_or_else(Error::not_found)
+    Ok(row)
 }
 
 /// Staff's verdict on a submission.

@@ -162,6 +162,15 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
                 saved.body["areas"].as_array().unwrap().iter().find(|a| a["number"] == 99).unwrap()["id"].clone();
             old(&slot["id"], json!({"world_area_id": area, "number": 1}))
         }
+        "slot_submissions" => {
+            // A booth submitted for one of the demo data's slots.
+            let slot = first(app, admin, "event_slots", "{}").await["id"].as_i64().unwrap() as i32;
+            let id = crate::exhibit::submitted(app, slot, admin.user.id).await;
+            old(
+                &json!(id),
+                json!({"inspection_status": "needs_fix", "findings": [{"rule_id": null, "reason": "監査", "blocking": true}]}),
+            )
+        }
         "users" => {
             let user = app.user("audited_user").await.user.id;
             old(&json!(user), json!({"role": "qa_tester"}))

@@ -187,7 +187,7 @@ pub const RULES: &[Rule] = &[
             "forms",
             "assets",
         ]),
-        why: "feature: after the win — a circle's event slots and their placement (issue 28)",
+        why: "feature: after the win — slots and their placement, catalogue items, submissions, inspection, the checklist (issue 28)",
     },
     Rule {
         module: "booth",

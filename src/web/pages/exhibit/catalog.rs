@@ -27,7 +27,7 @@ use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pages::circles::{ButtonForm, poster};
 use crate::web::pages::entry_views::event_tabs;
-use crate::web::pages::exhibit::{event_slots, slot_json};
+use crate::web::pages::exhibit::views::{event_slots, slot_json};
 use crate::web::pages::mypage_nav::nav;
 
 type Answer = Either<(Status, Template), rocket::response::Redirect>;

@@ -14,7 +14,7 @@ use crate::http::template::Template;
 use crate::types::Permalink;
 use crate::web::page::Page;
 use crate::web::pages::entry_views::event_tabs;
-use crate::web::pages::exhibit::{event_slots, slot_json, snake as name};
+use crate::web::pages::exhibit::views::{event_slots, slot_json, snake as name};
 use crate::web::pages::mypage_nav::nav;
 
 /// Where a step's action leads, for the states that call for one.

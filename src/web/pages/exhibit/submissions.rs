@@ -19,7 +19,7 @@ use crate::web::page::Page;
 use crate::web::pages::booth_maker::views::size_label;
 use crate::web::pages::circles::poster;
 use crate::web::pages::entry_views::event_tabs;
-use crate::web::pages::exhibit::{event_slots, slot_json};
+use crate::web::pages::exhibit::views::{event_slots, slot_json};
 use crate::web::pages::mypage_nav::nav;
 
 /// The refusals the slot's page shows (`?error=`; those with a date come back as text).

@@ -1,0 +1,45 @@
+//! What the exhibitor's event pages share: the event with the user's slots (404 without one),
+//! a slot as the pages show it, and enum values as locale key parts.
+
+use serde_json::{Value, json};
+
+use crate::db::entities::event;
+use crate::error::{Error, Result};
+use crate::exhibit::slot::{SlotView, slots_for};
+use crate::model::event::EventWithPhases;
+use crate::web::page::Page;
+
+/// The event of a page and the user's slots in it; 404 when they hold none.
+pub(crate) async fn event_slots(
+    p: &Page<'_>,
+    user_id: i32,
+    permalink: &str,
+) -> Result<(EventWithPhases, Vec<SlotView>)> {
+    let found = EventWithPhases::load(p.db, event::Model::resolve(p.db, permalink).await?).await?;
+    let slots = slots_for(p.db, found.event.id, user_id, p.lang).await?;
+    if slots.is_empty() {
+        return Err(Error::not_found());
+    }
+    Ok((found, slots))
+}
+
+/// What every page of a slot shows about it: circle, plan, world, booth.
+pub(crate) fn slot_json(p: &Page<'_>, slot: &SlotView) -> Value {
+    let booth = slot.placement.as_ref().map(|pl| {
+        p.site.messages.tf(p.lang, "exhibit.slot.booth", &[("area", &pl.area_name), ("number", &pl.number.to_string())])
+    });
+    json!({
+        "id": slot.id,
+        "circle": slot.circle.name,
+        "is_owner": slot.circle.is_owner,
+        "plan": slot.plan.name,
+        "world": slot.world.name,
+        "booth": booth,
+    })
+}
+
+/// The snake-case name of a serialized enum value (a step, a state, a status): its locale key
+/// part.
+pub(crate) fn snake<T: serde::Serialize>(value: T) -> String {
+    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
