@@ -114,7 +114,8 @@ pub fn steps(event: &EventWithPhases, facts: &SlotFacts<'_>, now: DateTime<Utc>)
             kind: StepKind::Inspected,
             state: inspected,
             opens_at: event.at(PhaseType::InspectionStart),
-            deadline: inspection_end,
+            // A fix is due when submissions close; otherwise staff's inspection ends then.
+            deadline: if inspected == StepState::NeedsFix { term.submission_end_at_display } else { inspection_end },
         },
         Step {
             kind: StepKind::EventOpen,

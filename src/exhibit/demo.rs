@@ -57,7 +57,7 @@ pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<Str
             .collect();
         let Some(slot) = slots.first() else { continue };
         if index == 0 && items_of(db, &slots, Lang::Ja).await?.is_empty() {
-            let category = first_general_category(db).await?;
+            let category = lamp_category(db).await?;
             for (name_ja, name_en, free) in ITEMS {
                 let change = ItemChange {
                     name_ja: name_ja.into(),
@@ -97,7 +97,16 @@ pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<Str
     Ok(made)
 }
 
-async fn first_general_category(db: &DatabaseConnection) -> Result<i32> {
+/// The category for the demo's lamps: 小物・3Dモデル when the catalogue has it, else the first
+/// category of exhibitors' items.
+async fn lamp_category(db: &DatabaseConnection) -> Result<i32> {
+    if let Some(c) = catalog_item_category::Entity::find()
+        .filter(catalog_item_category::Column::NameJa.eq("小物・3Dモデル"))
+        .one(db)
+        .await?
+    {
+        return Ok(c.id);
+    }
     let group = catalog_item_category_group::Entity::find()
         .filter(catalog_item_category_group::Column::GroupType.eq(CategoryGroupType::General))
         .order_by_asc(catalog_item_category_group::Column::DisplayIndex)

@@ -359,10 +359,10 @@ pub fn check_verdict(verdict: &Verdict) -> Result<()> {
     for (i, f) in verdict.findings.iter().enumerate() {
         let n = f.reason.trim().chars().count();
         if n == 0 {
-            problems.push(crate::error::Invalid::new(&format!("findings.{i}.reason"), "validation.required"));
+            problems.push(crate::error::Invalid::new(format!("findings.{i}.reason"), "validation.required"));
         } else if n > REASON_MAX || !crate::model::text::is_clean(&f.reason) {
             problems.push(
-                crate::error::Invalid::new(&format!("findings.{i}.reason"), "validation.too_long")
+                crate::error::Invalid::new(format!("findings.{i}.reason"), "validation.too_long")
                     .with("max", REASON_MAX),
             );
         }

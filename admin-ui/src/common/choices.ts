@@ -177,8 +177,5 @@ export const REPORT_STATUSES = choices('booth_maker.verdict', ['passed', 'warnin
 /** Where staff's inspection of a booth submission stands (`event_slot_submissions.inspection_status`). */
 export const INSPECTION_STATUSES = choices('admin.choices.inspection_status', ['pending', 'passed', 'needs_fix']);
 
-/** The automatic check's verdict on a file (`report.status`). */
-export const REPORT_STATUSES = choices('admin.choices.report_status', ['passed', 'warnings', 'failed']);
-
 /** Which slots have (and how far) a submission. */
 export const SUBMISSION_STATES = choices('admin.choices.submission_state', ['none', 'pending', 'passed', 'needs_fix']);
