@@ -97,7 +97,7 @@ async fn the_demo_exhibitor_has_a_passed_avatar_a_table_and_a_draft_that_failed_
     let data_dir = rocket.state::<vmarket::http::Site>().expect("site").config.data_dir.clone();
     let now = app.clock.now();
     let created = vmarket::assets::demo::seed(&app.db, storage, &data_dir, now).await.expect("demo assets");
-    assert_eq!(created.len(), 3, "{created:?}");
+    assert_eq!(created.len(), 5, "{created:?}");
     let again = vmarket::assets::demo::seed(&app.db, storage, &data_dir, now).await.expect("again");
     assert!(again.is_empty(), "idempotent: {again:?}");
 
@@ -108,7 +108,7 @@ async fn the_demo_exhibitor_has_a_passed_avatar_a_table_and_a_draft_that_failed_
         .unwrap()
         .unwrap();
     let assets = asset::Entity::find().filter(asset::Column::UserId.eq(owner.id)).all(&app.db).await.unwrap();
-    assert_eq!(assets.len(), 3);
+    assert_eq!(assets.len(), 4, "an avatar, a table, a draft, a booth package");
     let ids: Vec<i32> = assets.iter().map(|a| a.id).collect();
     let versions = asset_version::Entity::find()
         .filter(asset_version::Column::AssetId.is_in(ids))
@@ -127,10 +127,29 @@ async fn the_demo_exhibitor_has_a_passed_avatar_a_table_and_a_draft_that_failed_
     assert_eq!(outcome[0], ("uploaded".to_string(), Some("passed".to_string())), "{reports:?}");
     assert_eq!(outcome[1].0, "uploaded", "{outcome:?}");
     assert_eq!(outcome[2], ("failed".to_string(), Some("failed".to_string())), "{outcome:?}");
+    assert_eq!(outcome[3], ("uploaded".to_string(), Some("passed".to_string())), "the booth package: {reports:?}");
     assert!(
-        versions.iter().all(|v| v.thumbnail_key.is_some() || v.upload_status.as_str() == "failed"),
-        "pictures made"
+        versions
+            .iter()
+            .all(|v| v.thumbnail_key.is_some() || v.upload_status.as_str() == "failed" || v.kind.as_deref() == Some("zip")),
+        "pictures made of the models"
     );
     let total: i64 = versions.iter().map(|v| v.byte_size).sum();
     assert!(total < 1_000_000, "a few hundred KB in all, not {total}");
+
+    // After the win (issue 28): the booth packages are submitted for the two 2026Winter slots,
+    // one passed, one asked to fix; ともしび工房 lists its items. Idempotent too.
+    let made = vmarket::exhibit::demo::seed(&app.db, now).await.expect("demo slots");
+    assert_eq!(made, ["3 catalogue items", "the submission of ともしび工房", "the submission of 夜更かし天文部"]);
+    assert!(vmarket::exhibit::demo::seed(&app.db, now).await.expect("again").is_empty());
+    use vmarket::db::entities::event_slot_submission as sub;
+    let verdicts: Vec<(String, bool)> = sub::Entity::find()
+        .order_by_asc(sub::Column::Id)
+        .all(&app.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.inspection_status.as_str().to_string(), s.is_booth_error))
+        .collect();
+    assert_eq!(verdicts, [("passed".to_string(), false), ("needs_fix".to_string(), true)]);
 }
