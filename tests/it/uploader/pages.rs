@@ -129,9 +129,9 @@ async fn the_demo_exhibitor_has_a_passed_avatar_a_table_and_a_draft_that_failed_
     assert_eq!(outcome[2], ("failed".to_string(), Some("failed".to_string())), "{outcome:?}");
     assert_eq!(outcome[3], ("uploaded".to_string(), Some("passed".to_string())), "the booth package: {reports:?}");
     assert!(
-        versions
-            .iter()
-            .all(|v| v.thumbnail_key.is_some() || v.upload_status.as_str() == "failed" || v.kind.as_deref() == Some("zip")),
+        versions.iter().all(|v| v.thumbnail_key.is_some()
+            || v.upload_status.as_str() == "failed"
+            || v.kind.as_deref() == Some("zip")),
         "pictures made of the models"
     );
     let total: i64 = versions.iter().map(|v| v.byte_size).sum();
