@@ -194,7 +194,7 @@ test('two tabs and a double click pay the demo friend\'s win once, in English', 
 
     // Both tabs pay at once, the first with a double click.
     const landed = (/** @type {import('playwright-core').Page} */ p) =>
-      p.waitForURL((u) => u.pathname === '/en/payment/complete', { timeout: 30_000 });
+      p.waitForURL((u) => u.pathname === '/en/payment/complete', { timeout: 90_000 });
     await Promise.all([landed(page), landed(second), page.getByTestId('pay-button').dblclick(), second.getByTestId('pay-button').click()]);
     const transactions = [page, second].map((p) => new URL(p.url()).searchParams.get('transaction'));
     assert.equal(transactions[0], transactions[1], 'both tabs paid the one attempt the server kept open');
