@@ -26,6 +26,7 @@ use crate::model::event::EventWithPhases;
 use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pages::circles::{ButtonForm, poster};
+use crate::web::pages::entry_fields::errors_by_field;
 use crate::web::pages::entry_views::event_tabs;
 use crate::web::pages::exhibit::views::{event_slots, slot_json};
 use crate::web::pages::mypage_nav::nav;
@@ -143,12 +144,9 @@ fn typed(form: &CatalogItemForm<'_>, slot_id: i32) -> Value {
     })
 }
 
+/// The form's errors by field (the page's fields are named as the input's).
 fn by_field(p: &Page<'_>, e: &Error) -> HashMap<String, Vec<String>> {
-    let mut out: HashMap<String, Vec<String>> = HashMap::new();
-    for d in e.details(&p.site.messages, p.lang) {
-        out.entry(d.attribute).or_default().push(d.message);
-    }
-    out
+    errors_by_field(e.details(&p.site.messages, p.lang), str::to_string)
 }
 
 /// The slot `raw` names among the user's, owned and open for edits (else why not).
