@@ -1,6 +1,6 @@
 //! A slot's event catalogue items (issue 28 item 2, spec §7 "Event catalog items"): what the
 //! circle lists in the event's catalogue. They are ordinary `catalog_items`, hung from the
-//! slot's own exhibitor row (`exhibitors.application_id`, made with the first item), so the
+//! slot's own exhibitor row (`crate::exhibit::exhibitor_row`, made with the first item), so the
 //! public catalogue and the exhibitor page show them once the catalogue opens (today's gate:
 //! `event_open`, `crate::model::catalog::is_open`) with no second copy.
 //!
@@ -8,6 +8,8 @@
 //! **Edits close when `catalog_open` is reached** (the catalogue is prepared for publication
 //! then; without that phase, when `event_open` is reached): a write after it answers 409
 //! `catalog_closed` naming the deadline. A slot holds at most [`MAX_ITEMS`] items.
+
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use sea_orm::{
@@ -17,14 +19,13 @@ use sea_orm::{
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::db::entities::{catalog_item, concept, event_entry_plan, exhibitor, world};
+use crate::db::entities::{catalog_item, exhibitor};
 use crate::error::{Error, Result};
 use crate::exhibit::slot::SlotView;
 use crate::model::catalog::CatalogItemView;
 use crate::model::event::EventWithPhases;
 use crate::model::phase::PhaseType;
 use crate::types::Lang;
-use crate::types::kinds::ConceptKind;
 
 /// Japanese name, at most this many characters (spec §5).
 pub const NAME_JA_MAX: u64 = 32;
@@ -120,6 +121,13 @@ pub async fn items_of(db: &impl ConnectionTrait, slots: &[SlotView], lang: Lang)
     Ok(views.into_iter().zip(slot_ids).map(|(item, slot_id)| SlotItemView { slot_id, item }).collect())
 }
 
+/// How many items each of `slots` holds, by slot id (slots without items are absent).
+pub async fn counts_of(db: &impl ConnectionTrait, slots: &[SlotView]) -> Result<HashMap<i32, usize>> {
+    let exhibitors: HashMap<i32, i32> = exhibitors_of(db, slots).await?.into_iter().collect();
+    let counts = catalog_item::Model::count_by_exhibitor(db, exhibitors.keys().copied().collect()).await?;
+    Ok(counts.into_iter().filter_map(|(e, n)| Some((*exhibitors.get(&e)?, n as usize))).collect())
+}
+
 /// Item `item_id` among the items of `slots`, with its slot: 404 when it is not one of them.
 pub async fn item_of<'s>(
     db: &impl ConnectionTrait,
@@ -131,46 +139,6 @@ pub async fn item_of<'s>(
         items_of(db, slots, lang).await?.into_iter().find(|i| i.item.id == item_id).ok_or_else(Error::not_found)?;
     let slot = slots.iter().find(|s| s.id == found.slot_id).ok_or_else(Error::not_found)?;
     Ok((found, slot))
-}
-
-/// The slot's exhibitor row, made on first use (one per slot by a unique index, so two first
-/// items at once share one row).
-async fn exhibitor_for(db: &impl ConnectionTrait, slot: &SlotView) -> Result<i32> {
-    if let Some(row) = exhibitor::Entity::find().filter(exhibitor::Column::ApplicationId.eq(slot.id)).one(db).await? {
-        return Ok(row.id);
-    }
-    let plan = event_entry_plan::Entity::find_by_id(slot.plan.id).one(db).await?.ok_or_else(Error::not_found)?;
-    let w = world::Entity::find_by_id(plan.world_id).one(db).await?.ok_or_else(Error::not_found)?;
-    let kind = concept::Entity::find_by_id(w.concept_id).one(db).await?.map(|c| c.kind).unwrap_or(ConceptKind::General);
-    let circle =
-        crate::db::entities::circle::Entity::find_by_id(slot.circle.id).one(db).await?.ok_or_else(Error::not_found)?;
-    let last: Option<i32> = exhibitor::Entity::find()
-        .select_only()
-        .column_as(exhibitor::Column::DisplayIndex.max(), "m")
-        .filter(exhibitor::Column::EventId.eq(slot.event_id))
-        .into_tuple::<Option<i32>>()
-        .one(db)
-        .await?
-        .flatten();
-    let row = exhibitor::ActiveModel {
-        event_id: Set(slot.event_id),
-        circle_id: Set(Some(circle.id)),
-        company_id: Set(None),
-        kind: Set(kind),
-        world_id: Set(Some(w.id)),
-        name_ja: Set(circle.name_ja.clone()),
-        name_en: Set(circle.name_en.clone()),
-        display_index: Set(last.unwrap_or(0) + 1),
-        application_id: Set(Some(slot.id)),
-        ..Default::default()
-    };
-    exhibitor::Entity::insert(row).on_conflict_do_nothing_on([exhibitor::Column::ApplicationId]).exec(db).await?;
-    exhibitor::Entity::find()
-        .filter(exhibitor::Column::ApplicationId.eq(slot.id))
-        .one(db)
-        .await?
-        .map(|e| e.id)
-        .ok_or_else(|| Error::Internal("the slot's exhibitor row vanished".into()))
 }
 
 /// Adds an item to `slot` (the owner, before the edits close, under [`MAX_ITEMS`]); its id.
@@ -189,7 +157,7 @@ pub async fn create<C: ConnectionTrait + TransactionTrait>(
 /// people go through [`create`]); its id.
 pub async fn insert<C: ConnectionTrait + TransactionTrait>(db: &C, slot: &SlotView, change: ItemChange) -> Result<i32> {
     let txn = crate::db::begin_write(db).await?;
-    let exhibitor_id = exhibitor_for(&txn, slot).await?;
+    let exhibitor_id = crate::exhibit::exhibitor_row::ensure(&txn, slot.id).await?;
     // Counted and numbered inside the transaction after the exhibitor row (locked on
     // PostgreSQL), so two adds at once cannot pass the cap together.
     exhibitor::Entity::find_by_id(exhibitor_id).lock_exclusive().one(&txn).await?;

@@ -1,6 +1,7 @@
 //! After the win (issue 28, ASSETS.md "Slots and the exhibitor's work after paying"): a circle's
-//! event slots and where their booths stand. Built so far: slots and their placement; the
-//! catalogue items, submissions, inspection and the per-event checklist are to come.
+//! event slots and where their booths stand, the circle's catalogue items, its booth submissions
+//! and their inspection, the per-event checklist, the exhibitor page's preview, and what the
+//! desktop submission tool reads.
 //!
 //! A slot is an application whose stored status is `paid` or `win` (DOMAIN.md's diagram): it is
 //! derived, never stored twice, so paying, declining and staff corrections need not keep a second
@@ -16,8 +17,11 @@ pub mod catalog;
 pub mod catalog_form;
 pub mod checklist;
 pub mod demo;
+pub mod exhibitor_row;
 pub mod placement;
+pub mod preview;
 pub mod slot;
 pub mod submission;
 pub mod term;
 pub mod tool_release;
+pub mod upcoming;

@@ -89,10 +89,13 @@ pub async fn place(
     row.assigned_by = Set(staff_id);
     row.updated_at = Set(now);
     let saved = if is_new { row.insert(db).await } else { row.update(db).await };
-    saved.map_err(|e| match e.sql_err() {
+    let saved = saved.map_err(|e| match e.sql_err() {
         Some(SqlErr::UniqueConstraintViolation(_)) => Error::Conflict { code: "booth_taken" },
         _ => e.into(),
-    })
+    })?;
+    // A placed slot is listed in the public catalogue once it opens, items or not.
+    crate::exhibit::exhibitor_row::ensure(db, application_id).await?;
+    Ok(saved)
 }
 
 /// The first area (by number) of the world of application `application`'s plan; none when the

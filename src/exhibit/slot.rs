@@ -12,10 +12,11 @@ use utoipa::ToSchema;
 use crate::db::entities::event_entry_application::{LotteryRound, LotteryStatus};
 use crate::db::entities::event_entry_plan::ExhibitionCategory;
 use crate::db::entities::{
-    circle, circle_member, event_entry, event_entry_application, event_entry_plan, event_slot_placement, world,
+    circle, circle_member, event, event_entry, event_entry_application, event_entry_plan, event_slot_placement, world,
     world_area,
 };
 use crate::error::{Error, Result};
+use crate::model::event::EventWithPhases;
 use crate::types::Lang;
 
 /// The stored statuses that make an application a slot: won and paid, or won without a fee.
@@ -117,13 +118,28 @@ pub async fn circles_of(db: &impl ConnectionTrait, user_id: i32) -> Result<Vec<(
 
 /// The slots of `event_id` held by circles `user_id` owns or belongs to, oldest first.
 pub async fn slots_for(db: &impl ConnectionTrait, event_id: i32, user_id: i32, lang: Lang) -> Result<Vec<SlotView>> {
+    slots_where(db, Some(event_id), user_id, lang).await
+}
+
+/// The slots of every event held by circles `user_id` owns or belongs to, oldest first.
+pub async fn all_slots_for(db: &impl ConnectionTrait, user_id: i32, lang: Lang) -> Result<Vec<SlotView>> {
+    slots_where(db, None, user_id, lang).await
+}
+
+async fn slots_where(
+    db: &impl ConnectionTrait,
+    event_id: Option<i32>,
+    user_id: i32,
+    lang: Lang,
+) -> Result<Vec<SlotView>> {
     let circles = circles_of(db, user_id).await?;
     let owned: Vec<i32> = circles.iter().filter(|(_, own)| *own).map(|(c, _)| c.id).collect();
-    let entries = event_entry::Entity::find()
-        .filter(event_entry::Column::EventId.eq(event_id))
-        .filter(event_entry::Column::CircleId.is_in(circles.iter().map(|(c, _)| c.id)))
-        .all(db)
-        .await?;
+    let mut entries =
+        event_entry::Entity::find().filter(event_entry::Column::CircleId.is_in(circles.iter().map(|(c, _)| c.id)));
+    if let Some(event_id) = event_id {
+        entries = entries.filter(event_entry::Column::EventId.eq(event_id));
+    }
+    let entries = entries.all(db).await?;
     let applications = event_entry_application::Entity::find()
         .filter(event_entry_application::Column::EntryId.is_in(entries.iter().map(|e| e.id)))
         .filter(event_entry_application::Column::LotteryStatus.is_in(SLOT_STATUSES))
@@ -131,6 +147,22 @@ pub async fn slots_for(db: &impl ConnectionTrait, event_id: i32, user_id: i32, l
         .all(db)
         .await?;
     views(db, applications, &entries, &owned, lang).await
+}
+
+/// Event `key` (permalink or id) with the slots `user_id`'s circles hold in it; 404 when they
+/// hold none — the gate of every page and call of a circle's event.
+pub async fn event_slots(
+    db: &impl ConnectionTrait,
+    key: &str,
+    user_id: i32,
+    lang: Lang,
+) -> Result<(EventWithPhases, Vec<SlotView>)> {
+    let found = EventWithPhases::load(db, event::Model::resolve(db, key).await?).await?;
+    let slots = slots_for(db, found.event.id, user_id, lang).await?;
+    if slots.is_empty() {
+        return Err(Error::not_found());
+    }
+    Ok((found, slots))
 }
 
 /// Slot `slot_id` of `event_id` for `user_id`: 404 unless a circle they own or belong to holds it.

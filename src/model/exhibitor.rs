@@ -9,7 +9,7 @@ use sea_orm::{Condition, ConnectionTrait, Order, PaginatorTrait, QueryOrder, Que
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::db::entities::{catalog_item, circle, exhibitor, exhibitor_slot, world, world_area};
+use crate::db::entities::{catalog_item, circle, event_slot_placement, exhibitor, exhibitor_slot, world, world_area};
 use crate::error::{Error, Result};
 use crate::model::catalog::{CatalogItemView, visible_circle};
 use crate::model::pagination::PageRequest;
@@ -285,24 +285,39 @@ impl ExhibitorView {
             .into_iter()
             .map(|w| (w.id, w))
             .collect();
-        let slots = exhibitor_slot::Entity::find()
+        // Imported exhibitors keep their booths in `exhibitor_slots`; an exhibitor made from a
+        // won application (`application_id`) stands where staff placed that slot.
+        let mut booths: Vec<(i32, i32, i32, Option<i32>)> = exhibitor_slot::Entity::find()
             .filter(exhibitor_slot::Column::ExhibitorId.is_in(ids.clone()))
             .order_by_asc(exhibitor_slot::Column::Id)
             .all(db)
+            .await?
+            .into_iter()
+            .map(|s| (s.exhibitor_id, s.id, s.number, s.world_area_id))
+            .collect();
+        let by_application: HashMap<i32, i32> =
+            exhibitors.iter().filter_map(|e| e.application_id.map(|a| (a, e.id))).collect();
+        let placements = event_slot_placement::Entity::find()
+            .filter(event_slot_placement::Column::ApplicationId.is_in(by_application.keys().copied()))
+            .all(db)
             .await?;
+        booths.extend(placements.into_iter().filter_map(|p| {
+            let exhibitor_id = *by_application.get(&p.application_id)?;
+            Some((exhibitor_id, p.application_id, p.number, Some(p.world_area_id)))
+        }));
         let areas: HashMap<i32, world_area::Model> = world_area::Entity::find()
-            .filter(world_area::Column::Id.is_in(slots.iter().filter_map(|s| s.world_area_id)))
+            .filter(world_area::Column::Id.is_in(booths.iter().filter_map(|b| b.3)))
             .all(db)
             .await?
             .into_iter()
             .map(|a| (a.id, a))
             .collect();
         let mut slots_by: HashMap<i32, Vec<SlotView>> = HashMap::new();
-        for s in slots {
-            slots_by.entry(s.exhibitor_id).or_default().push(SlotView {
-                id: s.id,
-                number: s.number,
-                world_area: s.world_area_id.and_then(|a| areas.get(&a)).map(|a| AreaView {
+        for (exhibitor_id, id, number, area) in booths {
+            slots_by.entry(exhibitor_id).or_default().push(SlotView {
+                id,
+                number,
+                world_area: area.and_then(|a| areas.get(&a)).map(|a| AreaView {
                     id: a.id,
                     name: a.name.clone(),
                     number: a.number,

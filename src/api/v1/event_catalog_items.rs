@@ -15,11 +15,11 @@ use utoipa::ToSchema;
 
 use crate::api::Api;
 use crate::auth::guards::CurrentUser;
-use crate::db::entities::{catalog_item, event};
+use crate::db::entities::catalog_item;
 use crate::error::{Error, Result};
 use crate::exhibit::catalog::{self, SlotItemView, edits_close_at, is_editable, item_of, items_of};
 use crate::exhibit::catalog_form::{CatalogItemFormResult, CatalogItemFormSchema, checked};
-use crate::exhibit::slot::{SlotView, slots_for};
+use crate::exhibit::slot::{SlotView, event_slots};
 use crate::http::upload::{Uploads, form_error};
 use crate::model::event::EventWithPhases;
 use crate::types::{Id, Permalink};
@@ -37,12 +37,7 @@ pub struct EventCatalogItems {
 
 /// The event and the user's slots in it; 404 when they hold none.
 async fn slots(api: &Api<'_>, user_id: i32, key: &str) -> Result<(EventWithPhases, Vec<SlotView>)> {
-    let found = EventWithPhases::load(api.db, event::Model::resolve(api.db, key).await?).await?;
-    let slots = slots_for(api.db, found.event.id, user_id, api.lang).await?;
-    if slots.is_empty() {
-        return Err(Error::not_found());
-    }
-    Ok((found, slots))
+    event_slots(api.db, key, user_id, api.lang).await
 }
 
 /// The slot a new item goes to: `slot_id` when given (one of the user's), else the only slot.

@@ -11,6 +11,7 @@ pub mod event_slot_submissions;
 pub mod event_slots;
 pub mod events;
 pub mod exhibitor_notifications;
+pub mod exhibitor_preview;
 pub mod exhibitors;
 pub mod hub;
 pub mod inquiries;
@@ -77,6 +78,7 @@ fn resources() -> Vec<(Vec<Route>, Document)> {
         resource!(event_slots),
         resource!(event_slot_submissions),
         resource!(event_catalog_items),
+        resource!(exhibitor_preview),
         resource!(vmarket_tools),
         resource!(lottery_results),
         resource!(payments),

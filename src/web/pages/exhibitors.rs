@@ -21,11 +21,22 @@ pub async fn exhibitor_page(page: Page<'_>, permalink: Permalink, id: Id) -> Res
         return Err(Error::not_found());
     }
     let found = exhibitor::Model::find_visible(page.db, cx.event.event.id, id.0).await?;
-    let launch_link = match found.world_id {
-        Some(w) => world::Model::find(page.db, w).await?.launch_link,
+    let view = ExhibitorDetailView::load(page.db, found, page.lang).await?;
+    render_exhibitor(&page, &cx, view, serde_json::Value::Null).await
+}
+
+/// The exhibitor page of `view` in event `cx` — the public page, and the preview an exhibitor
+/// sees before it opens (`extra` goes to the template as `preview`).
+pub(crate) async fn render_exhibitor(
+    page: &Page<'_>,
+    cx: &CatalogContext,
+    view: ExhibitorDetailView,
+    extra: serde_json::Value,
+) -> Result<Template> {
+    let launch_link = match view.exhibitor.world.as_ref() {
+        Some(w) => world::Model::find(page.db, w.id).await?.launch_link,
         None => None,
     };
-    let view = ExhibitorDetailView::load(page.db, found, page.lang).await?;
     let world_href = view
         .exhibitor
         .world
@@ -33,11 +44,12 @@ pub async fn exhibitor_page(page: Page<'_>, permalink: Permalink, id: Id) -> Res
         .map(|w| page.href(&format!("{}/catalog/{}?world_id={}", cx.base, w.concept_id, w.id)));
     let other_name = view.exhibitor.name.text().pick(page.lang.other()).clone();
     let title = view.exhibitor.name.get().clone();
-    let mut ctx = cx.common(&page);
+    let mut ctx = cx.common(page);
     ctx["exhibitor"] = json!(view);
     ctx["other_name"] = json!(other_name);
     ctx["world_href"] = json!(world_href);
     ctx["launch_link"] = json!(launch_link);
+    ctx["preview"] = extra;
     Ok(page.render("catalog/exhibitor", &title, ctx))
 }
 

@@ -41,6 +41,12 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
         .map(|c| due_json(&page, c))
         .collect();
     let open_for_entry = active.iter().filter(|a| a.entry_open).count();
+    let exhibits: Vec<serde_json::Value> =
+        crate::exhibit::upcoming::due_for(page.db, current.user.id, page.lang, page.now)
+            .await?
+            .iter()
+            .map(|d| slot_due_json(&page, d))
+            .collect();
     Ok(page.render(
         "mypage/index",
         &page.t("mypage.title"),
@@ -54,6 +60,7 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
                 "invitations_href": page.href("/mypage/circles/invitations"),
                 "href": page.href("/mypage/circles"),
             },
+            "exhibits": exhibits,
             "payments": { "due": due, "history_href": page.href("/mypage/payment_history") },
             "entries": {
                 "open": open_for_entry,
@@ -62,6 +69,20 @@ pub async fn dashboard(page: Page<'_>, current: CurrentUser) -> Result<Template>
             },
         }),
     ))
+}
+
+/// A slot with what is due next for it, for the dashboard: event, circle, plan, the step and its
+/// deadline, and the event's hub.
+fn slot_due_json(page: &Page<'_>, d: &crate::exhibit::upcoming::SlotDue) -> serde_json::Value {
+    let permalink = &d.event.permalink;
+    json!({
+        "event": page.lang.pick(&d.event.name_ja, &d.event.name_en),
+        "circle": d.slot.circle.name,
+        "plan": d.slot.plan.name,
+        "step": d.next.map(|(kind, _)| page.t(&format!("exhibit.hub.step.{}", crate::web::pages::exhibit::step_key(kind)))),
+        "at": d.next.map(|(_, at)| at.to_rfc3339()),
+        "href": page.href(&format!("/mypage/entry_history/{permalink}/hub")),
+    })
 }
 
 /// A win to pay, for the dashboard: what, how much, by when, and the link to pay it.

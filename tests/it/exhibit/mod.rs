@@ -3,6 +3,7 @@
 //! tool reads.
 
 mod catalog;
+mod preview;
 mod slots;
 mod submissions;
 mod tools;

@@ -46,7 +46,7 @@ fn slots(body: &Value) -> Vec<Value> {
 }
 
 /// Gives world `world` the areas A (1) and B (2) through the console; their ids.
-async fn areas(app: &TestApp, admin: &Actor<'_>, world: i64) -> (i64, i64) {
+pub(super) async fn areas(app: &TestApp, admin: &Actor<'_>, world: i64) -> (i64, i64) {
     let body = json!({"areas": [{"name": "A", "number": 1}, {"name": "B", "number": 2}]});
     let saved = call(app, admin, Method::Put, &format!("/admin/api/worlds/{world}"), Some(&body)).await;
     assert_eq!(saved.status, 200, "{:?}", saved.body);

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;
 use crate::error::Result;
-use crate::exhibit::catalog::items_of;
+use crate::exhibit::catalog::counts_of;
 use crate::exhibit::checklist::{SlotFacts, StepKind, StepState, next_deadline, steps};
 use crate::exhibit::submission::newest_of;
 use crate::http::template::Template;
@@ -35,17 +35,14 @@ fn action(p: &Page<'_>, permalink: &str, slot_id: i32, kind: StepKind, state: St
 #[get("/mypage/entry_history/<permalink>/hub")]
 pub async fn hub(p: Page<'_>, current: CurrentUser, permalink: Permalink) -> Result<Template> {
     let (found, slots) = event_slots(&p, current.user.id, permalink.as_str()).await?;
-    let items = items_of(p.db, &slots, p.lang).await?;
+    let counts = counts_of(p.db, &slots).await?;
     let ids: Vec<i32> = slots.iter().map(|s| s.id).collect();
     let newest = newest_of(p.db, &ids).await?;
     let permalink = &found.event.permalink;
     let cards: Vec<Value> = slots
         .iter()
         .map(|slot| {
-            let facts = SlotFacts {
-                items: items.iter().filter(|i| i.slot_id == slot.id).count(),
-                newest: newest.get(&slot.id),
-            };
+            let facts = SlotFacts { items: counts.get(&slot.id).copied().unwrap_or(0), newest: newest.get(&slot.id) };
             let list = steps(&found, &facts, p.now);
             let next = next_deadline(&list, p.now).map(
                 |(kind, at)| json!({ "step": p.t(&format!("exhibit.hub.step.{}", name(kind))), "at": at.to_rfc3339() }),
@@ -65,7 +62,12 @@ pub async fn hub(p: Page<'_>, current: CurrentUser, permalink: Permalink) -> Res
                     })
                 })
                 .collect();
-            json!({ "slot": slot_json(&p, slot), "steps": rows, "next": next })
+            json!({
+                "slot": slot_json(&p, slot),
+                "steps": rows,
+                "next": next,
+                "preview_href": p.href(&format!("/mypage/entry_history/{permalink}/preview/{}", slot.id)),
+            })
         })
         .collect();
     let event_name = p.lang.pick(&found.event.name_ja, &found.event.name_en).to_string();

@@ -3,17 +3,24 @@
 //! Japan time and the action that completes each step), `…/catalog` (the slots' catalogue items,
 //! added and changed by the owner until the catalogue closes) and `…/submissions[/{slot_id}]`
 //! (the term, the newest submission with its check and inspection, and the owner's submit
-//! form). For the owners and members of circles holding a slot in the event; anyone else gets
+//! form), and `…/preview/{slot_id}` (the slot's exhibitor page as visitors will see it). For the owners and members of circles holding a slot in the event; anyone else gets
 //! the 404 page. The rules are the feature's (`crate::exhibit`).
 
 mod catalog;
 mod hub;
+mod preview;
 mod submissions;
 mod views;
 
 use rocket::Route;
 
+/// The locale key part of a checklist step (`exhibit.hub.step.{key}`), for pages outside this
+/// folder (the mypage dashboard).
+pub(crate) fn step_key(kind: crate::exhibit::checklist::StepKind) -> String {
+    views::snake(kind)
+}
+
 /// The pages' routes.
 pub fn routes() -> Vec<Route> {
-    [hub::routes(), catalog::routes(), submissions::routes()].concat()
+    [hub::routes(), catalog::routes(), submissions::routes(), preview::routes()].concat()
 }

@@ -3,9 +3,8 @@
 
 use serde_json::{Value, json};
 
-use crate::db::entities::event;
-use crate::error::{Error, Result};
-use crate::exhibit::slot::{SlotView, slots_for};
+use crate::error::Result;
+use crate::exhibit::slot::SlotView;
 use crate::model::event::EventWithPhases;
 use crate::web::page::Page;
 
@@ -15,12 +14,7 @@ pub(crate) async fn event_slots(
     user_id: i32,
     permalink: &str,
 ) -> Result<(EventWithPhases, Vec<SlotView>)> {
-    let found = EventWithPhases::load(p.db, event::Model::resolve(p.db, permalink).await?).await?;
-    let slots = slots_for(p.db, found.event.id, user_id, p.lang).await?;
-    if slots.is_empty() {
-        return Err(Error::not_found());
-    }
-    Ok((found, slots))
+    crate::exhibit::slot::event_slots(p.db, permalink, user_id, p.lang).await
 }
 
 /// What every page of a slot shows about it: circle, plan, world, booth.
