@@ -158,3 +158,40 @@ async fn edits_close_with_the_catalogue_and_the_public_sees_the_items_when_the_e
     assert_eq!(status, 200, "{after}");
     assert!(after.to_string().contains("和風浴衣セット"), "public once the event opens: {after}");
 }
+
+/// Control run (2026-11-28, PostgreSQL): without the exhibitor row's lock in
+/// `exhibit::catalog::insert`, this failed 2 times of 3 — six of the eight adds sent at once
+/// counted fewer than 50 items and passed, leaving 53. With the lock (and SQLite's write transaction)
+/// the cap holds.
+#[rocket::async_test]
+async fn the_item_cap_holds_when_adds_arrive_at_once() {
+    let app = TestApp::builder().live().build().await;
+    let owner = app.user("cat_racer").await;
+    let (ev, _) = drawn(&app, &[&owner], "2031Cat", 2).await;
+    let (category, _) = categories(&app).await;
+    let slots =
+        vmarket::exhibit::slot::slots_for(&app.db, ev.id, owner.user.id, vmarket::types::Lang::Ja).await.unwrap();
+    let full = vmarket::exhibit::catalog::MAX_ITEMS as usize;
+    for n in 0..full - 3 {
+        let change = vmarket::exhibit::catalog::ItemChange {
+            name_ja: format!("既存{n}"),
+            name_en: String::new(),
+            url: None,
+            category_id: category.parse().unwrap(),
+            is_distributable: false,
+            thumbnail: None,
+        };
+        vmarket::exhibit::catalog::insert(&app.db, &slots[0], change).await.unwrap();
+    }
+
+    let fields = [("name_ja", "駆け込み"), ("category_id", category.as_str())];
+    let answers =
+        rocket::futures::future::join_all((0..8).map(|_| owner.multipart(Method::Post, ITEMS, &fields, None))).await;
+    let created = answers.iter().filter(|(status, _)| *status == 201).count();
+    let full_answers =
+        answers.iter().filter(|(status, body)| *status == 409 && body["code"] == "catalog_items_full").count();
+    let statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
+    assert_eq!((created, full_answers), (3, 5), "answers: {statuses:?}");
+    let (_, list) = owner.get_json(ITEMS).await;
+    assert_eq!(list["event_catalog_items"].as_array().unwrap().len(), full, "never more than the cap");
+}
