@@ -2,6 +2,7 @@
 //! its booth submissions and their inspection, the checklist, and what the desktop submission
 //! tool reads.
 
+mod access;
 mod catalog;
 mod preview;
 mod slots;

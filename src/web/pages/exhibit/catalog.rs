@@ -149,15 +149,23 @@ fn by_field(p: &Page<'_>, e: &Error) -> HashMap<String, Vec<String>> {
     errors_by_field(e.details(&p.site.messages, p.lang), str::to_string)
 }
 
-/// The slot `raw` names among the user's, owned and open for edits (else why not).
+/// The slot `raw` names among the user's (the only one when it names none), owned and open
+/// for edits (else why not).
 fn writable_slot<'s>(
     found: &EventWithPhases,
     slots: &'s [SlotView],
     raw: Option<&str>,
     p: &Page<'_>,
 ) -> Result<&'s SlotView> {
-    let id = raw.and_then(|r| Id::parse(r).ok()).ok_or_else(Error::not_found)?;
-    let slot = slots.iter().find(|s| s.id == id.0).ok_or_else(Error::not_found)?;
+    let slot = match raw {
+        Some(r) => {
+            let id = Id::parse(r).map_err(|_| Error::not_found())?;
+            slots.iter().find(|s| s.id == id.0).ok_or_else(Error::not_found)?
+        }
+        // A circle with one slot needs not name it.
+        None if slots.len() == 1 => &slots[0],
+        None => return Err(Error::not_found()),
+    };
     catalog::ensure_may_write(found, slot, p.now)?;
     Ok(slot)
 }
