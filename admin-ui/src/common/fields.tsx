@@ -11,6 +11,8 @@ import {
   ImageInput,
   ReferenceArrayInput,
   ReferenceInput,
+  SelectInput,
+  type SelectInputProps,
   TextInput,
   type TextInputProps,
   type Validator,
@@ -229,4 +231,33 @@ export function ReferencesPicker({ source, reference, label }: ReferencePickerPr
       <AutocompleteArrayInput label={label} optionText={name} filterToQuery={(q: string) => (q ? { q } : {})} />
     </ReferenceArrayInput>
   );
+}
+
+/** The record's own choices `record[from]` (`{ id, name }`, names shown as they are). */
+function recordChoices(record: Record<string, unknown> | undefined, from: string): Choice[] {
+  const list = record?.[from];
+  return Array.isArray(list) ? (list as Choice[]) : [];
+}
+
+/** A select among the record's own choices (`FieldSpec.choicesFrom`): a slot's world's areas. */
+export function RecordChoicesInput({ from, ...props }: SelectInputProps & { from: string }) {
+  const record = useRecordContext();
+  return <SelectInput {...props} choices={recordChoices(record, from)} translateChoice={false} />;
+}
+
+interface RecordChoiceFieldProps {
+  source: string;
+  from: string;
+  emptyText?: string;
+  /** Read by the list and show layouts for the column's and field's label. */
+  label?: string;
+  sortable?: boolean;
+}
+
+/** The name of the record's own choice its `source` holds (`FieldSpec.choicesFrom`). */
+export function RecordChoiceField({ source, from, emptyText }: RecordChoiceFieldProps) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const chosen = recordChoices(record, from).find((c) => String(c.id) === String(record?.[source]));
+  return <span>{chosen ? chosen.name : emptyText ? translate(emptyText) : ''}</span>;
 }

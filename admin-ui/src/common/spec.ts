@@ -31,6 +31,11 @@ export interface FieldSpec {
   kind: FieldKind;
   /** `select` and `choices` (several of a vocabulary): the vocabulary. */
   choices?: Choice[];
+  /**
+   * `select`: the record's own choices instead of `choices` — its list `record[choicesFrom]` of
+   * `{ id, name }` with names shown as they are (a slot's world's areas).
+   */
+  choicesFrom?: string;
   /** `reference` / `tags`: the resource referred to. */
   reference?: string;
   /** The server requires it. */

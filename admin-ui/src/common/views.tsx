@@ -55,6 +55,8 @@ import {
   DateTimeField,
   JsonField,
   JsonInput,
+  RecordChoiceField,
+  RecordChoicesInput,
   JstDateTimeInput,
   PictureField,
   PictureInput,
@@ -97,6 +99,7 @@ function fieldBody(f: FieldSpec, inList: boolean, label?: string): ReactElement 
     case 'image':
       return <PictureField {...common} inList={inList} />;
     case 'select':
+      if (f.choicesFrom) return <RecordChoiceField {...common} from={f.choicesFrom} />;
       return <SelectField {...common} choices={f.choices ?? []} />;
     case 'reference':
       return (
@@ -187,6 +190,7 @@ function inputBody(f: FieldSpec, label?: string): ReactElement {
     case 'datetime':
       return <JstDateTimeInput {...common} />;
     case 'select':
+      if (f.choicesFrom) return <RecordChoicesInput {...common} from={f.choicesFrom} emptyText="admin.none" />;
       return <SelectInput {...common} choices={f.choices ?? []} />;
     case 'choices':
       return <SelectArrayInput {...common} choices={f.choices ?? []} />;

@@ -5,8 +5,8 @@ import type { ResourceSpec } from '../common/spec';
 import { pagesOf } from '../common/views';
 
 /**
- * The slots — applications paid or won without a fee — and where their booths stand. Staff set
- * an area (of the plan's world) and a number, or select slots and "assign in order": each takes
+ * The slots — applications paid or won without a fee — and where their booths stand. Staff pick
+ * an area of the plan's world (the record's `areas`) and a number, or select slots and "assign in order": each takes
  * the lowest free number of its area.
  */
 export const spec: ResourceSpec = {
@@ -21,7 +21,7 @@ export const spec: ResourceSpec = {
     { source: 'plan_id', kind: 'reference', reference: 'entry_plans', list: true, sortable: true, filter: true },
     { source: 'world_id', kind: 'reference', reference: 'worlds', list: true, filter: true },
     { source: 'lottery_status', kind: 'select', choices: LOTTERY_STATUSES, list: true, filter: true },
-    { source: 'world_area_id', kind: 'number', input: true, list: true, emptyText: 'admin.none' },
+    { source: 'world_area_id', kind: 'select', choicesFrom: 'areas', input: true, list: true, emptyText: 'admin.none' },
     { source: 'number', kind: 'number', input: true, list: true, emptyText: 'admin.none' },
     { source: 'placed', kind: 'boolean', list: true, filter: true, alwaysOn: true },
     { source: 'submission', kind: 'select', choices: SUBMISSION_STATES, list: true, filter: true, alwaysOn: true },

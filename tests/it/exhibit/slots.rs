@@ -91,6 +91,12 @@ async fn a_won_slot_is_read_by_its_circle_only_and_placed_by_staff() {
     let world = slot["world"]["id"].as_i64().unwrap();
     let (a, b) = areas(&app, &admin, world).await;
     let console = format!("/admin/api/event_slots/{id}");
+    let record = call(&app, &admin, Method::Get, &console, None).await;
+    assert_eq!(
+        record.body["areas"],
+        json!([{"id": a, "name": "A (1)"}, {"id": b, "name": "B (2)"}]),
+        "the console's area picker offers the world's areas"
+    );
     let at_a7 = json!({"world_area_id": a, "number": 7});
     assert_eq!(call(&app, &qa, Method::Put, &console, Some(&at_a7)).await.status, 403);
     let placed = call(&app, &admin, Method::Put, &console, Some(&at_a7)).await;

@@ -12,7 +12,7 @@
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use validator::Validate;
@@ -24,7 +24,7 @@ use crate::admin::api::resources::applications::{application_records, circle_nam
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::event_entry_application::LotteryStatus;
 use crate::db::entities::event_slot_submission::{self, InspectionStatus};
-use crate::db::entities::{event_entry_application, event_entry_plan, event_slot_placement};
+use crate::db::entities::{event_entry_application, event_entry_plan, event_slot_placement, world_area};
 use crate::error::{Error, Result};
 use crate::exhibit::placement::{Booth, clear, first_area, place};
 use crate::exhibit::slot::{SLOT_STATUSES, placements_of};
@@ -58,6 +58,8 @@ pub struct EventSlotRecord {
     pub lottery_status: LotteryStatus,
     /// The booth's area, once placed.
     pub world_area_id: Option<i32>,
+    /// The areas of the plan's world, by number: what the console's area picker offers.
+    pub areas: Vec<AreaChoice>,
     /// The booth's number in it.
     pub number: Option<i32>,
     /// Whether it has a booth.
@@ -81,6 +83,15 @@ pub struct EventSlotInput {
     pub number: Option<i32>,
     /// `next`: take the lowest free number of the area instead of `number`.
     pub assign: Option<Assign>,
+}
+
+/// An area of a slot's world, as the area picker offers it.
+#[derive(Debug, Clone, Serialize)]
+pub struct AreaChoice {
+    /// The area's id (`world_area_id`).
+    pub id: i32,
+    /// Its name and number.
+    pub name: String,
 }
 
 /// How to choose the booth's number.
@@ -180,25 +191,39 @@ impl Resource for EventSlots {
             .into_iter()
             .map(|p| (p.id, p.world_id))
             .collect();
+        let mut areas: std::collections::HashMap<i32, Vec<AreaChoice>> = std::collections::HashMap::new();
+        for a in world_area::Entity::find()
+            .filter(world_area::Column::WorldId.is_in(worlds.values().copied()))
+            .order_by_asc(world_area::Column::Number)
+            .all(db)
+            .await?
+        {
+            areas
+                .entry(a.world_id)
+                .or_default()
+                .push(AreaChoice { id: a.id, name: format!("{} ({})", a.name, a.number) });
+        }
         Ok(application_records(db, rows, DateTime::<Utc>::MIN_UTC)
             .await?
             .into_iter()
             .map(|a| {
                 let placement = placements.remove(&a.id);
                 let submitted = newest.remove(&a.id);
+                let world_id = worlds.get(&a.plan_id).copied().unwrap_or_default();
                 EventSlotRecord {
                     id: a.id,
                     event_id: a.event_id,
                     circle_id: a.circle_id,
                     circle_name_ja: a.circle_name_ja,
                     circle_name_en: a.circle_name_en,
-                    world_id: worlds.get(&a.plan_id).copied().unwrap_or_default(),
+                    world_id,
                     plan_id: a.plan_id,
                     plan_name_ja: a.plan_name_ja,
                     plan_name_en: a.plan_name_en,
                     lottery_status: a.stored_status,
                     placed: placement.is_some(),
                     world_area_id: placement.as_ref().map(|p| p.world_area_id),
+                    areas: areas.get(&world_id).cloned().unwrap_or_default(),
                     number: placement.map(|p| p.number),
                     submission_version: submitted.as_ref().map(|s| s.version),
                     submission: submitted
