@@ -85,6 +85,22 @@ async fn auth<'r>(req: &'r Request<'_>) -> &'r Auth {
     req.local_cache_async(authenticate(req)).await
 }
 
+/// The signed-in user of `req` as far as a guard has already checked (error pages, which
+/// render without awaiting: a handler's guard or [`authenticate_for_error_page`] did the work);
+/// none when nobody checked or the credential did not verify.
+pub fn checked_user<'r>(req: &'r Request<'_>) -> Option<&'r user::Model> {
+    match req.local_cache(|| Auth::Anonymous) {
+        Auth::User(user, _) => Some(user.as_ref()),
+        _ => None,
+    }
+}
+
+/// Checks `req`'s credential now, for a catcher whose request no guard saw (an unknown route),
+/// so its error page shows who is signed in.
+pub async fn authenticate_for_error_page(req: &Request<'_>) {
+    auth(req).await;
+}
+
 /// The signed-in user, if any; an invalid credential counts as signed out.
 pub struct OptionalUser(pub Option<user::Model>);
 

@@ -9,13 +9,14 @@ use rocket::response::{self, Responder, Response};
 use rocket::{Catcher, catch, catchers};
 use serde_json::json;
 
+use crate::auth::guards::authenticate_for_error_page;
 use crate::clock::Clock;
 use crate::error::{Error, json_response, request_lang};
 use crate::http::Site;
 use crate::i18n::Messages;
 use crate::types::Lang;
 use crate::web::locale::{self, split_prefix};
-use crate::web::page::base_context;
+use crate::web::page::{base_context, signed_in_context};
 
 /// Substrings of user agents that belong to crawlers.
 const CRAWLER_MARKERS: &[&str] =
@@ -82,6 +83,11 @@ pub fn page_response_in(
     if let Some(at) = req.rocket().state::<Clock>().and_then(Clock::travelled_now) {
         ctx.insert("time_travel".into(), json!(at.to_rfc3339()));
     }
+    // A signed-in visitor stays signed in on the error page: their header, their way out.
+    if let Some(user) = crate::auth::guards::checked_user(req) {
+        let token = crate::auth::csrf::token(req.cookies(), &site.config);
+        signed_in_context(&mut ctx, user, lang, Some(&token));
+    }
     let mut res = match crate::http::template::Template::render("errors/error", ctx).respond_to(req) {
         Ok(res) => res,
         // What broke the page (a value the layout cannot render) must not break its error page:
@@ -122,7 +128,8 @@ impl<'r> Responder<'r, 'static> for ErrorPage {
 
 /// An unknown route.
 #[catch(404)]
-fn not_found() -> ErrorPage {
+async fn not_found(req: &Request<'_>) -> ErrorPage {
+    authenticate_for_error_page(req).await;
     ErrorPage { status: Status::NotFound, code: "route_not_found" }
 }
 
@@ -138,13 +145,15 @@ fn sign_in_required(req: &Request<'_>) -> rocket::response::Redirect {
 
 /// A route matched but a parameter failed its check (Rocket forwards with 422).
 #[catch(422)]
-fn invalid_parameter() -> ErrorPage {
+async fn invalid_parameter(req: &Request<'_>) -> ErrorPage {
+    authenticate_for_error_page(req).await;
     ErrorPage { status: Status::NotFound, code: "invalid_parameter" }
 }
 
 /// Any other error status.
 #[catch(default)]
-fn other(status: Status, _req: &Request<'_>) -> ErrorPage {
+async fn other(status: Status, req: &Request<'_>) -> ErrorPage {
+    authenticate_for_error_page(req).await;
     ErrorPage { status, code: "other" }
 }
 

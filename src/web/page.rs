@@ -98,12 +98,7 @@ impl Page<'_> {
     pub fn render(&self, template: &'static str, title: &str, ctx: Value) -> Template {
         let mut base = base_context(self.site, self.lang, &self.path, title, self.now);
         if let Some(user) = &self.user {
-            let icon = user.icon().small.unwrap_or_else(|| PLACEHOLDER_ICON.to_string());
-            base.insert(
-                "user".into(),
-                json!({ "name": user.name(self.lang), "icon": icon, "vmarket_id": user.vmarket_id }),
-            );
-            base.insert("csrf_token".into(), json!(self.csrf_token));
+            signed_in_context(&mut base, user, self.lang, self.csrf_token.as_deref());
         }
         if let Some(at) = self.travelled {
             base.insert("time_travel".into(), json!(at.to_rfc3339()));
@@ -113,6 +108,14 @@ impl Page<'_> {
         }
         Template::render(template, base)
     }
+}
+
+/// What the header shows of signed-in `user` (name, icon, the sign-out form's CSRF token),
+/// added to a page's base context — pages and error pages alike.
+pub fn signed_in_context(base: &mut Map<String, Value>, user: &user::Model, lang: Lang, csrf_token: Option<&str>) {
+    let icon = user.icon().small.unwrap_or_else(|| PLACEHOLDER_ICON.to_string());
+    base.insert("user".into(), json!({ "name": user.name(lang), "icon": icon, "vmarket_id": user.vmarket_id }));
+    base.insert("csrf_token".into(), json!(csrf_token));
 }
 
 /// The context every layout reads.

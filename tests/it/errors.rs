@@ -84,3 +84,32 @@ async fn a_body_in_the_wrong_format_is_the_clients_error() {
         assert!(body["message"].as_str().unwrap().contains("Content-Type"), "{body}");
     }
 }
+
+/// Issue 26 item 5: a signed-in visitor who meets an error page stays signed in there — their
+/// name in the header, not ログイン — whatever raised it: an unknown route, a malformed
+/// parameter, a page that is not theirs (404) or one they may not use (403); in their language.
+#[rocket::async_test]
+async fn error_pages_keep_the_signed_in_header() {
+    let app = TestApp::builder().live().build().await;
+    let owner = app.user("err_owner").await;
+    let member = app.with_named_user("err_member", "迷子の会員", "Lost Member").await;
+    let (_, circles) = crate::exhibit::slots::drawn(&app, &[&owner], "2031Err", 2).await;
+    app.join(&owner, circles[0] as i64, &member).await;
+    for (path, status) in [
+        ("/no/such/page", 404),
+        ("/mypage/entry_history/2031Err/preview/abc", 404),
+        ("/mypage/entry_history/NoSuchEvent/hub", 404),
+        ("/mypage/entry_history/2031Err/catalog/new", 403),
+        ("/en/no/such/page", 404),
+        ("/en/mypage/entry_history/2031Err/catalog/new", 403),
+    ] {
+        let (got, html) = member.page(path).await;
+        assert_eq!(got, status, "{path}");
+        let doc = Doc::parse(&html);
+        let name = if path.starts_with("/en/") { "Lost Member" } else { "迷子の会員" };
+        assert_eq!(doc.text("[data-testid=header-user-name]"), name, "{path}: the header names the user");
+        assert_eq!(doc.text("main h1"), format!("{status} ERROR"), "{path}");
+    }
+    let doc = Doc::parse(&app.page("/no/such/page").await.1);
+    assert_eq!(doc.count("[data-testid=header-user-name]"), 0, "signed out: no one named");
+}

@@ -5,7 +5,7 @@
 mod access;
 mod catalog;
 mod preview;
-mod slots;
+pub mod slots;
 mod submissions;
 mod tools;
 
