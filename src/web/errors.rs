@@ -68,10 +68,12 @@ pub fn page_response_in(
         Lang::Ja
     });
     let detail_key = match code {
-        "forbidden" => Some("errors.page.forbidden"),
+        // The console's door names its audience; elsewhere a 403 is a page the user may not use.
+        "forbidden" if path.starts_with("/admin") => Some("errors.page.forbidden"),
+        "forbidden" | "csrf_failed" => Some("errors.page.not_permitted"),
         "invalid_parameter" => Some("errors.page.invalid_parameter"),
-        "route_not_found" => Some("errors.page.route_not_found"),
-        "not_found" | "unknown_permalink" => Some("errors.page.not_found"),
+        // One wording for every 404 (spec §2: "Page Not Found: {path}").
+        "route_not_found" | "not_found" | "unknown_permalink" => Some("errors.page.not_found"),
         _ => None,
     };
     let detail = detail_key.map(|k| site.messages.tf(lang, k, &[("path", &original)]));

@@ -15,7 +15,7 @@ async fn unknown_routes_show_the_error_page_in_english() {
     assert_eq!(doc.text("main h1"), "404 ERROR");
     assert_eq!(doc.text(".error-box__message"), "Oops! It looks like an error has occurred.");
     assert_eq!(doc.text(".error-box__hint"), "Please reaccess from the Top page and try again.");
-    assert_eq!(doc.text("[data-testid=error-detail]"), "Page not found: /en/no/such/page");
+    assert_eq!(doc.text("[data-testid=error-detail]"), "Page Not Found: /en/no/such/page");
     assert_eq!(doc.text(".error-box a.button"), "Return to TOP");
     assert_eq!(doc.attr(".error-box a.button", "href"), "/en");
     assert_eq!(doc.attr("meta[name=robots]", "content"), "noindex");
@@ -31,7 +31,7 @@ async fn unknown_routes_show_the_error_page_in_japanese() {
     assert_eq!(doc.text("title"), "404 ERROR | バーチャルマーケット");
     assert_eq!(doc.text(".error-box__message"), "申し訳ありません。エラーが発生しました。");
     assert_eq!(doc.text(".error-box__hint"), "お手数ですが、トップページからもう一度アクセスしてください。");
-    assert_eq!(doc.text("[data-testid=error-detail]"), "お探しのページは見つかりませんでした: /no/such/page");
+    assert_eq!(doc.text("[data-testid=error-detail]"), "ページが見つかりません: /no/such/page");
     assert_eq!(doc.text(".error-box a.button"), "トップページへ戻る");
     assert_eq!(doc.attr(".error-box a.button", "href"), "/");
 }
@@ -109,6 +109,14 @@ async fn error_pages_keep_the_signed_in_header() {
         let name = if path.starts_with("/en/") { "Lost Member" } else { "迷子の会員" };
         assert_eq!(doc.text("[data-testid=header-user-name]"), name, "{path}: the header names the user");
         assert_eq!(doc.text("main h1"), format!("{status} ERROR"), "{path}");
+        let detail = doc.text("[data-testid=error-detail]");
+        let expected = match (status, path.starts_with("/en/")) {
+            (403, false) => "このページを開く権限がありません。".to_string(),
+            (403, true) => "You do not have permission to open this page.".to_string(),
+            (_, false) => format!("ページが見つかりません: {path}"),
+            (_, true) => format!("Page Not Found: {path}"),
+        };
+        assert_eq!(detail, expected, "one wording per status, and no 'staff only' for a member");
     }
     let doc = Doc::parse(&app.page("/no/such/page").await.1);
     assert_eq!(doc.count("[data-testid=header-user-name]"), 0, "signed out: no one named");

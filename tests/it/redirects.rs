@@ -123,11 +123,11 @@ async fn slugs_redirect_in_the_visitors_language() {
 async fn unknown_inactive_and_malformed_slugs_are_page_not_found() {
     let app = TestApp::new().await;
     let cases = [
-        ("/halloween", "お探しのページは見つかりませんでした: /halloween"),
-        ("/no-such-slug", "お探しのページは見つかりませんでした: /no-such-slug"),
-        ("/en/nope", "Page not found: /en/nope"),
-        ("/a.b", "お探しのページは見つかりませんでした: /a.b"),
-        ("/en/%E5%A4%8F", "Page not found: /en/%E5%A4%8F"),
+        ("/halloween", "ページが見つかりません: /halloween"),
+        ("/no-such-slug", "ページが見つかりません: /no-such-slug"),
+        ("/en/nope", "Page Not Found: /en/nope"),
+        ("/a.b", "ページが見つかりません: /a.b"),
+        ("/en/%E5%A4%8F", "Page Not Found: /en/%E5%A4%8F"),
     ];
     for (path, detail) in cases {
         let (status, body) = app.page(path).await;
