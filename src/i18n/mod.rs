@@ -97,6 +97,26 @@ mod tests {
         assert!(m.keys(Lang::Ja).len() > 20);
     }
 
+    /// Issue 26 item 9: counters read "16ワールド", never "16のワールド" (a number before の reads
+    /// as an ordinal or a typo), on every key — the ones a first-time user met included.
+    #[test]
+    fn japanese_counters_never_put_no_after_a_number() {
+        let m = Messages::bundled();
+        let odd: Vec<String> = m
+            .keys(Lang::Ja)
+            .into_iter()
+            .filter(|k| m.t(Lang::Ja, k).contains("}のワールド"))
+            .map(|k| format!("{k}: {}", m.t(Lang::Ja, &k)))
+            .collect();
+        assert!(odd.is_empty(), "{odd:?}");
+        assert_eq!(m.t(Lang::Ja, "home.see_all_worlds"), "{n}ワールドをすべて見る");
+        assert_ne!(
+            m.t(Lang::Ja, "home.open_now_heading"),
+            "ただいま受付中",
+            "a draw is not something open to apply for"
+        );
+    }
+
     #[test]
     fn lookup_and_interpolation() {
         let m = Messages::from_sources(r#"{"a":{"b":"{n}件"}}"#, r#"{"a":{"b":"{n} items"}}"#).unwrap();

@@ -120,6 +120,20 @@ async fn details_show_the_notification_in_japan_time() {
     assert_eq!(doc.text("[data-testid=live-badge]"), "Live");
 }
 
+/// Issue 26 item 9: a running campaign is "on now", not "live" like a stream.
+#[rocket::async_test]
+async fn a_running_campaign_is_on_now_not_streaming() {
+    let app = TestApp::new().await;
+    let (_, body) =
+        app.get_json(&format!("/api/v1/2026Winter/hub_notifications?keyword={}", q("冬の入稿応援キャンペーン"))).await;
+    let id = body["data"][0]["id"].as_i64().unwrap();
+    app.clock.set(at("2026-11-20T00:00:00Z"));
+    let doc = Doc::parse(&app.page(&format!("/hub/2026Winter/campaign/{id}")).await.1);
+    assert_eq!(doc.text("[data-testid=live-badge]"), "開催中");
+    let doc = Doc::parse(&app.page(&format!("/en/hub/2026Winter/campaign/{id}")).await.1);
+    assert_eq!(doc.text("[data-testid=live-badge]"), "On now");
+}
+
 #[rocket::async_test]
 async fn hidden_notifications_are_absent_and_their_pages_404() {
     let app = TestApp::new().await;

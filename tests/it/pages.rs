@@ -12,7 +12,7 @@ async fn the_top_page_presents_the_current_event() {
     assert_eq!(doc.text("title"), "バーチャルマーケット2026 Winter | バーチャルマーケット");
     assert_eq!(doc.text(".hero__theme"), "テーマ ともしびの旅路");
     assert_eq!(doc.count(".concept-card"), 5);
-    assert_eq!(doc.text(".more a"), "16のワールドをすべて見る");
+    assert_eq!(doc.text(".more a"), "16ワールドをすべて見る");
 
     let doc = Doc::parse(&app.page("/en").await.1);
     assert_eq!(doc.text("h1"), "Virtual Market 2026 Winter");
@@ -34,7 +34,7 @@ async fn worlds_are_grouped_by_concept() {
     let app = TestApp::new().await;
     let doc = Doc::parse(&app.page("/worlds").await.1);
     assert_eq!(doc.text("h1"), "ワールド一覧");
-    assert_eq!(doc.text(".page-header p"), "バーチャルマーケット2026 Winterで巡れる16のワールド");
+    assert_eq!(doc.text(".page-header p"), "バーチャルマーケット2026 Winterで巡れる16ワールド");
     assert_eq!(doc.count(".concept-section"), 5);
     assert_eq!(doc.count("[data-testid=world-card]"), 16);
     assert_eq!(doc.texts(".concept-section h2")[0], "海底図書館アトランティカ");
