@@ -297,10 +297,14 @@ impl ExhibitorView {
             .collect();
         let by_application: HashMap<i32, i32> =
             exhibitors.iter().filter_map(|e| e.application_id.map(|a| (a, e.id))).collect();
-        let placements = event_slot_placement::Entity::find()
-            .filter(event_slot_placement::Column::ApplicationId.is_in(by_application.keys().copied()))
-            .all(db)
-            .await?;
+        let placements = if by_application.is_empty() {
+            Vec::new()
+        } else {
+            event_slot_placement::Entity::find()
+                .filter(event_slot_placement::Column::ApplicationId.is_in(by_application.keys().copied()))
+                .all(db)
+                .await?
+        };
         booths.extend(placements.into_iter().filter_map(|p| {
             let exhibitor_id = *by_application.get(&p.application_id)?;
             Some((exhibitor_id, p.application_id, p.number, Some(p.world_area_id)))
