@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { STAFF, TEST_TIMEOUT_MS, VMARKET_BIN, launchBrowser, newPage, screenshot, signIn, url } from './support.mjs';
+import { STAFF, TEST_TIMEOUT_MS, VMARKET_BIN, launchBrowser, newPage, screenshot, signIn, travel, url } from './support.mjs';
 
 /** @type {import('playwright-core').Browser | undefined} */
 let browser;
@@ -133,21 +133,6 @@ async function applyAndEdit(page, lang, circle, multiple) {
   assert.equal((await page.locator('h1').textContent())?.trim(), m.complete.updated);
   const statuses = (await page.getByTestId('status').allTextContents()).map((t) => t.trim());
   assert.deepEqual(statuses, [m.status.applied, m.status.applied]);
-}
-
-/**
- * Staff move the clock to `at` (or back to real time with `null`) through the console API.
- * @param {import('playwright-core').Page} staff a page signed in as staff
- * @param {string | null} at
- */
-async function travel(staff, at) {
-  await staff.goto(url('/mypage'));
-  const csrf = (await staff.locator('meta[name=csrf-token]').getAttribute('content')) ?? '';
-  const headers = { 'X-CSRF-Token': csrf };
-  const res = at
-    ? await staff.request.put(url('/api/v1/admin/time_travel'), { data: { timestamp: at }, headers })
-    : await staff.request.delete(url('/api/v1/admin/time_travel'), { headers });
-  assert.equal(res.status(), 200, await res.text());
 }
 
 /** Runs `vmarket lottery <action> --event 2027Summer --round first` against the e2e database. */

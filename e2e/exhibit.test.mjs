@@ -26,7 +26,7 @@ import { readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 
-import { TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, signIn, url } from './support.mjs';
+import { TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, signIn, travel, url } from './support.mjs';
 
 const DEMO_PASSWORD = 'vmarket-demo-2026';
 const EXHIBITOR = { email: 'exhibitor@demo.vmarket.test', password: DEMO_PASSWORD };
@@ -119,24 +119,6 @@ function boothPackage(note) {
     'Assets/Booth/Materials/Lantern.mat': '%YAML 1.1\n',
     'Assets/Booth/README.txt': note,
   });
-}
-
-/**
- * Staff move the clock to `at` (or back to real time with `null`) through the console API.
- * @param {import('playwright-core').Page} staff a page of the console, signed in as staff
- * @param {string | null} at
- */
-async function travel(staff, at) {
-  const csrf = (await staff.locator('meta[name=csrf-token]').getAttribute('content')) ?? '';
-  const headers = { 'X-CSRF-Token': csrf };
-  const res = at
-    ? await staff.request.put(url('/api/v1/admin/time_travel'), { data: { timestamp: at }, headers })
-    : await staff.request.delete(url('/api/v1/admin/time_travel'), { headers });
-  assert.equal(res.status(), 200, await res.text());
-  if (at) {
-    const landed = Date.parse((await res.json()).timestamp);
-    assert.ok(Math.abs(landed - Date.parse(at)) < 60_000, `travelled to ${at}`);
-  }
 }
 
 /**

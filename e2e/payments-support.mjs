@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { VMARKET_BIN, screenshot, signIn } from './support.mjs';
+import { VMARKET_BIN, screenshot, signIn, travel } from './support.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -185,31 +185,12 @@ export async function wonApplications(server, pages) {
   // Staff: the first draw (its window, then the command line), then into the payment window.
   await pages.staff.goto(url('/admin'));
   await signIn(pages.staff, server.staff, (p) => p === '/admin');
-  await travel(server, pages.staff, new Date(phase('first_lottery_start') + 3_600_000).toISOString());
+  await travel(pages.staff, new Date(phase('first_lottery_start') + 3_600_000).toISOString(), server.url);
   for (const action of ['commit', 'preview', 'publish']) {
     execFileSync(VMARKET_BIN, ['lottery', action, '--event', EVENT, '--round', 'first'], { env: server.env, stdio: 'ignore' });
   }
-  await travel(server, pages.staff, new Date(phase('first_payment_start') + 3_600_000).toISOString());
+  await travel(pages.staff, new Date(phase('first_payment_start') + 3_600_000).toISOString(), server.url);
   return /** @type {{ja: number, en: number}} */ (applications);
-}
-
-/**
- * Staff move the server's clock to `at` (time travel).
- * @param {Awaited<ReturnType<typeof privateServer>>} server
- * @param {import('playwright-core').Page} staff
- * @param {string} at
- */
-async function travel(server, staff, at) {
-  await staff.goto(server.url('/mypage'));
-  await api(staff, 'PUT', server.url('/api/v1/admin/time_travel'), { timestamp: at });
-  // The server copies the offset into its clock about once a second: wait until it has.
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const now = Date.parse((await (await fetch(server.url('/api/example'))).json()).server_time);
-    if (Math.abs(now - Date.parse(at)) < 60_000) return;
-    assert.ok(Date.now() < deadline, `the server's clock did not move to ${at}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /**

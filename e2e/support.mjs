@@ -172,3 +172,31 @@ export function solidPng(width, height, rgb = [21, 101, 192]) {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/**
+ * Staff move the server's clock to `at` (an ISO instant), or back to real time with `null`,
+ * through the console's time-travel API, and wait until the server's clock shows it (a server
+ * copies the offset into its clock about once a second). The CSRF token comes from the page
+ * `staff` is on; a page without one is first sent to /mypage.
+ * @param {import('playwright-core').Page} staff a page signed in as staff
+ * @param {string | null} at
+ * @param {(path: string) => string} [address] the server's address of a path (default `url`)
+ */
+export async function travel(staff, at, address = url) {
+  const meta = staff.locator('meta[name=csrf-token]');
+  if ((await meta.count()) === 0) await staff.goto(address('/mypage'));
+  const headers = { 'X-CSRF-Token': (await meta.getAttribute('content')) ?? '' };
+  const endpoint = address('/api/v1/admin/time_travel');
+  const res = at
+    ? await staff.request.put(endpoint, { data: { timestamp: at }, headers })
+    : await staff.request.delete(endpoint, { headers });
+  if (res.status() !== 200) throw new Error(`time travel to ${at ?? 'now'}: ${res.status()} ${await res.text()}`);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const want = at ? Date.parse(at) : Date.now();
+    const shown = Date.parse((await (await fetch(address('/api/example'))).json()).server_time);
+    if (Math.abs(shown - want) < 60_000) return;
+    if (Date.now() > deadline) throw new Error(`the server's clock did not move to ${at ?? 'now'} (shows ${new Date(shown).toISOString()})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

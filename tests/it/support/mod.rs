@@ -91,6 +91,7 @@ impl TestAppBuilder {
 
     /// Creates the database, seeds it and starts the client.
     pub async fn build(self) -> TestApp {
+        init_test_log();
         let tmp = tempfile::tempdir().expect("temp dir");
         // The test's own database, a copy of one migrated (and seeded) once per test binary.
         let contents = if self.seed { Contents::Demo(self.now) } else { Contents::Empty };
@@ -341,9 +342,6 @@ impl TestApp {
     /// pool of their own (a worker stopped while a task of its was inside a transaction cannot
     /// leave a connection of the test's pool in that transaction).
     pub async fn start_workers(&self) -> vmarket::workers::Workers {
-        if let Ok(filter) = std::env::var("VMARKET_TEST_LOG") {
-            let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
-        }
         let db = vmarket::db::connect(&self.config.database_url).await.expect("the workers' pool");
         let ctx = vmarket::queue::JobContext::new(db, self.config.clone(), self.clock.clone()).expect("job context");
         vmarket::workers::start(ctx).await.expect("workers start")
@@ -415,4 +413,12 @@ impl Drop for PgDatabase {
         })
         .join();
     }
+}
+
+/// Sends the product's log to the test's captured output — errors only, unless
+/// `VMARKET_TEST_LOG` names another filter — so that a test failing on a 500 shows its cause
+/// (nextest prints a test's output only when it fails).
+fn init_test_log() {
+    let filter = std::env::var("VMARKET_TEST_LOG").unwrap_or_else(|_| "vmarket=error".to_string());
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
 }
