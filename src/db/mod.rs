@@ -61,10 +61,11 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
 }
 
 /// Starts a transaction that will write: on SQLite an immediate one, which takes the write lock
-/// at its first statement (waiting up to the busy timeout for another writer). A deferred
-/// transaction that reads first and writes later fails at once ("database is locked") when
-/// another connection — a background worker — wrote in between; one that writes first is safe
-/// either way. PostgreSQL starts an ordinary transaction.
+/// at `BEGIN` (waiting up to the busy timeout for another writer). A deferred transaction
+/// (`begin()`) can fail at once with "database is locked" while another connection — a
+/// background worker, another request — holds the lock, even when its first statement writes
+/// (`tests/it/write_locks.rs` shows it; that test also finds any `begin()` in `src/`).
+/// PostgreSQL starts an ordinary transaction.
 pub async fn begin_write<C: TransactionTrait>(db: &C) -> Result<C::Transaction, DbErr> {
     let options =
         TransactionOptions { sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate), ..Default::default() };

@@ -4,7 +4,7 @@
 //! How another module sends a mail:
 //!
 //! ```ignore
-//! let txn = db.begin().await?;
+//! let txn = db::begin_write(&conn).await?;             // the write lock at once (SQLite)
 //! circle.approve(&txn).await?;                          // the domain write
 //! let queued = mailer.queue(&txn, &Outgoing {            // the mail, in the same transaction
 //!     to: owner.email.clone(),

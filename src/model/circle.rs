@@ -300,7 +300,7 @@ impl circle::Model {
         change: CircleChange,
         now: DateTime<Utc>,
     ) -> Result<Self> {
-        let txn = db.begin().await?;
+        let txn = crate::db::begin_write(db).await?;
         let thumbnail =
             change.thumbnail_key.as_deref().map(|key| format!("/media/{}", thumbnail_version_key(key, "large")));
         let created = circle::ActiveModel {

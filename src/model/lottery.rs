@@ -291,7 +291,7 @@ pub async fn publish_by<C: TransactionTrait + ConnectionTrait>(
 ) -> Result<Publication> {
     let timeline = timeline_of(db, event_id).await?;
     ensure_draw_window(&timeline, round, now)?;
-    let txn = db.begin().await?;
+    let txn = crate::db::begin_write(db).await?;
     // Claim the run first, by a write: of concurrent publishes the database lets one through
     // (a row lock on PostgreSQL, the write lock on SQLite); the others wait for it and then find
     // nothing in `preview` to claim.

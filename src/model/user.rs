@@ -239,7 +239,7 @@ impl ProfileUpdate {
         user: user::Model,
         now: DateTime<Utc>,
     ) -> Result<user::Model> {
-        let txn = db.begin().await?;
+        let txn = crate::db::begin_write(db).await?;
         let user_id = user.id;
         let next_version = user.icon_version + 1;
         let mut row: user::ActiveModel = user.into();

@@ -185,7 +185,7 @@ impl hub_notification::Model {
             .one(db)
             .await?
             .is_some();
-        let txn = db.begin().await?;
+        let txn = crate::db::begin_write(db).await?;
         let row = hub_notification::ActiveModel {
             event_id: Set(event_id),
             category: Set(HubCategory::UserEvent),
@@ -213,7 +213,7 @@ impl hub_notification::Model {
         input: NewUserEvent,
         now: DateTime<Utc>,
     ) -> Result<Self> {
-        let txn = db.begin().await?;
+        let txn = crate::db::begin_write(db).await?;
         let mut row: hub_notification::ActiveModel = self.into();
         if let Some(t) = &input.thumbnail {
             row.thumbnail = Set(Some(t.clone()));

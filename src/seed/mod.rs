@@ -108,7 +108,7 @@ pub async fn demo_with<C: ConnectionTrait + TransactionTrait>(
     options: SeedOptions,
 ) -> Result<SeedReport> {
     let demo = Demo::load()?;
-    let txn = db.begin().await?;
+    let txn = crate::db::begin_write(db).await?;
     let mut report = events::seed(&txn, &demo.events, now).await?;
     catalog::seed(&txn, &demo.catalogue, now).await?;
     reset_sequences(

@@ -63,3 +63,4 @@ mod tokens;
 mod uploader;
 mod user_hub;
 mod validation;
+mod write_locks;

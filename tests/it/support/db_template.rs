@@ -59,6 +59,9 @@ impl Contents {
         // for an empty database) so that copies fingerprint alike (`seed::the_demo_seed_writes_the_same_site`).
         let stamped = if let Self::Demo(now) = self { now } else { crate::support::default_now() };
         vmarket::assets::model::defaults::ensure(conn, stamped).await.expect("asset settings");
+        // The account service's signing key, made on first use otherwise: an RSA-2048 key
+        // generated in every test that signs a token (a tenth of a short test's CPU time).
+        vmarket::account::keys::signing(conn, stamped).await.expect("a signing key");
         if let Self::Demo(now) = self {
             vmarket::seed::demo(conn, now).await.expect("demo seed");
         }

@@ -415,10 +415,10 @@ impl Drop for PgDatabase {
     }
 }
 
-/// Sends the product's log to the test's captured output — errors only, unless
-/// `VMARKET_TEST_LOG` names another filter — so that a test failing on a 500 shows its cause
-/// (nextest prints a test's output only when it fails).
+/// Sends the product's log to the test's captured output when `VMARKET_TEST_LOG` names a filter
+/// (e.g. `vmarket=error` to see why a request answered 500; nextest prints a test's output only
+/// when it fails). Off by default: tests that capture the log themselves install their own.
 fn init_test_log() {
-    let filter = std::env::var("VMARKET_TEST_LOG").unwrap_or_else(|_| "vmarket=error".to_string());
+    let Ok(filter) = std::env::var("VMARKET_TEST_LOG") else { return };
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
 }
