@@ -29,7 +29,7 @@ use crate::model::circle::{Standing, lock};
 use crate::model::entry_decline::declinable;
 use crate::model::entry_plan::PlanView;
 use crate::model::entry_status::{
-    LotteryRound, LotteryStatus, LotteryType, effective_status, lottery_type, shown_status,
+    LotteryRound, LotteryStatus, LotteryType, NextStep, effective_status, lottery_type, next_step, shown_status,
 };
 use crate::model::event::{EventWithPhases, Window};
 use crate::model::pagination::PageRequest;
@@ -426,6 +426,9 @@ pub struct ApplicationView {
     /// The owner may decline this win now (`PUT …/applications/{id}/decline`): a win to pay
     /// inside its payment window, the circle not suspended.
     pub can_decline: bool,
+    /// What comes next and when, if anything dated is ahead (the payment window of a win, the
+    /// next draw).
+    pub next: Option<NextStep>,
 }
 
 /// The circle of an entry.
@@ -531,6 +534,7 @@ impl EntryView {
                     .filter(|a| a.entry_id == entry.id)
                     .filter_map(|a| {
                         let lottery_status = effective_status(a.lottery_status, ev, now);
+                        let shown = shown_status(a.lottery_status, won_first, ev, now);
                         let can_pay = standing == Standing::Owner
                             && a.fee_at_draw.is_some_and(|fee| fee > 0)
                             && crate::model::payment::in_payment_window(lottery_status, ev, now);
@@ -538,7 +542,7 @@ impl EntryView {
                             id: a.id,
                             choice: a.choice,
                             plan: plans.get(&a.plan_id)?.clone(),
-                            lottery_status: shown_status(a.lottery_status, won_first, ev, now),
+                            lottery_status: shown,
                             options: OptionsView {
                                 use_amp: a.use_amp,
                                 amp_id: a.amp_id.clone(),
@@ -546,6 +550,7 @@ impl EntryView {
                             },
                             can_pay,
                             can_decline: owner_may && declinable(a.lottery_status, ev, now),
+                            next: next_step(shown, ev, now),
                         })
                     })
                     .collect();

@@ -154,6 +154,52 @@ pub fn lottery_type(
     LotteryType::Lost
 }
 
+/// What happens next to an application, as its circle reads it beside the status (issue 26:
+/// "payment opens …", "pay by …").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NextStepKind {
+    /// Waiting for the first draw, which starts at `at`.
+    FirstDraw,
+    /// Lost the first draw; the second starts at `at`.
+    SecondDraw,
+    /// Won; its payment window opens at `at` (nothing to pay before).
+    PaymentOpens,
+    /// Won; its payment window is open until `at`.
+    PayBy,
+}
+
+/// [`NextStepKind`] with its instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+pub struct NextStep {
+    /// What comes.
+    pub kind: NextStepKind,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
+/// What comes next for an application whose shown status is `shown` ([`shown_status`]) in
+/// `event`'s timeline at `now`, if anything is ahead with a date: a win to pay waits for its
+/// payment window or must be paid before its end; an application waits for the first draw, a
+/// first-round loss for the second. Paid, free, lost, declined and unpaid applications have
+/// nothing ahead (their status says it all), nor has a draw already under way.
+pub fn next_step(shown: LotteryStatus, event: &EventWithPhases, now: DateTime<Utc>) -> Option<NextStep> {
+    use LotteryStatus as S;
+    let ahead = |kind: PhaseType| event.at(kind).filter(|at| *at > now);
+    let step = |kind: NextStepKind, at: DateTime<Utc>| NextStep { kind, at };
+    let payment = |start: PhaseType, end: PhaseType| match ahead(start) {
+        Some(opens) => Some(step(NextStepKind::PaymentOpens, opens)),
+        None => ahead(end).map(|closes| step(NextStepKind::PayBy, closes)),
+    };
+    match shown {
+        S::Applied => ahead(PhaseType::FirstLotteryStart).map(|at| step(NextStepKind::FirstDraw, at)),
+        S::FirstLost => ahead(PhaseType::SecondLotteryStart).map(|at| step(NextStepKind::SecondDraw, at)),
+        S::FirstWin => payment(PhaseType::FirstPaymentStart, PhaseType::FirstPaymentEnd),
+        S::SecondWin => payment(PhaseType::SecondPaymentStart, PhaseType::SecondPaymentEnd),
+        _ => None,
+    }
+}
+
 /// Whether an application in (effective) `status` holds one of its plan's slots: a win while it
 /// can still be paid (`first_win`, `second_win`), a free win, a paid one. The second draw offers
 /// the rest of `maximum` (`model::lottery_inputs`), and staff corrections never exceed it
@@ -265,6 +311,27 @@ mod tests {
             updated_at: t(0),
         };
         EventWithPhases { event, phases }
+    }
+
+    #[test]
+    fn the_next_step_names_the_payment_window_before_it_opens_and_its_end_while_open() {
+        use NextStepKind::*;
+        let e = timeline(true);
+        let next = |s: LotteryStatus, day: i64| next_step(s, &e, t(day)).map(|n| (n.kind, n.at));
+        // After the first draw (day 40), before the payment window (50–60): nothing to pay yet.
+        assert_eq!(next(LotteryStatus::FirstWin, 45), Some((PaymentOpens, t(50))));
+        assert_eq!(next(LotteryStatus::FirstWin, 50), Some((PayBy, t(60))), "opens at its instant");
+        assert_eq!(next(LotteryStatus::FirstWin, 59), Some((PayBy, t(60))));
+        assert_eq!(next(LotteryStatus::FirstWinUnpaid, 60), None, "the status says it");
+        assert_eq!(next(LotteryStatus::SecondWin, 85), Some((PaymentOpens, t(90))));
+        assert_eq!(next(LotteryStatus::SecondWin, 95), Some((PayBy, t(100))));
+        assert_eq!(next(LotteryStatus::Applied, 25), Some((FirstDraw, t(30))));
+        assert_eq!(next(LotteryStatus::Applied, 35), None, "the draw is under way");
+        assert_eq!(next(LotteryStatus::FirstLost, 45), Some((SecondDraw, t(70))));
+        assert_eq!(next_step(LotteryStatus::FirstLost, &timeline(false), t(45)), None, "no second round");
+        for done in [LotteryStatus::Paid, LotteryStatus::Win, LotteryStatus::Lost, LotteryStatus::Decline] {
+            assert_eq!(next(done, 45), None, "{done:?}");
+        }
     }
 
     #[test]

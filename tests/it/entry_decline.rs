@@ -306,3 +306,51 @@ async fn the_entry_history_offers_the_decline_with_a_confirmation_in_both_langua
         (303, Some("/mypage/entry_history/PageDecline/apply?error=decline_closed"))
     );
 }
+
+/// The entry history tells a winner what comes next and when (issue 26): between the draw and
+/// the payment window "payment opens …" with no pay button and a type that does not say
+/// "payment open"; inside the window "pay by …" beside the button; nothing once it closed.
+#[rocket::async_test]
+async fn the_status_line_says_when_payment_opens_and_when_it_ends() {
+    let app = TestApp::builder().live().build().await;
+    let mut c = Cast::new(&app, "nx").await;
+    let (ev, _, _) = won(&app, &mut c, "NextFair").await;
+    let opens = vmarket::i18n::tera::format_jst(ev.at(PhaseType::FirstPaymentStart), true);
+    let ends = vmarket::i18n::tera::format_jst(ev.at(PhaseType::FirstPaymentEnd), true);
+    move_clock(&app, &mut c, ev.at(PhaseType::FirstPaymentStart) - Duration::minutes(1)).await;
+    for (prefix, next, kind) in [
+        ("", format!("お支払いの受付は{opens}（日本時間）から"), "一次当選（お支払い受付前）"),
+        ("/en", format!("Payment opens {opens} (Japan time)"), "Won the first draw: payment not open yet"),
+    ] {
+        let doc = history(&c.owner, prefix).await;
+        assert_eq!(doc.text("[data-testid=next-step]"), next);
+        assert_eq!(doc.attr("[data-testid=next-step]", "data-kind"), "payment_opens");
+        assert_eq!(doc.text("[data-testid=lottery-type]"), kind);
+        assert_eq!(doc.count("[data-testid=pay]"), 0, "nothing to pay yet");
+    }
+
+    move_clock(&app, &mut c, ev.at(PhaseType::FirstPaymentStart)).await;
+    for (prefix, next, kind) in [
+        ("", format!("{ends}（日本時間）までにお支払いください"), "一次当選・お支払い受付中"),
+        ("/en", format!("Pay by {ends} (Japan time)"), "Won the first draw: payment open"),
+    ] {
+        let doc = history(&c.owner, prefix).await;
+        assert_eq!(doc.text("[data-testid=next-step]"), next);
+        assert_eq!(doc.text("[data-testid=lottery-type]"), kind);
+        assert_eq!(doc.count("[data-testid=pay]"), 1);
+    }
+
+    move_clock(&app, &mut c, ev.at(PhaseType::FirstPaymentEnd)).await;
+    let doc = history(&c.owner, "").await;
+    assert_eq!(doc.count("[data-testid=next-step]"), 0, "the status says it: not paid in time");
+    assert_eq!(doc.text("[data-testid=status]"), "一次当選・期限内にお支払いがありませんでした");
+    let (_, list) = c.owner.get_json("/api/v1/user/event_entries?permalink=NextFair").await;
+    assert_eq!(list["data"][0]["applications"][0]["next"], Value::Null);
+}
+
+/// The owner's entry history of NextFair under `prefix` (`""` or `"/en"`).
+async fn history(owner: &Actor<'_>, prefix: &str) -> Doc {
+    let (status, html) = owner.page(&format!("{prefix}/mypage/entry_history/NextFair/apply")).await;
+    assert_eq!(status, 200);
+    Doc::parse(&html)
+}

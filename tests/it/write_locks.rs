@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use sea_orm::{ConnectionTrait, DatabaseBackend, TransactionTrait};
+use sea_orm::{ConnectionTrait, DatabaseBackend};
 use vmarket::db::entities::circle;
 use vmarket::model::circle::CircleChange;
 

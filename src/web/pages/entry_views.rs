@@ -5,9 +5,11 @@ use serde_json::{Value, json};
 
 use crate::db::entities::{circle, event_entry};
 use crate::error::{Error, Result};
+use crate::i18n::tera::format_jst;
 use crate::model::circle::Standing;
 use crate::model::entry::EntryView;
 use crate::model::entry_plan::PlanView;
+use crate::model::entry_status::{LotteryType, NextStepKind};
 use crate::web::page::Page;
 
 /// The unprefixed path of an event's apply page `page` (`new`, `edit`, …).
@@ -53,6 +55,20 @@ pub(crate) fn plan_json(p: &Page<'_>, plan: &PlanView) -> Value {
     })
 }
 
+/// The message key of the entry's lottery type. A win to pay whose payment window is still
+/// ahead says so (`…_soon`) instead of "payment open": nothing can be paid yet.
+fn lottery_type_key(view: &EntryView) -> String {
+    let kind = view.lottery_type.as_str();
+    let winning_to_pay = matches!(view.lottery_type, LotteryType::FirstWinPayment | LotteryType::SecondWinPayment);
+    let opens_later = view.applications.iter().any(|a| a.next.is_some_and(|n| n.kind == NextStepKind::PaymentOpens));
+    let payable_now = view.applications.iter().any(|a| a.next.is_some_and(|n| n.kind == NextStepKind::PayBy));
+    if winning_to_pay && opens_later && !payable_now {
+        format!("entries.type.{kind}_soon")
+    } else {
+        format!("entries.type.{kind}")
+    }
+}
+
 /// An entry as the pages show it: statuses and lottery type in words, links for its owner.
 pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
     let permalink = &view.event.permalink;
@@ -63,12 +79,18 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
         .map(|a| {
             let status = serde_json::to_value(a.lottery_status).unwrap_or_default();
             let status = status.as_str().unwrap_or_default().to_string();
+            let next_kind = a.next.map(|n| serde_json::to_value(n.kind).unwrap_or_default());
+            let next_label = a.next.zip(next_kind.as_ref().and_then(Value::as_str)).map(|(n, kind)| {
+                p.site.messages.tf(p.lang, &format!("entries.next.{kind}"), &[("at", &format_jst(n.at, true))])
+            });
             json!({
                 "id": a.id,
                 "choice": a.choice,
                 "plan": plan_json(p, &a.plan),
                 "status": status,
                 "status_label": p.t(&format!("entries.status.{status}")),
+                "next_kind": next_kind,
+                "next_label": next_label,
                 "use_amp": a.options.use_amp,
                 "amp_id": a.options.amp_id,
                 "free_submission": a.options.free_submission,
@@ -89,7 +111,7 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
         "is_owner": owner,
         "is_multiple_win": view.is_multiple_win,
         "lottery_type": view.lottery_type.as_str(),
-        "lottery_type_label": p.t(&format!("entries.type.{}", view.lottery_type.as_str())),
+        "lottery_type_label": p.t(&lottery_type_key(view)),
         "applications": applications,
         "created_at": view.created_at,
         "updated_at": view.updated_at,
