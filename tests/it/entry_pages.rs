@@ -348,3 +348,39 @@ async fn the_demo_exhibitor_can_apply_to_the_open_demo_event() {
     let (_, html) = app.page("/en/mypage").await;
     assert_eq!(Doc::parse(&html).text("[data-testid=dashboard-entries] p"), "1 event(s) open for entry.");
 }
+
+/// A suspended circle's entry says "not in the draw" once, at the top and in every row, where
+/// its rows said "applied (waiting for the draw)" under an "excluded" badge (issue 26, wording).
+#[rocket::async_test]
+async fn a_suspended_circles_entry_says_not_in_the_draw_everywhere() {
+    use sea_orm::{ActiveModelTrait, EntityTrait, Set};
+    use vmarket::db::entities::{circle, event_entry};
+    use vmarket::model::entry::{AmpOptions, EntryChange, Wish};
+
+    let app = TestApp::builder().live().build().await;
+    let c = Cast::new(&app, "sx").await;
+    let ev = app.entry_event("HaltFair").await;
+    let wishes = ev.plans[..2]
+        .iter()
+        .enumerate()
+        .map(|(i, plan)| Wish { choice: i as i32 + 1, plan_id: *plan, options: AmpOptions::default() })
+        .collect();
+    let change = EntryChange { is_multiple_win: false, wishes };
+    event_entry::Model::apply(&app.db, ev.id, c.circle as i32, c.owner.user.id, change, app.clock.now())
+        .await
+        .expect("applied");
+    let found = circle::Entity::find_by_id(c.circle as i32).one(&app.db).await.unwrap().unwrap();
+    let mut suspended: circle::ActiveModel = found.into();
+    suspended.is_suspended = Set(true);
+    suspended.update(&app.db).await.unwrap();
+
+    for (prefix, label) in [("", "抽選対象外"), ("/en", "Not in the draw")] {
+        let (status, html) = c.owner.page(&format!("{prefix}/mypage/entry_history/HaltFair/apply")).await;
+        assert_eq!(status, 200);
+        let doc = Doc::parse(&html);
+        assert_eq!(doc.text("[data-testid=lottery-type]"), label);
+        assert_eq!(doc.texts("[data-testid=status]"), [label, label], "every row as the top");
+        assert_eq!(doc.attrs("[data-testid=application]", "data-status"), ["applied", "applied"], "stored as is");
+        assert_eq!(doc.count("[data-testid=next-step]"), 0, "no draw ahead for it");
+    }
+}

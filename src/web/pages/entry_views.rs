@@ -55,6 +55,13 @@ pub(crate) fn plan_json(p: &Page<'_>, plan: &PlanView) -> Value {
     })
 }
 
+/// Whether an application in `status` of this entry is left out of the draws because its circle
+/// is suspended: it stays stored as it is (`applied`, `first_lost`) and reads "not in the draw",
+/// as the entry's type does.
+fn excluded(view: &EntryView, status: &str) -> bool {
+    view.circle.is_suspended && matches!(status, "applied" | "first_lost")
+}
+
 /// The message key of the entry's lottery type. A win to pay whose payment window is still
 /// ahead says so (`…_soon`) instead of "payment open": nothing can be paid yet.
 fn lottery_type_key(view: &EntryView) -> String {
@@ -79,8 +86,9 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
         .map(|a| {
             let status = serde_json::to_value(a.lottery_status).unwrap_or_default();
             let status = status.as_str().unwrap_or_default().to_string();
-            let next_kind = a.next.map(|n| serde_json::to_value(n.kind).unwrap_or_default());
-            let next_label = a.next.zip(next_kind.as_ref().and_then(Value::as_str)).map(|(n, kind)| {
+            let next = a.next.filter(|_| !excluded(view, &status));
+            let next_kind = next.map(|n| serde_json::to_value(n.kind).unwrap_or_default());
+            let next_label = next.zip(next_kind.as_ref().and_then(Value::as_str)).map(|(n, kind)| {
                 p.site.messages.tf(p.lang, &format!("entries.next.{kind}"), &[("at", &format_jst(n.at, true))])
             });
             json!({
@@ -88,7 +96,7 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
                 "choice": a.choice,
                 "plan": plan_json(p, &a.plan),
                 "status": status,
-                "status_label": p.t(&format!("entries.status.{status}")),
+                "status_label": p.t(&format!("entries.status.{}", if excluded(view, &status) { "incorrect" } else { &status })),
                 "next_kind": next_kind,
                 "next_label": next_label,
                 "use_amp": a.options.use_amp,

@@ -12,6 +12,7 @@ use vmarket::model::user::Role;
 use super::slots::drawn;
 use crate::support::TestApp;
 use crate::support::actors::Actor;
+use crate::support::html::Doc;
 
 /// How an actor stands to the circle.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -119,6 +120,16 @@ async fn owners_write_members_read_and_everyone_else_finds_nothing() {
             response.status().code
         );
     }
+
+    // The hub's catalogue step: the owner edits the items, a member views them.
+    let hub = "/mypage/entry_history/2031Acc/hub";
+    for (actor, label) in [(&owner, "カタログアイテムを編集する"), (&member, "カタログアイテムを見る")]
+    {
+        let labels = Doc::parse(&actor.page(hub).await.1).texts("[data-testid=action-catalog]");
+        assert!(!labels.is_empty() && labels.iter().all(|l| l == label), "{labels:?}");
+    }
+    let labels = Doc::parse(&member.page(&format!("/en{hub}")).await.1).texts("[data-testid=action-catalog]");
+    assert!(!labels.is_empty() && labels.iter().all(|l| l == "See catalogue items"), "{labels:?}");
 
     // Writes: the owner's alone. A member is refused (403), anyone else finds nothing (404).
     let item_path = format!("{items}/{item}");

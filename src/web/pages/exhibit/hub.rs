@@ -31,6 +31,14 @@ fn action(p: &Page<'_>, permalink: &str, slot_id: i32, kind: StepKind, state: St
     }
 }
 
+/// The message key of a step's action: a member reads the catalogue items the owner edits.
+fn action_key(kind: StepKind, is_owner: bool) -> String {
+    match kind {
+        StepKind::Catalog if !is_owner => "exhibit.hub.action.catalog_view".into(),
+        _ => format!("exhibit.hub.action.{}", name(kind)),
+    }
+}
+
 /// The checklist of every slot the user's circles hold in the event.
 #[get("/mypage/entry_history/<permalink>/hub")]
 pub async fn hub(p: Page<'_>, current: CurrentUser, permalink: Permalink) -> Result<Template> {
@@ -58,7 +66,7 @@ pub async fn hub(p: Page<'_>, current: CurrentUser, permalink: Permalink) -> Res
                         "opens_at": s.opens_at.map(|at| at.to_rfc3339()),
                         "deadline": s.deadline.map(|at| at.to_rfc3339()),
                         "action": action(&p, permalink, slot.id, s.kind, s.state),
-                        "action_label": p.t(&format!("exhibit.hub.action.{}", name(s.kind))),
+                        "action_label": p.t(&action_key(s.kind, slot.circle.is_owner)),
                     })
                 })
                 .collect();
