@@ -139,3 +139,25 @@ async fn warmup_answers_when_the_database_does() {
     assert_eq!(res.status().code, 200);
     assert_eq!(res.into_string().await.as_deref(), Some("OK"));
 }
+
+/// The next event is one tap away (issue 26): the top page lists the other events taking
+/// entries or payments now, each linked to its own page, and an event's page offers "apply"
+/// while its entry window is open.
+#[rocket::async_test]
+async fn the_events_open_for_entry_are_one_tap_from_the_top_page() {
+    let app = TestApp::new().await;
+    let doc = Doc::parse(&app.page("/").await.1);
+    let links = doc.attrs("[data-testid=elsewhere-event]", "href");
+    assert!(links.contains(&"/2027Summer".to_string()), "{links:?}");
+    let items = doc.texts("[data-testid=open-elsewhere] li");
+    assert!(items.iter().any(|i| i.contains("出展エントリー受付中") && i.ends_with("まで")), "{items:?}");
+    assert_eq!(doc.count("[data-testid=apply-link]"), 0, "the current event takes no entries now");
+
+    for (prefix, apply, label) in [("", "/mypage/events", "応募する"), ("/en", "/en/mypage/events", "Apply")] {
+        let doc = Doc::parse(&app.page(&format!("{prefix}/2027Summer")).await.1);
+        assert_eq!(doc.attr("[data-testid=apply-link]", "href"), apply);
+        assert_eq!(doc.text("[data-testid=apply-link]"), label);
+        let others = doc.attrs("[data-testid=elsewhere-event]", "href");
+        assert!(!others.contains(&format!("{prefix}/2027Summer")), "not itself: {others:?}");
+    }
+}

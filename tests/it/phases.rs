@@ -59,16 +59,16 @@ async fn private_phases_are_hidden_and_do_not_shadow_public_ones() {
 async fn the_top_page_says_what_is_open_now() {
     let app = TestApp::new().await;
     let doc = Doc::parse(&app.page("/").await.1);
-    assert_eq!(doc.texts("[data-testid=open-now] li"), ["ブース入稿受付中 2026/11/30 23:59まで"]);
+    assert_eq!(doc.texts("[data-testid=open-here] li"), ["ブース入稿受付中 2026/11/30 23:59まで"]);
     assert_eq!(doc.text(".countdown__fallback"), "次は「入稿締切」（2026/11/30 23:59）");
 
     app.clock.set(at("2026-08-10T00:00:00Z"));
     let doc = Doc::parse(&app.page("/en").await.1);
-    assert_eq!(doc.texts("[data-testid=open-now] li"), ["Exhibitor entry is open until 2026/08/31 23:59"]);
+    assert_eq!(doc.texts("[data-testid=open-here] li"), ["Exhibitor entry is open until 2026/08/31 23:59 Apply"]);
 
     app.clock.set(at("2026-12-20T00:00:00Z"));
     let doc = Doc::parse(&app.page("/en").await.1);
-    assert_eq!(doc.texts("[data-testid=open-now] li"), ["The event is open now until 2026/12/27 23:59"]);
+    assert_eq!(doc.texts("[data-testid=open-here] li"), ["The event is open now until 2026/12/27 23:59"]);
 
     app.clock.set(at("2026-09-01T00:00:00Z"));
     let doc = Doc::parse(&app.page("/").await.1);

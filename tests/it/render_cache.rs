@@ -209,7 +209,7 @@ async fn the_clock_changes_the_key() {
     // and the banner at once.
     let qa = app.as_staff(vmarket::model::user::Role::QaTester).await;
     let before = Doc::parse(&app.page("/en").await.1);
-    assert_eq!(before.texts("[data-testid=open-now] li"), ["Booth submission is open until 2026/11/30 23:59"]);
+    assert_eq!(before.texts("[data-testid=open-here] li"), ["Booth submission is open until 2026/11/30 23:59"]);
     let res = qa
         .request(Method::Put, "/api/v1/admin/time_travel")
         .header(ContentType::JSON)
@@ -218,6 +218,6 @@ async fn the_clock_changes_the_key() {
         .await;
     assert_eq!(res.status().code, 200);
     let after = Doc::parse(&app.page("/en").await.1);
-    assert_eq!(after.texts("[data-testid=open-now] li"), ["The event is open now until 2026/12/27 23:59"]);
+    assert_eq!(after.texts("[data-testid=open-here] li"), ["The event is open now until 2026/12/27 23:59"]);
     assert_eq!(after.count("[data-testid=time-travel-banner]"), 1);
 }

@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::error::Result;
 use crate::i18n::tera::format_jst;
 use crate::model::concept::ConceptView;
-use crate::model::event::{EventView, EventWithPhases};
+use crate::model::event::{EventView, EventWithPhases, Window};
 use crate::web::page::Page;
 
 /// The top page of the current event.
@@ -43,6 +43,7 @@ fn render_event(page: &Page<'_>, current: &EventWithPhases) -> Template {
             "event": view,
             "timeline": timeline(page, &view),
             "open_now": open_now(page, current),
+            "elsewhere": open_elsewhere(page, current),
             "countdown_props": countdown_props(page, &view).to_string(),
             "next_phase": next_phase(page, &view),
             "lottery_runs": lottery_runs,
@@ -70,7 +71,8 @@ fn timeline(page: &Page<'_>, view: &EventView) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// The windows open now, with their closing time.
+/// The windows open now, with their closing time; the entry window with the way to apply (the
+/// events page of mypage, behind sign-in).
 fn open_now(page: &Page<'_>, event: &EventWithPhases) -> Vec<serde_json::Value> {
     event
         .open_windows(page.now)
@@ -80,6 +82,28 @@ fn open_now(page: &Page<'_>, event: &EventWithPhases) -> Vec<serde_json::Value> 
                 "key": window.as_str(),
                 "label": page.t(&format!("open_now.{}", window.as_str())),
                 "until": page.site.messages.tf(page.lang, "open_now.until", &[("at", &format_jst(until, true))]),
+                "apply_href": (window == Window::Entry).then(|| page.href("/mypage/events")),
+            })
+        })
+        .collect()
+}
+
+/// The other public events taking entries or payments now, with the window's end and a link to
+/// the event's own page: the next event is one tap from any event's page.
+fn open_elsewhere(page: &Page<'_>, shown: &EventWithPhases) -> Vec<serde_json::Value> {
+    let wanted = [Window::Entry, Window::FirstPayment, Window::SecondPayment];
+    page.tree
+        .events
+        .iter()
+        .filter(|e| e.event.id != shown.event.id)
+        .flat_map(|e| {
+            e.open_windows(page.now).into_iter().filter(|(w, _)| wanted.contains(w)).map(move |(window, until)| {
+                json!({
+                    "name": page.lang.pick(&e.event.name_ja, &e.event.name_en),
+                    "href": page.href(&format!("/{}", e.event.permalink)),
+                    "label": page.t(&format!("open_now.{}", window.as_str())),
+                    "until": page.site.messages.tf(page.lang, "open_now.until", &[("at", &format_jst(until, true))]),
+                })
             })
         })
         .collect()

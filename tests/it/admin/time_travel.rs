@@ -24,7 +24,7 @@ async fn a_qa_tester_travels_to_the_event_and_back() {
     let qa = app.as_staff(Role::QaTester).await;
     let support = app.as_staff(Role::UcStaff).await;
     let doc = Doc::parse(&app.page("/en").await.1);
-    assert_eq!(doc.texts("[data-testid=open-now] li"), ["Booth submission is open until 2026/11/30 23:59"]);
+    assert_eq!(doc.texts("[data-testid=open-here] li"), ["Booth submission is open until 2026/11/30 23:59"]);
     assert_eq!(doc.count("[data-testid=time-travel-banner]"), 0);
     let (status, before) = qa.get_json(PATH).await;
     assert_eq!(status, 200);
@@ -41,7 +41,7 @@ async fn a_qa_tester_travels_to_the_event_and_back() {
 
     // The public site is on the chosen day: the event is open, the catalogue's gate lifted.
     let doc = Doc::parse(&app.page("/en").await.1);
-    assert_eq!(doc.texts("[data-testid=open-now] li"), ["The event is open now until 2026/12/27 23:59"]);
+    assert_eq!(doc.texts("[data-testid=open-here] li"), ["The event is open now until 2026/12/27 23:59"]);
     assert_eq!(
         doc.text("[data-testid=time-travel-banner]"),
         "Time travel: the site is shown as it will be on 2026/12/13 12:00 (Japan time)."
@@ -72,7 +72,7 @@ async fn a_qa_tester_travels_to_the_event_and_back() {
     let back = call(&app, &qa, Method::Delete, PATH, None).await;
     assert_eq!((back.status, back.body["timestamp"].clone()), (200, serde_json::Value::Null));
     let doc = Doc::parse(&app.page("/en").await.1);
-    assert_eq!(doc.texts("[data-testid=open-now] li"), ["Booth submission is open until 2026/11/30 23:59"]);
+    assert_eq!(doc.texts("[data-testid=open-here] li"), ["Booth submission is open until 2026/11/30 23:59"]);
     assert_eq!(doc.count("[data-testid=time-travel-banner]"), 0);
 
     use sea_orm::EntityTrait;
