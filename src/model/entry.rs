@@ -550,7 +550,7 @@ impl EntryView {
                             },
                             can_pay,
                             can_decline: owner_may && declinable(a.lottery_status, ev, now),
-                            next: next_step(shown, ev, now),
+                            next: next_step(shown, c.is_suspended, ev, now),
                         })
                     })
                     .collect();

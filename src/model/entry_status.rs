@@ -178,12 +178,19 @@ pub struct NextStep {
     pub at: DateTime<Utc>,
 }
 
-/// What comes next for an application whose shown status is `shown` ([`shown_status`]) in
-/// `event`'s timeline at `now`, if anything is ahead with a date: a win to pay waits for its
-/// payment window or must be paid before its end; an application waits for the first draw, a
-/// first-round loss for the second. Paid, free, lost, declined and unpaid applications have
-/// nothing ahead (their status says it all), nor has a draw already under way.
-pub fn next_step(shown: LotteryStatus, event: &EventWithPhases, now: DateTime<Utc>) -> Option<NextStep> {
+/// What comes next for an application whose shown status is `shown` ([`shown_status`]) of a
+/// circle that is `suspended` or not, in `event`'s timeline at `now`, if anything is ahead with
+/// a date: a win to pay waits for its payment window or must be paid before its end; an
+/// application waits for the first draw, a first-round loss for the second — unless its circle
+/// is suspended, which leaves it out of every draw ([`lottery_type`]: `incorrect`). Paid, free,
+/// lost, declined and unpaid applications have nothing ahead (their status says it all), nor has
+/// a draw already under way.
+pub fn next_step(
+    shown: LotteryStatus,
+    suspended: bool,
+    event: &EventWithPhases,
+    now: DateTime<Utc>,
+) -> Option<NextStep> {
     use LotteryStatus as S;
     let ahead = |kind: PhaseType| event.at(kind).filter(|at| *at > now);
     let step = |kind: NextStepKind, at: DateTime<Utc>| NextStep { kind, at };
@@ -192,6 +199,7 @@ pub fn next_step(shown: LotteryStatus, event: &EventWithPhases, now: DateTime<Ut
         None => ahead(end).map(|closes| step(NextStepKind::PayBy, closes)),
     };
     match shown {
+        S::Applied | S::FirstLost if suspended => None,
         S::Applied => ahead(PhaseType::FirstLotteryStart).map(|at| step(NextStepKind::FirstDraw, at)),
         S::FirstLost => ahead(PhaseType::SecondLotteryStart).map(|at| step(NextStepKind::SecondDraw, at)),
         S::FirstWin => payment(PhaseType::FirstPaymentStart, PhaseType::FirstPaymentEnd),
@@ -317,7 +325,7 @@ mod tests {
     fn the_next_step_names_the_payment_window_before_it_opens_and_its_end_while_open() {
         use NextStepKind::*;
         let e = timeline(true);
-        let next = |s: LotteryStatus, day: i64| next_step(s, &e, t(day)).map(|n| (n.kind, n.at));
+        let next = |s: LotteryStatus, day: i64| next_step(s, false, &e, t(day)).map(|n| (n.kind, n.at));
         // After the first draw (day 40), before the payment window (50–60): nothing to pay yet.
         assert_eq!(next(LotteryStatus::FirstWin, 45), Some((PaymentOpens, t(50))));
         assert_eq!(next(LotteryStatus::FirstWin, 50), Some((PayBy, t(60))), "opens at its instant");
@@ -328,7 +336,11 @@ mod tests {
         assert_eq!(next(LotteryStatus::Applied, 25), Some((FirstDraw, t(30))));
         assert_eq!(next(LotteryStatus::Applied, 35), None, "the draw is under way");
         assert_eq!(next(LotteryStatus::FirstLost, 45), Some((SecondDraw, t(70))));
-        assert_eq!(next_step(LotteryStatus::FirstLost, &timeline(false), t(45)), None, "no second round");
+        assert_eq!(next_step(LotteryStatus::FirstLost, false, &timeline(false), t(45)), None, "no second round");
+        // A suspended circle takes part in no draw; a win it holds is still to pay.
+        assert_eq!(next_step(LotteryStatus::Applied, true, &e, t(25)), None);
+        assert_eq!(next_step(LotteryStatus::FirstLost, true, &e, t(45)), None);
+        assert_eq!(next_step(LotteryStatus::FirstWin, true, &e, t(45)).map(|n| n.kind), Some(PaymentOpens));
         for done in [LotteryStatus::Paid, LotteryStatus::Win, LotteryStatus::Lost, LotteryStatus::Decline] {
             assert_eq!(next(done, 45), None, "{done:?}");
         }

@@ -57,7 +57,7 @@ pub(crate) fn plan_json(p: &Page<'_>, plan: &PlanView) -> Value {
 
 /// Whether an application in `status` of this entry is left out of the draws because its circle
 /// is suspended: it stays stored as it is (`applied`, `first_lost`) and reads "not in the draw",
-/// as the entry's type does.
+/// as the entry's type does (its next step says no draw either: `entry_status::next_step`).
 fn excluded(view: &EntryView, status: &str) -> bool {
     view.circle.is_suspended && matches!(status, "applied" | "first_lost")
 }
@@ -86,9 +86,8 @@ pub(crate) fn entry_json(p: &Page<'_>, view: &EntryView) -> Value {
         .map(|a| {
             let status = serde_json::to_value(a.lottery_status).unwrap_or_default();
             let status = status.as_str().unwrap_or_default().to_string();
-            let next = a.next.filter(|_| !excluded(view, &status));
-            let next_kind = next.map(|n| serde_json::to_value(n.kind).unwrap_or_default());
-            let next_label = next.zip(next_kind.as_ref().and_then(Value::as_str)).map(|(n, kind)| {
+            let next_kind = a.next.map(|n| serde_json::to_value(n.kind).unwrap_or_default());
+            let next_label = a.next.zip(next_kind.as_ref().and_then(Value::as_str)).map(|(n, kind)| {
                 p.site.messages.tf(p.lang, &format!("entries.next.{kind}"), &[("at", &format_jst(n.at, true))])
             });
             json!({
