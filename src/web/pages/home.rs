@@ -78,14 +78,20 @@ fn open_now(page: &Page<'_>, event: &EventWithPhases) -> Vec<serde_json::Value> 
         .open_windows(page.now)
         .into_iter()
         .map(|(window, until)| {
-            json!({
-                "key": window.as_str(),
-                "label": page.t(&format!("open_now.{}", window.as_str())),
-                "until": page.site.messages.tf(page.lang, "open_now.until", &[("at", &format_jst(until, true))]),
-                "apply_href": (window == Window::Entry).then(|| page.href("/mypage/events")),
-            })
+            let mut row = window_json(page, window, until);
+            row["key"] = json!(window.as_str());
+            row["apply_href"] = json!((window == Window::Entry).then(|| page.href("/mypage/events")));
+            row
         })
         .collect()
+}
+
+/// An open window as the top page names it: its label and "until …" in Japan time.
+fn window_json(page: &Page<'_>, window: Window, until: chrono::DateTime<chrono::Utc>) -> serde_json::Value {
+    json!({
+        "label": page.t(&format!("open_now.{}", window.as_str())),
+        "until": page.site.messages.tf(page.lang, "open_now.until", &[("at", &format_jst(until, true))]),
+    })
 }
 
 /// The other public events taking entries or payments now, with the window's end and a link to
@@ -98,12 +104,10 @@ fn open_elsewhere(page: &Page<'_>, shown: &EventWithPhases) -> Vec<serde_json::V
         .filter(|e| e.event.id != shown.event.id)
         .flat_map(|e| {
             e.open_windows(page.now).into_iter().filter(|(w, _)| wanted.contains(w)).map(move |(window, until)| {
-                json!({
-                    "name": page.lang.pick(&e.event.name_ja, &e.event.name_en),
-                    "href": page.href(&format!("/{}", e.event.permalink)),
-                    "label": page.t(&format!("open_now.{}", window.as_str())),
-                    "until": page.site.messages.tf(page.lang, "open_now.until", &[("at", &format_jst(until, true))]),
-                })
+                let mut row = window_json(page, window, until);
+                row["name"] = json!(page.lang.pick(&e.event.name_ja, &e.event.name_en));
+                row["href"] = json!(page.href(&format!("/{}", e.event.permalink)));
+                row
             })
         })
         .collect()

@@ -5,6 +5,7 @@ use rocket::http::{ContentType, Header};
 use serde_json::Value;
 
 use super::TestApp;
+use super::actors::TEST_PASSWORD;
 use super::html::Doc;
 
 /// The path and query of an absolute or relative URL on the test site.
@@ -71,7 +72,7 @@ impl TestApp {
         let path = local(account_page, &self.origin);
         let (status, html) = self.page(&path).await;
         assert_eq!(status, 200, "account page at {path}");
-        self.submit("/account/auth/sign_in", &html, &[("email", email), ("password", "correct horse battery")]).await
+        self.submit("/account/auth/sign_in", &html, &[("email", email), ("password", TEST_PASSWORD)]).await
     }
 
     /// Submits an account form and returns (status, Location, body).
@@ -110,7 +111,7 @@ impl TestApp {
         let (_, html) = self.open_account_page(next).await;
         let fields = [
             ("email", email),
-            ("password", "correct horse battery"),
+            ("password", TEST_PASSWORD),
             ("vmarket_id", handle),
             ("name_ja", name_ja),
             ("name_en", name_en),
