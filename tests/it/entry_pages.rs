@@ -383,4 +383,7 @@ async fn a_suspended_circles_entry_says_not_in_the_draw_everywhere() {
         assert_eq!(doc.attrs("[data-testid=application]", "data-status"), ["applied", "applied"], "stored as is");
         assert_eq!(doc.count("[data-testid=next-step]"), 0, "no draw ahead for it");
     }
+    let (_, list) = c.owner.get_json("/api/v1/user/event_entries?permalink=HaltFair").await;
+    let nexts: Vec<&Value> = list["data"][0]["applications"].as_array().unwrap().iter().map(|a| &a["next"]).collect();
+    assert_eq!(nexts, [&Value::Null, &Value::Null], "the API agrees: no draw ahead");
 }
