@@ -38,8 +38,9 @@ test-frontend:
 test-sqlite:
 	$(NEXTEST)
 
+## The integration tests only: the library's unit tests never open a test database.
 test-postgres:
-	VMARKET_TEST_DATABASE_URL="$$(scripts/pg-test-server)" $(NEXTEST)
+	VMARKET_TEST_DATABASE_URL="$$(scripts/pg-test-server)" $(NEXTEST) --test it
 
 test-e2e:
 	scripts/e2e

@@ -58,6 +58,7 @@ mod render_cache;
 mod security;
 mod seed;
 mod static_files;
+mod suites;
 mod support;
 mod tokens;
 mod uploader;

@@ -6,7 +6,7 @@
 //! polled (CI, 2026-11-27): the test below holds the lock from another connection the way a
 //! worker does.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use sea_orm::{ConnectionTrait, DatabaseBackend};
@@ -51,7 +51,7 @@ async fn a_circle_is_created_while_another_connection_writes() {
 fn every_transaction_starts_with_the_write_lock() {
     let mut found = Vec::new();
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
-    visit(&src, &mut |path, text| {
+    crate::support::sources::each_rust_file(&src, &mut |path, text| {
         for (n, line) in text.lines().enumerate() {
             if line.contains(".begin().await") && !line.trim_start().starts_with("//") {
                 found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
@@ -59,15 +59,4 @@ fn every_transaction_starts_with_the_write_lock() {
         }
     });
     assert!(found.is_empty(), "start write transactions with db::begin_write:\n{}", found.join("\n"));
-}
-
-fn visit(dir: &Path, each: &mut dyn FnMut(&Path, &str)) {
-    for entry in std::fs::read_dir(dir).expect("src is readable").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            visit(&path, each);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            each(&path, &std::fs::read_to_string(&path).expect("a source file"));
-        }
-    }
 }

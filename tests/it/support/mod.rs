@@ -17,6 +17,7 @@ pub mod localstripe;
 pub mod moto;
 pub mod payments;
 pub mod smtp_sink;
+pub mod sources;
 pub mod sql;
 
 use std::path::PathBuf;
