@@ -2,7 +2,8 @@
  * Accessibility audit: axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA rules) over every page in
  * `e2e/a11y-routes.json` — public pages as a visitor, mypage as the demo exhibitor, the console
  * as the demo admin — in Japanese and English, at 1280 px and 390 px. Fails on any violation of
- * impact serious or critical; writes every finding (minor and moderate ones included) to
+ * impact serious or critical, and at 390 px on a page whose title (`h1`) starts below 300 px or
+ * that is wider than the screen (issue 26: a phone's first screen shows what the page is); writes every finding (minor and moderate ones included) to
  * SCREENSHOT_DIR/a11y/REPORT.md and a full-page screenshot of each page with a finding beside it
  * (of every page with VMARKET_E2E_A11Y_SCREENSHOTS=all).
  *
@@ -42,6 +43,9 @@ const BLOCKING = new Set(['serious', 'critical']);
 const ADVISORY = ['best-practice'];
 const LANGS = /** @type {const} */ (['ja', 'en']);
 const WIDTHS = [1280, 390];
+/** The phone width, where the first screen must show the page's title (see phoneLayout). */
+const PHONE = 390;
+const H1_MAX_TOP = 300;
 /** Pages audited at once (each has its own tab; contexts are shared per account). */
 const CONCURRENCY = Number(process.env.VMARKET_E2E_A11Y_CONCURRENCY || 3);
 /** Only routes matching this regular expression (for working on a few pages); all by default. */
@@ -218,7 +222,7 @@ const SETUPS = {
  *   order: number, status: number, console: boolean, exclude: string[], at: string | null,
  *   target: (page: import('playwright-core').Page) => Promise<string> }} Job
  * @typedef {{ id: string, impact: string, help: string, helpUrl: string, wcag: boolean, nodes: { target: string[], html: string }[] }} Violation
- * @typedef {{ job: Job, path: string, violations: Violation[], screenshot: string, focus: string[] }} Audit
+ * @typedef {{ job: Job, path: string, violations: Violation[], screenshot: string, focus: string[], phone: string[] }} Audit
  */
 
 /** Every page × language of the list (the worker audits each at every width). @returns {Job[]} */
@@ -343,18 +347,50 @@ async function axeAndScreenshot(page, job, landed, t) {
   // check: each one is focused in turn and must show a ring (an outline of 2px or more, or a
   // box shadow). Once per page; the console keeps MUI's own focus styles.
   const focus = job.width === WIDTHS[0] && !job.console ? await focusWithoutRing(page, job.exclude) : [];
+  const phone = job.width === PHONE ? await phoneLayout(page) : [];
   TIMINGS.axe += Date.now() - t;
   t = Date.now();
   // A full-page screenshot costs about as much as the audit itself: by default only pages with a
   // finding get one (what a reviewer opens); VMARKET_E2E_A11Y_SCREENSHOTS=all shoots every view.
   let file = '';
-  if (ALL_SCREENSHOTS || violations.length > 0 || focus.length > 0) {
+  if (ALL_SCREENSHOTS || violations.length > 0 || focus.length > 0 || phone.length > 0) {
     file = `${String(job.order).padStart(3, '0')}-${slug(path.replace(/^\/en(?=\/|$)/, '') || '/')}.${job.lang}.${job.width}.jpg`;
     // JPEG: encodes several times faster than PNG for tall pages, and is plenty for review.
     await page.screenshot({ path: join(OUT_DIR, file), fullPage: true, type: 'jpeg', quality: 70, animations: 'disabled' });
   }
   TIMINGS.screenshot += Date.now() - t;
-  return { job, path, violations, screenshot: file, focus };
+  return { job, path, violations, screenshot: file, focus, phone };
+}
+
+/**
+ * What a phone's first screen lacks (issue 26): the page's title (`h1`) must start above
+ * {@link H1_MAX_TOP} px, and nothing may be wider than the screen (the page scrolls sideways).
+ * The console's title is in its app bar, not an `h1`: only the overflow is checked there.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string[]>}
+ */
+function phoneLayout(page) {
+  return page.evaluate((maxTop) => {
+    /** @type {string[]} */
+    const problems = [];
+    window.scrollTo(0, 0);
+    const h1 = document.querySelector('h1');
+    const isConsole = Boolean(document.querySelector('#main-content'));
+    if (!isConsole && !h1) problems.push('no h1');
+    if (h1) {
+      const top = Math.round(h1.getBoundingClientRect().top + window.scrollY);
+      if (top > maxTop) problems.push(`the h1 starts ${top} px down (at most ${maxTop})`);
+    }
+    const wide = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+    if (wide > 0) {
+      const culprits = Array.from(document.querySelectorAll('body *'))
+        .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .slice(0, 3)
+        .map((el) => el.outerHTML.slice(0, el.outerHTML.indexOf('>') + 1).slice(0, 120));
+      problems.push(`the page is ${wide} px wider than the screen: ${culprits.join(' ')}`);
+    }
+    return problems;
+  }, H1_MAX_TOP);
 }
 
 /**
@@ -494,7 +530,7 @@ function report(audits, failures, consoleEmpty) {
   writeFileSync(join(OUT_DIR, 'REPORT.md'), `${lines.join('\n')}\n`);
 }
 
-test('axe: no serious or critical violation on any page, ja and en, 1280 and 390 px', { timeout: 900_000 }, async () => {
+test('axe: no serious or critical violation on any page, ja and en, 1280 and 390 px; at 390 px the title in the first screen and no sideways scrolling', { timeout: 900_000 }, async () => {
   assert.ok(browser);
   const queue = jobs();
   if (!process.env.VMARKET_E2E_A11Y_ONLY) assert.ok(queue.length >= 2 * 40, `the route list yields the pages (${queue.length} jobs)`);
@@ -542,6 +578,9 @@ test('axe: no serious or critical violation on any page, ja and en, 1280 and 390
           const targets = v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ');
           const html = (v.nodes[0]?.html ?? '').replace(/\s+/g, ' ').slice(0, 160);
           failures.push(`${result.path} [${job.lang} ${job.width}px] ${v.id} (${v.impact}): ${v.help} — ${targets} — ${html}`);
+        }
+        if (result.phone.length > 0) {
+          failures.push(`${result.path} [${job.lang} ${job.width}px] phone layout: ${result.phone.join('; ')}`);
         }
         if (result.focus.length > 0) {
           failures.push(`${result.path} [${job.lang}] focus not visible on ${result.focus.length}: ${result.focus.slice(0, 5).join(' | ')}`);

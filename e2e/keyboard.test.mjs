@@ -1,5 +1,5 @@
 /**
- * Keyboard only: the skip link, the header menu, the language switch, the catalogue search and
+ * Keyboard only: the skip link, the header menu (and a phone's menu button), the language switch, the catalogue search and
  * the contact form are used with Tab, arrows, Space and Enter (no clicks, no fills), and every
  * element that takes focus on the way shows it.
  */
@@ -100,6 +100,46 @@ test('skip link, header menu and language switch with the keyboard', { timeout: 
     await tabTo(page, (f) => f.testid === 'lang-switch', 'the language switch (English page)');
     await pressAndWait(page, 'Enter', (u) => u.pathname === '/worlds');
     assert.equal(await htmlLang(page), 'ja');
+    assert.deepEqual(errors, [], 'uncaught page errors');
+  } finally {
+    await close();
+  }
+});
+
+test('a phone\'s header menu: a button that opens and closes the navigation by keyboard', { timeout: TEST_TIMEOUT_MS }, async () => {
+  assert.ok(browser);
+  const { page, errors, close } = await newPage(browser);
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(url('/en'));
+    const button = page.locator('[data-menu-button]');
+    const nav = page.locator('#site-nav');
+    // Folded: the button says so, the links are out of sight and out of the Tab order.
+    await button.waitFor({ state: 'visible' });
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.equal(await nav.isVisible(), false, 'the navigation is folded on a phone');
+    const toggle = await tabTo(page, (f) => f.tag === 'button' && f.text === 'Menu', 'the menu button');
+    assert.equal(toggle.text, 'Menu');
+    // Space opens it; the next Tab stop is its first link.
+    await page.keyboard.press('Space');
+    assert.equal(await button.getAttribute('aria-expanded'), 'true');
+    assert.equal(await nav.isVisible(), true, 'the navigation opens');
+    const first = await tabTo(page, () => true, 'the first link of the menu', 1);
+    assert.equal(first.href, '/en');
+    // Escape closes it and gives the focus back to the button.
+    await page.keyboard.press('Escape');
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.equal(await nav.isVisible(), false, 'Escape folds the navigation');
+    assert.equal(await page.evaluate(() => document.activeElement?.hasAttribute('data-menu-button')), true);
+    // Enter opens it too, and a link in it leads on.
+    await page.keyboard.press('Enter');
+    await tabTo(page, (f) => f.href === '/en/worlds', 'the worlds link in the menu');
+    await screenshot(page, 'keyboard-phone-menu.png');
+    await pressAndWait(page, 'Enter', (u) => u.pathname === '/en/worlds');
+    // At desktop width there is no button and the navigation is always there.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.equal(await button.isVisible(), false);
+    assert.equal(await nav.isVisible(), true);
     assert.deepEqual(errors, [], 'uncaught page errors');
   } finally {
     await close();

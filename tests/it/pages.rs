@@ -121,7 +121,11 @@ async fn pages_load_the_widgets_build_and_share_its_id() {
     .expect("manifest");
     let app = TestApp::builder().dist_dir(dist.path().to_path_buf()).build().await;
     let doc = Doc::parse(&app.page("/en/worlds").await.1);
-    assert_eq!(doc.attrs("script[type=module]", "src"), ["/static/dist/widgets/assets/common-abc.js"]);
+    // The header's menu button (static/js/menu.js), then the widgets' entry.
+    assert_eq!(
+        doc.attrs("script[type=module]", "src"),
+        ["/static/js/menu.js", "/static/dist/widgets/assets/common-abc.js"]
+    );
     assert_eq!(doc.attrs("link[rel=stylesheet]", "href")[1], "/static/dist/widgets/assets/common-abc.css");
     let build_id = doc.attr("meta[name=vmarket-build-id]", "content");
     let (status, body) = app.get_json("/builds/latest.json?t=123").await;
@@ -159,5 +163,27 @@ async fn the_events_open_for_entry_are_one_tap_from_the_top_page() {
         assert_eq!(doc.text("[data-testid=apply-link]"), label);
         let others = doc.attrs("[data-testid=elsewhere-event]", "href");
         assert!(!others.contains(&format!("{prefix}/2027Summer")), "not itself: {others:?}");
+    }
+}
+
+/// An event's page leads to its own worlds (issue 26: a past event's "see all worlds" opened the
+/// current event's), and each concept card to its concept's section there.
+#[rocket::async_test]
+async fn an_event_page_links_to_its_own_worlds_and_concepts() {
+    let app = TestApp::new().await;
+    for (path, worlds) in
+        [("/", "/worlds"), ("/2026Summer", "/2026Summer/worlds"), ("/en/2026Summer", "/en/2026Summer/worlds")]
+    {
+        let doc = Doc::parse(&app.page(path).await.1);
+        assert_eq!(doc.attr("[data-testid=all-worlds]", "href"), worlds, "{path}");
+        let cards = doc.attrs("[data-testid=concept-card] a", "href");
+        assert!(!cards.is_empty(), "{path}: concept cards");
+        let (status, html) = app.page(worlds).await;
+        assert_eq!(status, 200, "{worlds}");
+        let sections = Doc::parse(&html).attrs(".concept-section", "id");
+        for card in &cards {
+            let anchor = card.strip_prefix(&format!("{worlds}#")).unwrap_or_else(|| panic!("{path}: {card}"));
+            assert!(sections.iter().any(|id| id == anchor), "{path}: {card} has no section in {sections:?}");
+        }
     }
 }

@@ -4,6 +4,7 @@ import { csvValue, neutralised, toCsv } from './csv';
 import { everyRecord } from './export';
 import { recordName } from './names';
 import { formatJst, fromJstInput, toJstInput } from './time';
+import { phoneSummary } from './views';
 
 describe('Japan time in inputs', () => {
   it('shows an instant as the Japan wall clock, whatever its offset', () => {
@@ -114,5 +115,26 @@ describe('exporting a whole list', () => {
     expect(all.at(-1)?.id).toBe(2500);
     expect(calls).toHaveLength(3);
     expect(calls[2]).toEqual({ filter: { event_id: 13 }, sort: { field: 'id', order: 'ASC' }, pagination: { page: 3, perPage: 1000 } });
+  });
+});
+
+describe('a phone row of a list', () => {
+  it('says the short columns the name does not, at most three', () => {
+    const columns = ['name_ja', 'permalink', 'status', 'capacity', 'description', 'note', 'code'].map((source) => ({
+      source,
+      kind: 'text' as const,
+      list: true,
+    }));
+    const record = {
+      id: 3,
+      name_ja: '冬のマーケット',
+      permalink: '2026Winter',
+      status: '',
+      capacity: 40,
+      description: 'とても長い説明文がここに入ります。'.repeat(4),
+      note: 'one',
+      code: 'two',
+    };
+    expect(phoneSummary(record, columns)).toBe('2026Winter · 40 · one');
   });
 });

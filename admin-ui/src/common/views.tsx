@@ -33,6 +33,7 @@ import {
   SelectInput,
   Show,
   SimpleForm,
+  SimpleList,
   SimpleFormIterator,
   SimpleShowLayout,
   SingleFieldList,
@@ -45,8 +46,10 @@ import {
   TopToolbar,
   required,
   useCanAccess,
+  useLocaleState,
   useResourceContext,
 } from 'react-admin';
+import { type Theme, useMediaQuery } from '@mui/material';
 import { storedLocale } from '../i18n';
 import { PHASE_TYPES } from './choices';
 import { ExportAllButton, useColumnExporter } from './export';
@@ -72,6 +75,18 @@ import type { BulkSpec, FieldSpec, ResourceSpec } from './spec';
 const YEN = { style: 'currency', currency: 'JPY', maximumFractionDigits: 0 } as const;
 
 const NO_WRAP = { '& .MuiFormControlLabel-label': { whiteSpace: 'nowrap' } };
+
+/**
+ * A show page no wider than a phone: tables (a record's rows, a draw's summary) scroll sideways in
+ * their own box, and long values (addresses) wrap anywhere instead of widening the page.
+ */
+const FITS_THE_SCREEN = {
+  '& .RaDatagrid-tableWrapper, & .vm-table-scroll': { overflowX: 'auto', maxWidth: '100%' },
+  '& .RaLabeled-root, & .MuiTypography-root': { overflowWrap: 'anywhere' },
+};
+
+/** Column headers on one line: a Japanese label broke anywhere (バージ/ョン) in a narrow column. */
+const HEADERS_WHOLE = { '& .RaDatagrid-headerCell': { whiteSpace: 'nowrap' } };
 
 /**
  * The field showing `f` (`inList`: as a list column), keyed by its source; `label`: a catalogue
@@ -294,6 +309,20 @@ function useBulkActions(spec: ResourceSpec): ReactElement | false {
   );
 }
 
+/**
+ * A phone row's second line: the list columns that hold short text or numbers (not the name
+ * the first line shows), joined with " · ".
+ */
+export function phoneSummary(record: Record<string, unknown>, columns: FieldSpec[]): string {
+  const shown = new Set(['id', 'name', 'name_ja', 'name_en', 'title', 'title_ja', 'title_en']);
+  return columns
+    .filter((f) => !shown.has(f.source))
+    .map((f) => record[f.source])
+    .filter((v): v is string | number => (typeof v === 'string' && v !== '' && v.length <= 40) || typeof v === 'number')
+    .slice(0, 3)
+    .join(' · ');
+}
+
 /** The list page of `spec`. */
 export function listOf(spec: ResourceSpec) {
   const filters = filtersFor(spec);
@@ -301,6 +330,10 @@ export function listOf(spec: ResourceSpec) {
   return function ResourceListPage() {
     const exporter = useColumnExporter(spec);
     const bulk = useBulkActions(spec);
+    // A phone gets one row per record (its name, then its other short columns), not a table
+    // whose columns squeeze their text to a character per line.
+    const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+    const [locale] = useLocaleState();
     return (
       <List
         exporter={false}
@@ -315,10 +348,19 @@ export function listOf(spec: ResourceSpec) {
         }
         perPage={25}
       >
-        <Datagrid rowClick="show" bulkActionButtons={bulk}>
-          <TextField source="id" sortable />
-          {columns.map((f) => fieldFor(f, true))}
-        </Datagrid>
+        {phone ? (
+          <SimpleList
+            rowClick="show"
+            primaryText={(record) => recordName(record, locale)}
+            secondaryText={(record) => phoneSummary(record, columns)}
+            tertiaryText={(record) => `#${record.id}`}
+          />
+        ) : (
+          <Datagrid rowClick="show" bulkActionButtons={bulk} sx={HEADERS_WHOLE}>
+            <TextField source="id" sortable />
+            {columns.map((f) => fieldFor(f, true))}
+          </Datagrid>
+        )}
       </List>
     );
   };
@@ -343,7 +385,7 @@ export function showOf(spec: ResourceSpec) {
   const actions = spec.showActions || editable(spec) ? <ShowToolbar spec={spec} /> : false;
   return function ResourceShowPage() {
     return (
-      <Show actions={actions}>
+      <Show actions={actions} sx={FITS_THE_SCREEN}>
         <SimpleShowLayout>
           <TextField source="id" />
           {spec.fields.filter((f) => !f.filterOnly).map((f, i) => cloneElement(fieldFor(f), { key: `${f.source}-${i}` }))}

@@ -32,6 +32,7 @@ export function Summary() {
       ) : (
         <>
           <Typography>{translate('admin.lottery_runs.summary_totals', summary)}</Typography>
+          <div className="vm-table-scroll">
           <Table size="small">
             <TableHead>
               <TableRow>
@@ -54,6 +55,7 @@ export function Summary() {
               ))}
             </TableBody>
           </Table>
+          </div>
         </>
       )}
     </div>

@@ -36,6 +36,11 @@ fn render_event(page: &Page<'_>, current: &EventWithPhases) -> Template {
     let view = EventView::new(current, page.lang, page.now);
     let concepts = ConceptView::from_tree(tree, tree.concepts_of(current.event.id), page.lang);
     let title = view.name.get().clone();
+    // This event's own worlds: `/worlds` is the current event's, another event's are under its
+    // permalink (a past event's page once sent its visitors to today's worlds).
+    let is_current = tree.current(page.now).is_some_and(|c| c.event.id == current.event.id);
+    let worlds_href =
+        if is_current { page.href("/worlds") } else { page.href(&format!("/{}/worlds", current.event.permalink)) };
     page.render(
         "home/index",
         &title,
@@ -49,6 +54,7 @@ fn render_event(page: &Page<'_>, current: &EventWithPhases) -> Template {
             "lottery_runs": lottery_runs,
             "concepts": concepts,
             "world_count": concepts.iter().map(|c| c.worlds.len()).sum::<usize>(),
+            "worlds_href": worlds_href,
         }),
     )
 }
