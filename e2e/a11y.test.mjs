@@ -25,7 +25,7 @@
  * localStorage, so each language has its own signed-in browser context (set before any page of
  * it loads) instead of one context whose tabs take turns.
  */
-// e2e-schedule: private — the longest file: a demo server of its own, so it runs beside everything (it posts an inquiry and a hub event) (scripts/e2e)
+// e2e-schedule: private alone — the longest file: a demo server of its own (it posts an inquiry and a hub event), and both cores for its pages (scripts/e2e)
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
