@@ -29,5 +29,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
     restoreMocks: true,
+    // Longer than Testing Library's 10 s wait (src/test-setup.ts), as in the console: a first
+    // render beside the TypeScript lint on two cores ran past vitest's default 5 s (CI, 2026-11-28).
+    testTimeout: 15_000,
   },
 });
