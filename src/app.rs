@@ -52,6 +52,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
     let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
     let circle_search_limiter = crate::http::limit::UserSearchLimiter::new(&config);
+    let ingame_limits = ingame::limits::IngameLimits::new(&config);
     let form_key = crate::http::protect::FormKey::from_figment(&figment);
     let api_docs = crate::openapi::routes(config.environment);
     let queue = crate::queue::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");
@@ -66,7 +67,8 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let site = Site { config, messages, assets };
 
     let download_limiter = assets::api::downloads::DownloadLimiter::per_minute(config_download_per_minute);
-    let api_bases = ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media", "/uploader"];
+    let api_bases =
+        ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media", "/uploader", "/ingame"];
     let mut rocket = rocket::custom(figment)
         .manage(site)
         .manage(db)
@@ -90,6 +92,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(render_cache)
         .manage(templates)
         .manage(download_limiter)
+        .manage(ingame_limits)
         // First: it stores what a cached route answered before the others add per-request headers.
         .attach(crate::http::render_cache::Freshness)
         .attach(locale::LocaleRouting)

@@ -53,7 +53,8 @@ struct ApiDoc;
 ))]
 struct AccountDoc;
 
-/// Declares the `bearer` security scheme (an account-service JWT).
+/// Declares the security schemes: `bearer` (an account-service JWT) and `ingame` (an in-game
+/// token, accepted on `/ingame` only).
 struct BearerAuth;
 
 impl Modify for BearerAuth {
@@ -62,6 +63,16 @@ impl Modify for BearerAuth {
         components.add_security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+        components.add_security_scheme(
+            "ingame",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("opaque in-game token (vmig_…), from /ingame/auth/token")
+                    .description(Some("The in-game API's own token; site JWTs are refused on /ingame"))
+                    .build(),
+            ),
         );
     }
 }
@@ -82,6 +93,7 @@ pub fn document() -> Document {
         resource("admin", crate::admin::clock::Doc::openapi()),
         resource("admin", crate::admin::dashboard::Doc::openapi()),
         resource("uploader", crate::assets::api::Doc::openapi()),
+        resource("ingame", crate::ingame::api::Doc::openapi()),
     ];
     let mut doc = ApiDoc::openapi();
     doc.merge(merged(parts));

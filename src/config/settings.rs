@@ -62,6 +62,10 @@ pub struct Config {
     /// Download-token checks per client IP and minute (429 with `Retry-After` beyond).
     #[serde(default = "default_asset_download_per_minute")]
     pub asset_download_per_minute: u32,
+    /// Device grants opened, and user codes typed, per client IP and minute each (the in-game
+    /// sign-in; 429 with `Retry-After` beyond).
+    #[serde(default = "default_ingame_codes_per_minute")]
+    pub ingame_codes_per_minute: u32,
     /// MiB of decoded images all uploads together may hold at once (at least 128: one 4096 px
     /// RGBA image and its working copy); further uploads wait for their share.
     #[serde(default = "default_image_decode_budget_mib")]
@@ -226,6 +230,10 @@ fn default_sign_in_per_minute() -> u32 {
 fn default_sign_in_per_account_per_hour() -> u32 {
     20
 }
+fn default_ingame_codes_per_minute() -> u32 {
+    10
+}
+
 fn default_asset_download_per_minute() -> u32 {
     20
 }
@@ -326,6 +334,7 @@ impl Default for Config {
             object_store_options: Default::default(),
             uploader_base_url: String::new(),
             asset_download_per_minute: default_asset_download_per_minute(),
+            ingame_codes_per_minute: default_ingame_codes_per_minute(),
             image_decode_budget_mib: default_image_decode_budget_mib(),
             dist_dir: default_dist_dir(),
             static_dir: default_static_dir(),

@@ -68,6 +68,8 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("asset_upload_parts", "the parts a local store received: private, written on every part"),
     ("asset_temporary_uploads", "one-shot small uploads: private"),
     ("asset_download_tokens", "download tokens of asset versions: private"),
+    ("ingame_device_grants", "the game client's pending sign-ins: private, written on every poll"),
+    ("ingame_sessions", "in-game tokens: shown only to their user on mypage"),
     (
         "time_travel",
         "the clock offset: every node copies it into its clock, and the phase state under the clock is part of \

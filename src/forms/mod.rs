@@ -10,6 +10,7 @@ pub mod asset;
 pub mod checks;
 pub mod circle;
 pub mod entry;
+pub mod ingame;
 pub mod inquiry;
 pub mod profile;
 pub mod user_event;

@@ -1,22 +1,28 @@
-//! The in-game API (what the virtual venues ask of the site while a visitor walks an event: booths, items, assets). Nothing is built yet; this folder holds its place and its layer (`tests/it/layers`,
-//! README "Layout").
+//! The in-game API (issue 30, ASSETS.md "In-game"), mounted at `/ingame`: what the virtual
+//! venues ask of the site while a visitor walks an event. Built so far: the game client's
+//! sign-in by a device grant (RFC 8628) ending in an opaque in-game token, who the token belongs
+//! to, and the user's assets. Emotes, chat and follows are not built yet.
 //!
 //! A feature sits above the model and below the edges: `api`, `web`, `admin` and the worker
-//! registry (`crate::workers`) may import it, it imports none of them. It may import everything below the features (`model`, `db`, `storage`, `http`, `auth`, `forms`, the job queue `queue` and the generic `jobs`, `mail`, and what those stand on) and `crate::assets`; never `booth` or `store`.
+//! registry (`crate::workers`) may import it, it imports none of them. It may import everything
+//! below the features (`model`, `db`, `storage`, `http`, `auth`, `forms`, the job queue `queue`
+//! and the generic `jobs`, `mail`, and what those stand on) and `crate::assets`; never `booth`
+//! or `store` (`tests/it/layers`, README "Layout").
 //!
-//! Where its parts go: its routes (`routes()` below, mounted at `/ingame` by `crate::app`; its API),
-//! its queries, rules and client views ([`model`]), its background jobs ([`jobs`], listed in
-//! `crate::workers`), and pure parts (no database, no clock) in modules of their own, as
-//! `crate::lottery` is for the draw. This file only declares the modules and lists the routes:
-//! what several of them share goes in a file of its own (a module never imports its own
-//! `mod.rs`, `tests/it/layers`).
+//! - [`codes`]: user codes, device codes and tokens (pure);
+//! - [`model`]: device grants, in-game sessions and the asset lists — their queries and rules;
+//! - [`player`] and [`state`]: the request guards of `/ingame` handlers;
+//! - [`limits`]: the sign-in's rate limits (managed state);
+//! - [`api`]: the routes ([`routes`], mounted by `crate::app`); the mypage page that confirms a
+//!   code is a page, in `crate::web::pages::ingame`;
+//! - [`jobs`]: its background jobs (none yet).
 
+pub mod api;
+pub mod codes;
 pub mod jobs;
+pub mod limits;
 pub mod model;
+pub mod player;
+pub mod state;
 
-use rocket::Route;
-
-/// The routes of this feature, mounted at `/ingame` (none yet).
-pub fn routes() -> Vec<Route> {
-    Vec::new()
-}
+pub use api::routes;

@@ -12,7 +12,7 @@ use crate::support::TestApp;
 
 /// Mounted prefixes that serve JSON, files or media rather than pages of the site (`/api-docs`:
 /// the OpenAPI document and Swagger UI, a third-party tool served in development only;
-/// `/uploader`: the asset uploader's API and its downloads).
+/// `/uploader`: the asset uploader's API and its downloads; `/ingame`: the in-game API).
 const NOT_PAGES: &[&str] = &[
     "/api",
     "/api-docs",
@@ -22,6 +22,7 @@ const NOT_PAGES: &[&str] = &[
     "/media",
     "/static",
     "/uploader",
+    "/ingame",
     "/account/vso",
     "/account/auth/discovery",
 ];

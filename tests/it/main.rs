@@ -24,6 +24,7 @@ mod exhibit;
 mod exhibitor_notifications;
 mod hub;
 mod hub_api;
+mod ingame;
 mod inquiry;
 mod keyword_memory;
 mod layers;

@@ -40,6 +40,8 @@ pub mod exhibitor_slot;
 pub mod hub_notification;
 pub mod hub_notification_tag;
 pub mod hub_tag;
+pub mod ingame_device_grant;
+pub mod ingame_session;
 pub mod inquiry;
 pub mod inquiry_category;
 pub mod keyword;

@@ -29,6 +29,7 @@ mod m20261128_001910_lottery_run_actors;
 mod m20261129_002000_assets;
 mod m20261130_002100_exhibit;
 mod m20261201_002200_submissions;
+mod m20261202_002300_ingame_sign_in;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -63,6 +64,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261129_002000_assets::Migration),
             Box::new(m20261130_002100_exhibit::Migration),
             Box::new(m20261201_002200_submissions::Migration),
+            Box::new(m20261202_002300_ingame_sign_in::Migration),
         ]
     }
 }

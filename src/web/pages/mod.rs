@@ -20,6 +20,7 @@ pub mod exhibitors;
 pub mod history;
 pub mod home;
 pub mod hub;
+pub mod ingame;
 pub mod my_events;
 pub mod mypage;
 pub mod mypage_nav;
@@ -52,6 +53,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(exhibitor_notifications::routes());
     routes.extend(payment_history::routes());
     routes.extend(booth_maker::routes());
+    routes.extend(ingame::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());
     routes.extend(my_events::routes());

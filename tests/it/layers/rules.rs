@@ -306,7 +306,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         module: "openapi",
-        may: May::Only(&["types", "error", "config", "http", "api", "account", "admin", "assets"]),
+        may: May::Only(&["types", "error", "config", "http", "api", "account", "admin", "assets", "ingame"]),
         why: "the OpenAPI document of every API and `/api-docs`",
     },
     Rule {

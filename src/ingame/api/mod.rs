@@ -1,0 +1,22 @@
+//! The `/ingame` routes: the game client's sign-in ([`auth`], RFC 8628), who it is signed in as
+//! ([`user`]) and the user's assets ([`assets`]). Signed-in calls take an in-game token
+//! (`crate::ingame::player`) and nothing else; errors are the site's JSON error body.
+
+pub mod assets;
+pub mod auth;
+pub mod user;
+
+use rocket::Route;
+
+/// The OpenAPI operations of `/ingame`, under their own security scheme `ingame`.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    paths(auth::device, auth::token, user::me, assets::assets, assets::uploaded_assets),
+    tags((name = "ingame", description = "The in-game API (issue 30), mounted at /ingame: its own token"))
+)]
+pub struct Doc;
+
+/// Routes mounted at `/ingame`.
+pub fn routes() -> Vec<Route> {
+    [auth::routes(), user::routes(), assets::routes()].concat()
+}

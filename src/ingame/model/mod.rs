@@ -1,0 +1,7 @@
+//! The queries and rules of `crate::ingame`, on the entities of `crate::db`: the device grants
+//! of the sign-in ([`grant`]) and the in-game sessions they end in ([`session`]), and the user's assets as the game lists them
+//! ([`assets`]).
+
+pub mod assets;
+pub mod grant;
+pub mod session;
