@@ -1,0 +1,149 @@
+/**
+ * The in-game sign-in with a real browser (issue 30): a script acting as the game client opens a
+ * device grant and polls it the way RFC 8628 says (its interval, `slow_down`); a new user follows
+ * the game's link, signs up, sees the code filled in and the asking client named, and allows it;
+ * the game receives its token, reads who it is and the user's assets, and the token opens no site
+ * API. In English, at phone width, the user types a second game's code by hand and refuses it (the
+ * game hears `access_denied`), then signs the first game out (its token stops working).
+ */
+// e2e-schedule: shared-read — a new account of its own; its games are its own (scripts/e2e)
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { SUBMIT, TEST_TIMEOUT_MS, accountForm, launchBrowser, newPage, screenshot, url } from './support.mjs';
+
+/** @type {import('playwright-core').Browser | undefined} */
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** @param {string} lang @returns {any} */
+function messages(lang) {
+  return JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8'));
+}
+const JA = messages('ja');
+const EN = messages('en');
+
+const STAMP = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 3).toString(36)}`;
+const ACCOUNT = {
+  email: `e2e-game-${STAMP}@example.com`,
+  password: `pw-${STAMP}-secret`,
+  vmarket_id: `e2e_game_${STAMP}`,
+  name_ja: 'ゲーム花子',
+  name_en: 'Hanako Game',
+};
+
+/**
+ * A form post as the game client sends it; status and JSON body.
+ * @param {string} path @param {Record<string, string>} fields
+ */
+async function postForm(path, fields) {
+  const res = await fetch(url(path), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/**
+ * A GET with a bearer token; status and JSON body.
+ * @param {string} path @param {string} token
+ */
+async function getWith(path, token) {
+  const res = await fetch(url(path), { headers: { Authorization: `Bearer ${token}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+/**
+ * The game's polling loop: every `interval` seconds (longer after `slow_down`) until the grant
+ * is decided; the final answer.
+ * @param {any} grant
+ */
+async function pollUntilDecided(grant) {
+  let interval = grant.interval;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, interval * 1000));
+    const answer = await postForm('/ingame/auth/token', {
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: grant.device_code,
+      client_id: 'e2e-game',
+    });
+    if (answer.status === 400 && answer.body.error === 'authorization_pending') continue;
+    if (answer.status === 400 && answer.body.error === 'slow_down') {
+      interval += 5;
+      continue;
+    }
+    return answer;
+  }
+}
+
+test('a game signs in through the device grant while its user confirms the code in the browser', { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
+  assert.ok(browser);
+  const { page, errors, close } = await newPage(browser);
+  try {
+    const opened = await postForm('/ingame/auth/device', { client_id: 'Vket Cloud (e2e)' });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const grant = opened.body;
+    const polling = pollUntilDecided(grant);
+
+    // The game's link: signed out, it goes through sign-up and back with the code filled in.
+    const link = new URL(grant.verification_uri_complete);
+    await page.goto(url(`${link.pathname}${link.search}`));
+    const signUp = await accountForm(page, 'sign-up');
+    for (const [field, value] of Object.entries(ACCOUNT)) await signUp.locator(`input[name="${field}"]`).fill(value);
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === '/mypage/ingame', { timeout: 20_000 }),
+      signUp.locator(SUBMIT).first().click(),
+    ]);
+    assert.equal(await page.locator('h1').textContent(), JA.ingame.title);
+    assert.equal(await page.locator('#code').inputValue(), grant.user_code);
+    await Promise.all([page.waitForURL((u) => u.pathname === '/mypage/ingame/check'), page.getByTestId('ingame-continue').click()]);
+    assert.equal(await page.locator('h1').textContent(), JA.ingame.confirm.heading);
+    assert.match((await page.getByTestId('ingame-asking').textContent()) ?? '', /「Vket Cloud \(e2e\)」/);
+    assert.equal(await page.getByTestId('ingame-code').textContent(), grant.user_code);
+    await screenshot(page, 'ingame-confirm-ja.png');
+    await Promise.all([page.waitForURL((u) => u.searchParams.get('done') === 'allowed'), page.getByTestId('ingame-allow').click()]);
+    assert.equal((await page.getByTestId('done').textContent())?.trim(), JA.ingame.done.allowed);
+
+    const issued = await polling;
+    assert.equal(issued.status, 200, JSON.stringify(issued.body));
+    const token = issued.body.access_token;
+    const me = await getWith('/ingame/user?lang=en', token);
+    assert.equal(me.body.name, ACCOUNT.name_en);
+    const assets = await getWith('/ingame/user/assets?limit=30', token);
+    assert.deepEqual([assets.status, assets.body.total], [200, 0]);
+    assert.equal((await getWith('/api/v1/user/circles', token)).status, 401, 'an in-game token opens no site API');
+
+    // English, phone width: a second game's code typed by hand, and refused.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const second = (await postForm('/ingame/auth/device', { client_id: 'Unknown app' })).body;
+    const refusal = pollUntilDecided(second);
+    await page.goto(url('/en/mypage/ingame'));
+    assert.equal(await page.locator('h1').textContent(), EN.ingame.title);
+    assert.equal(await page.getByTestId('ingame-session').count(), 1);
+    await screenshot(page, 'ingame-en-390.png');
+    await page.locator('#code').fill(second.user_code.toLowerCase().replace('-', ' '));
+    await Promise.all([page.waitForURL((u) => u.pathname === '/en/mypage/ingame/check'), page.getByTestId('ingame-continue').click()]);
+    assert.match((await page.getByTestId('ingame-asking').textContent()) ?? '', /“Unknown app”/);
+    await screenshot(page, 'ingame-confirm-en-390.png');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the confirmation fits 390 px (${overflow} px over)`);
+    await Promise.all([page.waitForURL((u) => u.searchParams.get('done') === 'denied'), page.getByTestId('ingame-deny').click()]);
+    assert.equal((await page.getByTestId('done').textContent())?.trim(), EN.ingame.done.denied);
+    const refused = await refusal;
+    assert.deepEqual([refused.status, refused.body.error], [400, 'access_denied']);
+
+    // Signing the first game out ends its token.
+    await Promise.all([page.waitForURL((u) => u.searchParams.get('done') === 'revoked'), page.getByTestId('ingame-revoke').click()]);
+    assert.equal(await page.getByTestId('ingame-session').count(), 0);
+    assert.equal((await getWith('/ingame/user', token)).status, 401);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
