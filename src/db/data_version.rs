@@ -70,6 +70,8 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("asset_download_tokens", "download tokens of asset versions: private"),
     ("ingame_device_grants", "the game client's pending sign-ins: private, written on every poll"),
     ("ingame_sessions", "in-game tokens: shown only to their user on mypage"),
+    ("ingame_profiles", "in-game introductions and avatars: answered by the in-game API only"),
+    ("ingame_follows", "who follows whom in game: answered by the in-game API only"),
     (
         "time_travel",
         "the clock offset: every node copies it into its clock, and the phase state under the clock is part of \

@@ -38,3 +38,27 @@ pub struct TokenRequest {
     /// The client's name (not checked: the device code is the proof).
     pub client_id: Option<String>,
 }
+
+/// Longest introduction accepted, in characters.
+pub const INTRODUCTION_MAX: u64 = 500;
+
+/// `PUT /ingame/user`: what the player shows others in game; an absent field stays as it is.
+#[derive(Debug, Clone, Default, Deserialize, Validate, ToSchema)]
+pub struct ProfileChange {
+    /// Up to 500 characters.
+    #[validate(length(max = INTRODUCTION_MAX, code = "max_length"), custom(function = "checks::clean_text"))]
+    pub introduction: Option<String>,
+    /// One of the user's own avatar assets with an uploaded version; `null` shows none.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i32>)]
+    pub top_page_avatar_id: Option<Option<i32>>,
+}
+
+impl Input for ProfileChange {
+    const FIELDS: &'static [&'static str] = &["introduction", "top_page_avatar_id"];
+}
+
+/// A field that is present (`null` included) as `Some`; an absent one stays `None` by `default`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<i32>>, D::Error> {
+    Option::<i32>::deserialize(d).map(Some)
+}

@@ -1,7 +1,8 @@
 //! The in-game API (issue 30, ASSETS.md "In-game"), mounted at `/ingame`: what the virtual
 //! venues ask of the site while a visitor walks an event. Built so far: the game client's
 //! sign-in by a device grant (RFC 8628) ending in an opaque in-game token, who the token belongs
-//! to, and the user's assets. Emotes, chat and follows are not built yet.
+//! to, players' profiles and follows, and the user's assets. Emotes, chat and presence (invitations,
+//! joining, portals) are not built yet.
 //!
 //! A feature sits above the model and below the edges: `api`, `web`, `admin` and the worker
 //! registry (`crate::workers`) may import it, it imports none of them. It may import everything
@@ -9,7 +10,8 @@
 //! and the generic `jobs`, `mail`, and what those stand on) and `crate::assets`; never `booth`
 //! or `store` (`tests/it/layers`, README "Layout").
 //!
-//! - [`codes`]: user codes, device codes and tokens (pure);
+//! - [`codes`]: user codes, device codes and tokens (pure); [`window`]: lists' limit and offset
+//!   (pure);
 //! - [`model`]: device grants, in-game sessions and the asset lists — their queries and rules;
 //! - [`player`] and [`state`]: the request guards of `/ingame` handlers;
 //! - [`limits`]: the sign-in's rate limits (managed state);
@@ -24,5 +26,6 @@ pub mod limits;
 pub mod model;
 pub mod player;
 pub mod state;
+pub mod window;
 
 pub use api::routes;

@@ -41,6 +41,8 @@ pub mod hub_notification;
 pub mod hub_notification_tag;
 pub mod hub_tag;
 pub mod ingame_device_grant;
+pub mod ingame_follow;
+pub mod ingame_profile;
 pub mod ingame_session;
 pub mod inquiry;
 pub mod inquiry_category;

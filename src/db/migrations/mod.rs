@@ -30,6 +30,7 @@ mod m20261129_002000_assets;
 mod m20261130_002100_exhibit;
 mod m20261201_002200_submissions;
 mod m20261202_002300_ingame_sign_in;
+mod m20261202_002310_ingame_people;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -65,6 +66,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_002100_exhibit::Migration),
             Box::new(m20261201_002200_submissions::Migration),
             Box::new(m20261202_002300_ingame_sign_in::Migration),
+            Box::new(m20261202_002310_ingame_people::Migration),
         ]
     }
 }

@@ -1,22 +1,36 @@
 //! The `/ingame` routes: the game client's sign-in ([`auth`], RFC 8628), who it is signed in as
-//! ([`user`]) and the user's assets ([`assets`]). Signed-in calls take an in-game token
+//! and whom they follow ([`user`]), other players and following them ([`users`]), and the user's
+//! assets ([`assets`]). Signed-in calls take an in-game token
 //! (`crate::ingame::player`) and nothing else; errors are the site's JSON error body.
 
 pub mod assets;
 pub mod auth;
 pub mod user;
+pub mod users;
 
 use rocket::Route;
 
 /// The OpenAPI operations of `/ingame`, under their own security scheme `ingame`.
 #[derive(utoipa::OpenApi)]
 #[openapi(
-    paths(auth::device, auth::token, user::me, assets::assets, assets::uploaded_assets),
+    paths(
+        auth::device,
+        auth::token,
+        user::me,
+        user::change,
+        user::following,
+        user::followers,
+        users::show,
+        users::follow,
+        users::unfollow,
+        assets::assets,
+        assets::uploaded_assets
+    ),
     tags((name = "ingame", description = "The in-game API (issue 30), mounted at /ingame: its own token"))
 )]
 pub struct Doc;
 
 /// Routes mounted at `/ingame`.
 pub fn routes() -> Vec<Route> {
-    [auth::routes(), user::routes(), assets::routes()].concat()
+    [auth::routes(), user::routes(), users::routes(), assets::routes()].concat()
 }

@@ -6,9 +6,7 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFi
 use crate::db::entities::asset_setting::AssetType;
 use crate::db::entities::{asset, asset_setting};
 use crate::error::{Error, Result};
-
-/// The most items an in-game list answers (spec §5).
-pub const MAX_LIMIT: u64 = 30;
+use crate::ingame::window::Window;
 
 /// Which of the user's assets a list holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +23,7 @@ pub struct GameList {
 
 impl GameList {
     /// The list the query asks for: `category` an asset type (`avatar`, `furniture`, `zip`,
-    /// `none`), `limit` 1–30 (default 30), `offset` from 0; 422 on the field that is wrong.
+    /// `none`) and the window (`crate::ingame::window`); 422 on the field that is wrong.
     pub fn parse(category: Option<&str>, limit: Option<&str>, offset: Option<&str>, usable_only: bool) -> Result<Self> {
         let category = match category.map(str::trim).filter(|c| !c.is_empty()) {
             None => None,
@@ -34,20 +32,7 @@ impl GameList {
                     .map_err(|_| Error::invalid("category", "validation.ingame_category"))?,
             ),
         };
-        let limit = match limit.filter(|l| !l.is_empty()) {
-            None => MAX_LIMIT,
-            Some(raw) => raw.parse::<u64>().ok().filter(|n| (1..=MAX_LIMIT).contains(n)).ok_or_else(|| {
-                Error::Validation(vec![
-                    crate::error::Invalid::new("limit", "validation.number_between")
-                        .with("min", 1)
-                        .with("max", MAX_LIMIT),
-                ])
-            })?,
-        };
-        let offset = match offset.filter(|o| !o.is_empty()) {
-            None => 0,
-            Some(raw) => raw.parse::<u64>().map_err(|_| Error::invalid("offset", "validation.non_negative_integer"))?,
-        };
+        let Window { limit, offset } = Window::parse(limit, offset)?;
         Ok(Self { category, usable_only, limit, offset })
     }
 
@@ -85,21 +70,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn limits_are_one_to_thirty_and_categories_are_asset_types() {
+    fn categories_are_asset_types() {
         let list = GameList::parse(Some("furniture"), Some("30"), Some("5"), true).unwrap();
         assert_eq!((list.category, list.limit, list.offset), (Some(AssetType::Furniture), 30, 5));
-        assert_eq!(GameList::parse(None, None, None, false).unwrap().limit, 30);
-        for (category, limit, offset, field) in [
-            (None, Some("0"), None, "limit"),
-            (None, Some("31"), None, "limit"),
-            (None, Some("ten"), None, "limit"),
-            (None, None, Some("-1"), "offset"),
-            (Some("chairs"), None, None, "category"),
-        ] {
-            match GameList::parse(category, limit, offset, false) {
-                Err(Error::Validation(found)) => assert_eq!(found[0].attribute, field),
-                other => panic!("{category:?} {limit:?} {offset:?}: {other:?}"),
-            }
+        match GameList::parse(Some("chairs"), None, None, false) {
+            Err(Error::Validation(found)) => assert_eq!(found[0].attribute, "category"),
+            other => panic!("{other:?}"),
         }
     }
 }

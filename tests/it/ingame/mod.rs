@@ -7,6 +7,7 @@
 mod access;
 mod assets;
 mod bad_input;
+mod people;
 mod sign_in;
 
 use rocket::http::{ContentType, Header};
