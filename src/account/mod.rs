@@ -1,7 +1,7 @@
 //! The built-in account service (single sign-on), mounted at `/account` when `sso_domain` is
 //! empty or points at this server: sign-in and sign-up pages, the SSO session cookie, one-time
 //! codes for registered callbacks (bound to the callback and a PKCE challenge), tokens, sign-out
-//! everywhere and the JWKS.
+//! everywhere, password reset and change, and the JWKS.
 
 pub mod api;
 pub mod authorize;
@@ -9,6 +9,8 @@ pub mod keys;
 pub mod limits;
 pub mod logout;
 pub mod pages;
+pub mod password;
+pub mod password_pages;
 pub mod provision;
 pub mod session;
 pub mod store;
@@ -23,6 +25,7 @@ use rocket::Route;
 pub fn routes() -> Vec<Route> {
     let mut routes = pages::routes();
     routes.extend(logout::routes());
+    routes.extend(password_pages::routes());
     routes.extend(api::routes());
     routes
 }

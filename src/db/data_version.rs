@@ -38,6 +38,7 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("accounts", "the built-in account service's credentials: private; public names live in `users`"),
     ("account_sessions", "the account service's sessions: private, written on every sign-in"),
     ("account_codes", "the account service's single-use codes: private, written on every sign-in"),
+    ("account_password_resets", "the account service's password-reset tokens: private"),
     ("signing_keys", "token signing keys: private"),
     ("link_previews", "the link-preview cache of `/api/ogp`, which the render cache never serves"),
     ("inquiries", "messages to staff and their forwarding state: private"),

@@ -27,6 +27,8 @@ pub enum MailKind {
     CircleRemoved,
     /// To a circle's owner: a member left.
     CircleLeft,
+    /// To an account: the link that sets a new password (30 minutes, once).
+    PasswordReset,
     /// To an entry's circle owner: a published draw gave the entry a slot (plan, fee, deadline).
     LotteryWon,
     /// To an entry's circle owner: a published draw gave the entry no slot (and what comes next).
@@ -43,7 +45,7 @@ pub enum MailKind {
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 12] = [
+    pub const ALL: [MailKind; 13] = [
         MailKind::Test,
         MailKind::CircleInvited,
         MailKind::CircleApproved,
@@ -51,6 +53,7 @@ impl MailKind {
         MailKind::CircleCancelled,
         MailKind::CircleRemoved,
         MailKind::CircleLeft,
+        MailKind::PasswordReset,
         MailKind::LotteryWon,
         MailKind::LotteryLost,
         MailKind::LotteryIncorrect,
@@ -68,6 +71,7 @@ impl MailKind {
             Self::CircleCancelled => "circle_cancelled",
             Self::CircleRemoved => "circle_removed",
             Self::CircleLeft => "circle_left",
+            Self::PasswordReset => "password_reset",
             Self::LotteryWon => "lottery_won",
             Self::LotteryLost => "lottery_lost",
             Self::LotteryIncorrect => "lottery_incorrect",

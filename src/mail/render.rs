@@ -44,6 +44,7 @@ fn sources(kind: MailKind) -> [(&'static str, &'static str); 3] {
         MailKind::CircleCancelled => kind_sources!("circle_cancelled"),
         MailKind::CircleRemoved => kind_sources!("circle_removed"),
         MailKind::CircleLeft => kind_sources!("circle_left"),
+        MailKind::PasswordReset => kind_sources!("password_reset"),
         MailKind::LotteryWon => kind_sources!("lottery_won"),
         MailKind::LotteryLost => kind_sources!("lottery_lost"),
         MailKind::LotteryIncorrect => kind_sources!("lottery_incorrect"),

@@ -14,13 +14,20 @@ use crate::support::TestApp;
 const API_BASES: &[&str] = &["/api", "/admin/api", "/uploader", "/ingame", "/account", "/_i18n", "/builds"];
 
 /// Routes under [`API_BASES`] that are not API operations: the built-in account service's
-/// browser pages (an HTML sign-in form, its form posts and the sign-out redirect).
+/// browser pages (an HTML sign-in form, its form posts, the sign-out redirect and the password
+/// pages).
 const NOT_API: &[&str] = &[
     "GET /account/auth/vmarket_account",
     "POST /account/auth/sign_in",
     "POST /account/auth/sign_up",
     "GET /account/auth/logout",
     "POST /account/auth/logout",
+    "GET /account/auth/password/forgot",
+    "POST /account/auth/password/forgot",
+    "GET /account/auth/password/reset",
+    "POST /account/auth/password/reset",
+    "GET /account/auth/password/change",
+    "POST /account/auth/password/change",
 ];
 
 /// `METHOD /path` of a Rocket route in OpenAPI spelling: `<id>` → `{id}`, `<rest..>` → `{rest}`,

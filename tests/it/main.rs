@@ -39,6 +39,7 @@ mod my_events;
 mod ogp;
 mod pages;
 mod params;
+mod password_reset;
 mod payment_flow_pages;
 mod payment_pages;
 mod payment_receipts;

@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod account_code;
+pub mod account_password_reset;
 pub mod account_session;
 pub mod ambassador;
 pub mod artist;

@@ -31,6 +31,7 @@ mod m20261130_002100_exhibit;
 mod m20261201_002200_submissions;
 mod m20261202_002300_ingame_sign_in;
 mod m20261202_002310_ingame_people;
+mod m20261202_002320_password_resets;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -67,6 +68,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261201_002200_submissions::Migration),
             Box::new(m20261202_002300_ingame_sign_in::Migration),
             Box::new(m20261202_002310_ingame_people::Migration),
+            Box::new(m20261202_002320_password_resets::Migration),
         ]
     }
 }

@@ -1,5 +1,6 @@
 //! Signed-in pages: the mypage dashboard (profile, current event, latest news, circle
-//! invitations waiting, events open for entry) and the profile editor (a React island).
+//! invitations waiting, events open for entry) and the profile editor (a React island, and the
+//! link to change the password at the account service).
 //! Signed-out visitors are sent to sign in and brought back.
 
 use crate::http::template::Template;
@@ -118,7 +119,12 @@ pub async fn profile(page: Page<'_>, current: CurrentUser) -> Result<Template> {
     Ok(page.render(
         "mypage/profile",
         &page.t("mypage.profile_title"),
-        json!({ "nav": nav(&page), "profile": profile, "island_props": json!({ "lang": page.lang.code() }).to_string() }),
+        json!({
+            "nav": nav(&page),
+            "profile": profile,
+            "island_props": json!({ "lang": page.lang.code() }).to_string(),
+            "change_password_href": format!("{}/auth/password/change?lang={}", page.site.config.sso_base(), page.lang.code()),
+        }),
     ))
 }
 

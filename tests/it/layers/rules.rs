@@ -271,8 +271,11 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         module: "account",
-        may: May::Only(&["types", "clock", "i18n", "error", "config", "db", "model", "http", "auth", "web"]),
-        why: "the built-in account service (`/account`): its pages use the site's page shell (`web`)",
+        may: May::Only(&[
+            "types", "clock", "i18n", "error", "config", "db", "model", "http", "auth", "web", "mail", "queue", "jobs",
+        ]),
+        why: "the built-in account service (`/account`): its pages use the site's page shell (`web`); it mails \
+              password-reset links (`mail`, `jobs`, `queue`)",
     },
     Rule {
         module: "admin",
