@@ -8,9 +8,8 @@
  */
 // e2e-schedule: shared-read — a new account of its own; its games are its own (scripts/e2e)
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { SUBMIT, TEST_TIMEOUT_MS, accountForm, launchBrowser, newPage, screenshot, url } from './support.mjs';
+import { accountForm, launchBrowser, messages, newPage, screenshot, SUBMIT, TEST_TIMEOUT_MS, url } from './support.mjs';
 
 /** @type {import('playwright-core').Browser | undefined} */
 let browser;
@@ -21,10 +20,6 @@ after(async () => {
   await browser?.close();
 });
 
-/** @param {string} lang @returns {any} */
-function messages(lang) {
-  return JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8'));
-}
 const JA = messages('ja');
 const EN = messages('en');
 

@@ -4,10 +4,18 @@
  * VMARKET_E2E_BASE_URL (default http://127.0.0.1:8000); screenshots go to
  * VMARKET_E2E_SCREENSHOTS (default target/e2e-screenshots).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
+
+/**
+ * The site's messages in `lang` (`locales/<lang>.json`), for asserting what a page says.
+ * @param {string} lang @returns {any}
+ */
+export function messages(lang) {
+  return JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8'));
+}
 
 export const BASE_URL = (process.env.VMARKET_E2E_BASE_URL || 'http://127.0.0.1:8000').replace(/\/+$/, '');
 export const SCREENSHOT_DIR = process.env.VMARKET_E2E_SCREENSHOTS || 'target/e2e-screenshots';

@@ -10,11 +10,11 @@
 // e2e-schedule: shared-read — a new account of its own; its assets are its own (scripts/e2e)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { SUBMIT, TEST_TIMEOUT_MS, VMARKET_BIN, accountForm, launchBrowser, newPage, screenshot, url } from './support.mjs';
+import { accountForm, launchBrowser, messages, newPage, screenshot, SUBMIT, TEST_TIMEOUT_MS, url, VMARKET_BIN } from './support.mjs';
 
 /** @type {import('playwright-core').Browser | undefined} */
 let browser;
@@ -25,10 +25,6 @@ after(async () => {
   await browser?.close();
 });
 
-/** @param {string} lang @returns {any} */
-function messages(lang) {
-  return JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8'));
-}
 const JA = messages('ja');
 const EN = messages('en');
 
