@@ -35,6 +35,7 @@ import posters from './posters';
 import redirect_rules from './redirect_rules';
 import streamers from './streamers';
 import tool_releases from './tool_releases';
+import ingame_emotes from './ingame_emotes';
 import users from './users';
 import vrc_redirects from './vrc_redirects';
 import worlds from './worlds';
@@ -63,6 +64,7 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'event_slots', ...event_slots },
   { name: 'slot_submissions', ...slot_submissions },
   { name: 'tool_releases', ...tool_releases },
+  { name: 'ingame_emotes', ...ingame_emotes },
   { name: 'lottery_runs', ...lottery_runs },
   { name: 'payments', ...payments },
   { name: 'inquiries', ...inquiries },

@@ -73,6 +73,8 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("ingame_sessions", "in-game tokens: shown only to their user on mypage"),
     ("ingame_profiles", "in-game introductions and avatars: answered by the in-game API only"),
     ("ingame_follows", "who follows whom in game: answered by the in-game API only"),
+    ("ingame_emotes", "emotes: answered by the in-game API and the console only"),
+    ("ingame_emote_pallets", "players' emote pallets: answered by the in-game API only"),
     (
         "time_travel",
         "the clock offset: every node copies it into its clock, and the phase state under the clock is part of \

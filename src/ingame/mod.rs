@@ -1,8 +1,8 @@
 //! The in-game API (issue 30, ASSETS.md "In-game"), mounted at `/ingame`: what the virtual
 //! venues ask of the site while a visitor walks an event. Built so far: the game client's
 //! sign-in by a device grant (RFC 8628) ending in an opaque in-game token, who the token belongs
-//! to, players' profiles and follows, and the user's assets. Emotes, chat and presence (invitations,
-//! joining, portals) are not built yet.
+//! to, players' profiles and follows, emotes and pallets (staff publish emotes in the console), and
+//! the user's assets. Chat and presence (invitations, joining, portals) are not built yet.
 //!
 //! A feature sits above the model and below the edges: `api`, `web`, `admin` and the worker
 //! registry (`crate::workers`) may import it, it imports none of them. It may import everything

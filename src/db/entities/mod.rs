@@ -42,6 +42,8 @@ pub mod hub_notification;
 pub mod hub_notification_tag;
 pub mod hub_tag;
 pub mod ingame_device_grant;
+pub mod ingame_emote;
+pub mod ingame_emote_pallet;
 pub mod ingame_follow;
 pub mod ingame_profile;
 pub mod ingame_session;

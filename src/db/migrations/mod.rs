@@ -32,6 +32,7 @@ mod m20261201_002200_submissions;
 mod m20261202_002300_ingame_sign_in;
 mod m20261202_002310_ingame_people;
 mod m20261202_002320_password_resets;
+mod m20261202_002330_ingame_emotes;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -69,6 +70,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_002300_ingame_sign_in::Migration),
             Box::new(m20261202_002310_ingame_people::Migration),
             Box::new(m20261202_002320_password_resets::Migration),
+            Box::new(m20261202_002330_ingame_emotes::Migration),
         ]
     }
 }

@@ -1,10 +1,11 @@
 //! The `/ingame` routes: the game client's sign-in ([`auth`], RFC 8628), who it is signed in as
-//! and whom they follow ([`user`]), other players and following them ([`users`]), and the user's
-//! assets ([`assets`]). Signed-in calls take an in-game token
+//! and whom they follow ([`user`]), other players and following them ([`users`]), emotes and the
+//! player's pallet ([`emotes`]), and the user's assets ([`assets`]). Signed-in calls take an in-game token
 //! (`crate::ingame::player`) and nothing else; errors are the site's JSON error body.
 
 pub mod assets;
 pub mod auth;
+pub mod emotes;
 pub mod user;
 pub mod users;
 
@@ -23,6 +24,9 @@ use rocket::Route;
         users::show,
         users::follow,
         users::unfollow,
+        emotes::list,
+        emotes::pallet,
+        emotes::set_pallet,
         assets::assets,
         assets::uploaded_assets
     ),
@@ -32,5 +36,5 @@ pub struct Doc;
 
 /// Routes mounted at `/ingame`.
 pub fn routes() -> Vec<Route> {
-    [auth::routes(), user::routes(), users::routes(), assets::routes()].concat()
+    [auth::routes(), user::routes(), users::routes(), emotes::routes(), assets::routes()].concat()
 }

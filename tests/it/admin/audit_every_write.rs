@@ -146,6 +146,11 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
                    "rules": [{"rule_id": "polygons", "severity": "warning", "limit": {"max_triangles": 1000}}]}),
             json!({"name_en": "Audited"}),
         ),
+        "ingame_emotes" => new(
+            json!({"name": "監査", "name_en": "Audit", "icon_url": "https://example.com/e.png",
+                   "json_url": "https://example.com/e.json"}),
+            json!({"is_blacklist": true}),
+        ),
         "tool_releases" => new(
             json!({"version": "9.9.9", "package_name": "audit.unitypackage", "download_url": "https://example.com/audit.zip"}),
             json!({"is_published": true}),

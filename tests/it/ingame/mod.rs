@@ -7,6 +7,7 @@
 mod access;
 mod assets;
 mod bad_input;
+mod emotes;
 mod people;
 mod sign_in;
 

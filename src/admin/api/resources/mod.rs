@@ -25,6 +25,7 @@ pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod hub_notifications;
 pub mod hub_tags;
+pub mod ingame_emotes;
 pub mod inquiries;
 pub mod inquiry_categories;
 pub mod keywords;
@@ -68,6 +69,7 @@ pub const ALL: &[Registered] = &[
     registered::<event_slots::EventSlots>(),
     registered::<slot_submissions::SlotSubmissions>(),
     registered::<tool_releases::ToolReleases>(),
+    registered::<ingame_emotes::IngameEmotes>(),
     registered::<lottery_runs::LotteryRuns>(),
     registered::<payments::Payments>(),
     registered::<inquiries::Inquiries>(),
