@@ -111,7 +111,10 @@ test('a new user uploads a VRM in parts and sees it checked, passed and drawn in
 
     assert.equal(await reportShown(page), 'passed');
     assert.equal(await page.getByTestId('report-verdict').textContent(), JA.booth_maker.verdict.passed);
+    // The report is written before the thumbnails are made: the row reaches `uploaded` after
+    // `converting`, live, a moment later.
     const row = page.getByTestId('version-row').first();
+    await row.locator('[data-testid="version-status"][data-status="uploaded"]').waitFor({ timeout: 30_000 });
     assert.equal(await row.getByTestId('version-status').getAttribute('data-status'), 'uploaded');
     assert.match((await page.getByTestId('report-stats').textContent()) ?? '', /2000/);
     // The picture the upload page drew shows; the 3D view opens on request and draws the avatar.
