@@ -39,15 +39,17 @@ enum Auth {
 #[derive(Default)]
 pub struct GuardFailure(pub Mutex<Option<&'static str>>);
 
-fn bearer(req: &Request<'_>) -> Option<String> {
+/// The token of `Authorization: Bearer <token>`, if the request has one (the in-game guard
+/// reads its own tokens through this too).
+pub fn bearer<'r>(req: &'r Request<'_>) -> Option<&'r str> {
     let value = req.headers().get_one("Authorization")?;
     let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 async fn authenticate(req: &Request<'_>) -> Auth {
     let (token, source) = match bearer(req) {
-        Some(t) => (t, Source::Bearer),
+        Some(t) => (t.to_string(), Source::Bearer),
         None => match req.cookies().get(TOKEN_COOKIE) {
             Some(c) => (c.value().to_string(), Source::Cookie),
             None => return Auth::Anonymous,

@@ -8,6 +8,7 @@ use rocket::http::Status;
 use rocket::request::{FromRequest, Outcome, Request};
 use sea_orm::{DatabaseConnection, EntityTrait};
 
+use crate::auth::guards::bearer;
 use crate::clock::Clock;
 use crate::db::entities::{ingame_session, user};
 use crate::error::Error;
@@ -18,11 +19,6 @@ pub struct Player {
     pub user: user::Model,
     /// The session the token belongs to.
     pub session: ingame_session::Model,
-}
-
-fn bearer<'r>(req: &'r Request<'_>) -> Option<&'r str> {
-    let (scheme, token) = req.headers().get_one("Authorization")?.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 async fn player(req: &Request<'_>) -> Result<Option<Player>, Error> {

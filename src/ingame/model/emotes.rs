@@ -82,6 +82,16 @@ fn view(row: &ingame_emote::Model, client: i32, lang: Lang) -> EmoteView {
     }
 }
 
+/// The emotes of `ids`, by id, in one statement.
+async fn by_id(
+    db: &impl ConnectionTrait,
+    ids: impl IntoIterator<Item = i32>,
+) -> Result<HashMap<i32, ingame_emote::Model>> {
+    let ids: Vec<i32> = ids.into_iter().collect();
+    let rows = ingame_emote::Entity::find().filter(ingame_emote::Column::Id.is_in(ids)).all(db).await?;
+    Ok(rows.into_iter().map(|e| (e.id, e)).collect())
+}
+
 /// The emotes in `window`, in list order, as a client of version `client` sees them, and how
 /// many there are.
 pub async fn list(db: &impl ConnectionTrait, client: i32, window: Window, lang: Lang) -> Result<(Vec<EmoteView>, u64)> {
@@ -109,14 +119,7 @@ pub async fn pallet(
         .order_by_asc(ingame_emote_pallet::Column::PalletNum)
         .all(db)
         .await?;
-    let ids: Vec<i32> = slots.iter().map(|s| s.emote_id).collect();
-    let emotes: HashMap<i32, ingame_emote::Model> = ingame_emote::Entity::find()
-        .filter(ingame_emote::Column::Id.is_in(ids))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|e| (e.id, e))
-        .collect();
+    let emotes = by_id(db, slots.iter().map(|s| s.emote_id)).await?;
     Ok(slots
         .iter()
         .filter_map(|s| {
@@ -129,14 +132,7 @@ pub async fn pallet(
 /// What is wrong with `slots` for a client of version `client`, slot by slot
 /// (`pallets.{i}.pallet_num`, `pallets.{i}.emote_id`).
 async fn problems(db: &impl ConnectionTrait, slots: &[PalletSlot], client: i32) -> Result<Vec<Invalid>> {
-    let ids: Vec<i32> = slots.iter().map(|s| s.emote_id).collect();
-    let emotes: HashMap<i32, ingame_emote::Model> = ingame_emote::Entity::find()
-        .filter(ingame_emote::Column::Id.is_in(ids))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|e| (e.id, e))
-        .collect();
+    let emotes = by_id(db, slots.iter().map(|s| s.emote_id)).await?;
     let mut seen = HashSet::new();
     let mut found = Vec::new();
     for (i, slot) in slots.iter().enumerate() {
