@@ -36,6 +36,8 @@ import redirect_rules from './redirect_rules';
 import streamers from './streamers';
 import tool_releases from './tool_releases';
 import ingame_emotes from './ingame_emotes';
+import ingame_chat_messages from './ingame_chat_messages';
+import ingame_chat_blocks from './ingame_chat_blocks';
 import users from './users';
 import vrc_redirects from './vrc_redirects';
 import worlds from './worlds';
@@ -65,6 +67,8 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'slot_submissions', ...slot_submissions },
   { name: 'tool_releases', ...tool_releases },
   { name: 'ingame_emotes', ...ingame_emotes },
+  { name: 'ingame_chat_messages', ...ingame_chat_messages },
+  { name: 'ingame_chat_blocks', ...ingame_chat_blocks },
   { name: 'lottery_runs', ...lottery_runs },
   { name: 'payments', ...payments },
   { name: 'inquiries', ...inquiries },

@@ -66,6 +66,14 @@ pub struct Config {
     /// sign-in; 429 with `Retry-After` beyond).
     #[serde(default = "default_ingame_codes_per_minute")]
     pub ingame_codes_per_minute: u32,
+    /// In-game chat messages one player may post per minute (a burst of this many, refilled
+    /// over the minute; 429 with `Retry-After` beyond).
+    #[serde(default = "default_ingame_chat_per_minute")]
+    pub ingame_chat_per_minute: u32,
+    /// How often each node's chat hub reads new chat messages (ms): a message posted on another
+    /// node reaches this node's streams within this; one posted here reaches them at once.
+    #[serde(default = "default_ingame_chat_poll_ms")]
+    pub ingame_chat_poll_ms: u64,
     /// MiB of decoded images all uploads together may hold at once (at least 128: one 4096 px
     /// RGBA image and its working copy); further uploads wait for their share.
     #[serde(default = "default_image_decode_budget_mib")]
@@ -233,6 +241,12 @@ fn default_sign_in_per_account_per_hour() -> u32 {
 fn default_ingame_codes_per_minute() -> u32 {
     10
 }
+fn default_ingame_chat_per_minute() -> u32 {
+    20
+}
+fn default_ingame_chat_poll_ms() -> u64 {
+    200
+}
 
 fn default_asset_download_per_minute() -> u32 {
     20
@@ -335,6 +349,8 @@ impl Default for Config {
             uploader_base_url: String::new(),
             asset_download_per_minute: default_asset_download_per_minute(),
             ingame_codes_per_minute: default_ingame_codes_per_minute(),
+            ingame_chat_per_minute: default_ingame_chat_per_minute(),
+            ingame_chat_poll_ms: default_ingame_chat_poll_ms(),
             image_decode_budget_mib: default_image_decode_budget_mib(),
             dist_dir: default_dist_dir(),
             static_dir: default_static_dir(),

@@ -75,6 +75,10 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("ingame_follows", "who follows whom in game: answered by the in-game API only"),
     ("ingame_emotes", "emotes: answered by the in-game API and the console only"),
     ("ingame_emote_pallets", "players' emote pallets: answered by the in-game API only"),
+    ("ingame_chat_messages", "in-game chat: answered by the in-game API and the console only, written every message"),
+    ("ingame_chat_hides", "staff hiding chat messages: read by the chat hubs only"),
+    ("ingame_chat_blocks", "the chat blacklist: read by the in-game API and the console only"),
+    ("ingame_presences", "where players are in game: answered by the in-game API only, written every heartbeat"),
     (
         "time_travel",
         "the clock offset: every node copies it into its clock, and the phase state under the clock is part of \

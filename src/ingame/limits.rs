@@ -1,6 +1,7 @@
-//! The in-game sign-in's rate limits (managed state), keyed on the client address a client
-//! cannot forge (`crate::http::client_ip`): opening device grants, and checking user codes on
-//! mypage. Polling is paced per grant by its interval (`slow_down`) instead.
+//! The in-game rate limits (managed state): the sign-in's, keyed on the client address a client
+//! cannot forge (`crate::http::client_ip`) — opening device grants, and checking user codes on
+//! mypage (polling is paced per grant by its interval, `slow_down`, instead) — and chat's, keyed
+//! on the signed-in player.
 
 use std::net::IpAddr;
 
@@ -13,15 +14,23 @@ use crate::http::limit::Limiter;
 pub struct IngameLimits {
     opens: Limiter<IpAddr>,
     checks: Limiter<IpAddr>,
+    chat: Limiter<i32>,
 }
 
 impl IngameLimits {
-    /// `ingame_codes_per_minute` of `config` for each.
+    /// `ingame_codes_per_minute` of `config` for the sign-in's, `ingame_chat_per_minute` for
+    /// chat.
     pub fn new(config: &Config) -> Self {
         Self {
             opens: Limiter::per_minute(config.ingame_codes_per_minute),
             checks: Limiter::per_minute(config.ingame_codes_per_minute),
+            chat: Limiter::per_minute(config.ingame_chat_per_minute),
         }
+    }
+
+    /// Counts one chat message of user `user_id`; `RateLimited` beyond the limit.
+    pub fn chat(&self, user_id: i32) -> Result<()> {
+        self.chat.check(&user_id)
     }
 
     /// Counts one new grant from `client`; `RateLimited` beyond the limit.

@@ -180,6 +180,7 @@ enum Kind {
     Text,
     Bool,
     Time,
+    Real,
 }
 
 impl Kind {
@@ -195,6 +196,8 @@ impl Kind {
             Kind::Int
         } else if t.contains("char") || t.contains("text") {
             Kind::Text
+        } else if t.contains("double") || t.contains("real") || t.contains("float") {
+            Kind::Real
         } else {
             panic!("{table}.{column} has type {declared:?}, which the fingerprint does not normalise yet")
         }
@@ -297,6 +300,9 @@ async fn rows(db: &DatabaseConnection, table: &str, columns: &[Column]) -> Vec<V
                         Kind::Int => r.try_get_by_index::<Option<i64>>(i).map(|v| v.map(Cell::Int)),
                         Kind::Bool => r.try_get_by_index::<Option<bool>>(i).map(|v| v.map(Cell::Bool)),
                         Kind::Text => r.try_get_by_index::<Option<String>>(i).map(|v| v.map(Cell::Text)),
+                        Kind::Real => {
+                            r.try_get_by_index::<Option<f64>>(i).map(|v| v.map(|v| Cell::Text(format!("{v:?}"))))
+                        }
                         Kind::Time => r
                             .try_get_by_index::<Option<DateTime<Utc>>>(i)
                             .map(|v| v.map(|t| Cell::Text(t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)))),

@@ -33,6 +33,7 @@ mod m20261202_002300_ingame_sign_in;
 mod m20261202_002310_ingame_people;
 mod m20261202_002320_password_resets;
 mod m20261202_002330_ingame_emotes;
+mod m20261203_002400_ingame_chat;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -71,6 +72,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_002310_ingame_people::Migration),
             Box::new(m20261202_002320_password_resets::Migration),
             Box::new(m20261202_002330_ingame_emotes::Migration),
+            Box::new(m20261203_002400_ingame_chat::Migration),
         ]
     }
 }

@@ -1,11 +1,14 @@
 //! The `/ingame` routes: the game client's sign-in ([`auth`], RFC 8628), who it is signed in as
 //! and whom they follow ([`user`]), other players and following them ([`users`]), emotes and the
-//! player's pallet ([`emotes`]), and the user's assets ([`assets`]). Signed-in calls take an in-game token
+//! player's pallet ([`emotes`]), the user's assets ([`assets`]), where players are and whom to
+//! join ([`presence`]), and chat ([`chat`]). Signed-in calls take an in-game token
 //! (`crate::ingame::player`) and nothing else; errors are the site's JSON error body.
 
 pub mod assets;
 pub mod auth;
+pub mod chat;
 pub mod emotes;
+pub mod presence;
 pub mod user;
 pub mod users;
 
@@ -28,7 +31,13 @@ use rocket::Route;
         emotes::pallet,
         emotes::set_pallet,
         assets::assets,
-        assets::uploaded_assets
+        assets::uploaded_assets,
+        presence::beat,
+        presence::leave,
+        presence::portal,
+        chat::chat_post,
+        chat::chat_messages,
+        chat::chat_stream
     ),
     tags((name = "ingame", description = "The in-game API (issue 30), mounted at /ingame: its own token"))
 )]
@@ -36,5 +45,14 @@ pub struct Doc;
 
 /// Routes mounted at `/ingame`.
 pub fn routes() -> Vec<Route> {
-    [auth::routes(), user::routes(), users::routes(), emotes::routes(), assets::routes()].concat()
+    [
+        auth::routes(),
+        user::routes(),
+        users::routes(),
+        emotes::routes(),
+        assets::routes(),
+        presence::routes(),
+        chat::routes(),
+    ]
+    .concat()
 }

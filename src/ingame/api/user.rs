@@ -43,7 +43,7 @@ pub struct PlayerList {
 }
 
 async fn me_view(ig: &Ingame<'_>, player: &Player) -> Result<IngameUser> {
-    let view = people::views(ig.db, player.user.id, std::slice::from_ref(&player.user), ig.lang).await?;
+    let view = people::views(ig.db, player.user.id, std::slice::from_ref(&player.user), ig.lang, ig.real_now).await?;
     let view = view.into_iter().next().ok_or_else(crate::error::Error::not_found)?;
     Ok(IngameUser {
         player: view,
@@ -83,7 +83,7 @@ pub async fn change(
 
 async fn list(ig: &Ingame<'_>, player: &Player, followers: bool, window: Window) -> Result<Json<PlayerList>> {
     let (users, total) = people::follow_list(ig.db, player.user.id, followers, window.limit, window.offset).await?;
-    let data = people::views(ig.db, player.user.id, &users, ig.lang).await?;
+    let data = people::views(ig.db, player.user.id, &users, ig.lang, ig.real_now).await?;
     Ok(Json(PlayerList { data, total, limit: window.limit, offset: window.offset }))
 }
 

@@ -19,7 +19,7 @@ use crate::types::Id;
 #[get("/users/<id>")]
 pub async fn show(ig: Ingame<'_>, player: Player, id: Id) -> Result<Json<PlayerView>> {
     let found = people::player(ig.db, id.0).await?;
-    let view = people::views(ig.db, player.user.id, &[found], ig.lang).await?;
+    let view = people::views(ig.db, player.user.id, &[found], ig.lang, ig.real_now).await?;
     Ok(Json(view.into_iter().next().ok_or_else(Error::not_found)?))
 }
 

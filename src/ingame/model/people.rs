@@ -19,6 +19,7 @@ use crate::db::entities::asset_setting::AssetType;
 use crate::db::entities::{asset, asset_setting, ingame_follow, ingame_profile, user};
 use crate::error::{Error, Result};
 use crate::forms::ingame::ProfileChange;
+use crate::ingame::model::presence::{self, Seen};
 use crate::model::user::IconView;
 use crate::types::Lang;
 
@@ -49,6 +50,9 @@ pub struct PlayerView {
     pub follow_status: bool,
     /// Whether they follow the viewer.
     pub follower_status: bool,
+    /// Where they are, as the viewer may see it (offline to those they do not follow).
+    #[serde(flatten)]
+    pub presence: Seen,
     /// When they joined.
     pub created_at: DateTime<Utc>,
     /// When their profile last changed.
@@ -94,6 +98,7 @@ pub async fn views(
     viewer: i32,
     users: &[user::Model],
     lang: Lang,
+    now: DateTime<Utc>,
 ) -> Result<Vec<PlayerView>> {
     let ids: Vec<i32> = users.iter().map(|u| u.id).collect();
     let profiles: HashMap<i32, ingame_profile::Model> = ingame_profile::Entity::find()
@@ -109,6 +114,7 @@ pub async fn views(
         paired(db, (ingame_follow::Column::FollowerId, viewer), ingame_follow::Column::FolloweeId, &ids).await?;
     let following_me =
         paired(db, (ingame_follow::Column::FolloweeId, viewer), ingame_follow::Column::FollowerId, &ids).await?;
+    let mut seen = presence::seen_by(db, viewer, &ids, &following_me, lang, now).await?;
     Ok(users
         .iter()
         .map(|u| {
@@ -126,6 +132,7 @@ pub async fn views(
                 follower_count: followers.get(&u.id).copied().unwrap_or_default(),
                 follow_status: followed.contains(&u.id),
                 follower_status: following_me.contains(&u.id),
+                presence: seen.remove(&u.id).unwrap_or_default(),
                 created_at: u.created_at,
                 updated_at: profile.map_or(u.updated_at, |p| p.updated_at.max(u.updated_at)),
             }

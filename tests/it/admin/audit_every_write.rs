@@ -151,6 +151,18 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
                    "json_url": "https://example.com/e.json"}),
             json!({"is_blacklist": true}),
         ),
+        "ingame_chat_blocks" => {
+            let user = first(app, admin, "users", "{}").await["id"].clone();
+            new(json!({"user_id": user, "reason": "監査"}), json!({"reason": "audited"}))
+        }
+        "ingame_chat_messages" => {
+            let token = crate::ingame::signed_in_game(app, admin, "audit").await;
+            let body = json!({"message_type": "Text", "message": "監査"});
+            let (status, said) =
+                crate::ingame::send(app, Method::Post, "/ingame/chat/audit/messages", &token, Some(body)).await;
+            assert_eq!(status, 201, "{said}");
+            old(&said["id"], json!({"hidden": true}))
+        }
         "tool_releases" => new(
             json!({"version": "9.9.9", "package_name": "audit.unitypackage", "download_url": "https://example.com/audit.zip"}),
             json!({"is_published": true}),

@@ -7,8 +7,10 @@
 mod access;
 mod assets;
 mod bad_input;
+mod chat;
 mod emotes;
 mod people;
+mod presence;
 mod sign_in;
 
 use rocket::http::{ContentType, Header};
@@ -69,5 +71,21 @@ pub async fn signed_in_game(app: &TestApp, user: &Actor<'_>, client_id: &str) ->
 /// GETs `path` with `token` as the bearer; status and body.
 pub async fn get_with(app: &TestApp, path: &str, token: &str) -> (u16, Value) {
     let req = app.client.get(path.to_string()).header(Header::new("Authorization", format!("Bearer {token}")));
+    json_of(req.dispatch().await).await
+}
+
+/// Sends `method` to `path` with `token` and an optional JSON body; status and body.
+pub async fn send(
+    app: &TestApp,
+    method: rocket::http::Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut req =
+        app.client.req(method, path.to_string()).header(Header::new("Authorization", format!("Bearer {token}")));
+    if let Some(body) = body {
+        req = req.header(ContentType::JSON).body(body.to_string());
+    }
     json_of(req.dispatch().await).await
 }

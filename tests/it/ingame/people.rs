@@ -3,28 +3,10 @@
 //! side's status, and their windows of 1–30.
 
 use rocket::futures::future::join_all;
-use rocket::http::{ContentType, Header};
 use serde_json::{Value, json};
 
-use super::{get_with, signed_in_game};
+use super::{get_with, send, signed_in_game};
 use crate::support::TestApp;
-use crate::support::actors::json_of;
-
-/// Sends `method` to `path` with `token` and an optional JSON body; status and body.
-async fn send(
-    app: &TestApp,
-    method: rocket::http::Method,
-    path: &str,
-    token: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut req =
-        app.client.req(method, path.to_string()).header(Header::new("Authorization", format!("Bearer {token}")));
-    if let Some(body) = body {
-        req = req.header(ContentType::JSON).body(body.to_string());
-    }
-    json_of(req.dispatch().await).await
-}
 
 #[rocket::async_test]
 async fn players_follow_each_other_once_and_see_both_sides() {

@@ -25,6 +25,8 @@ pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod hub_notifications;
 pub mod hub_tags;
+pub mod ingame_chat_blocks;
+pub mod ingame_chat_messages;
 pub mod ingame_emotes;
 pub mod inquiries;
 pub mod inquiry_categories;
@@ -70,6 +72,8 @@ pub const ALL: &[Registered] = &[
     registered::<slot_submissions::SlotSubmissions>(),
     registered::<tool_releases::ToolReleases>(),
     registered::<ingame_emotes::IngameEmotes>(),
+    registered::<ingame_chat_messages::IngameChatMessages>(),
+    registered::<ingame_chat_blocks::IngameChatBlocks>(),
     registered::<lottery_runs::LotteryRuns>(),
     registered::<payments::Payments>(),
     registered::<inquiries::Inquiries>(),
