@@ -53,8 +53,11 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
     let circle_search_limiter = crate::http::limit::UserSearchLimiter::new(&config);
     let ingame_limits = ingame::limits::IngameLimits::new(&config);
-    let chat_hub =
-        ingame::chat::hub::ChatHub::new(db.clone(), std::time::Duration::from_millis(config.ingame_chat_poll_ms));
+    let chat_hub = ingame::chat::hub::ChatHub::new(
+        db.clone(),
+        std::time::Duration::from_millis(config.ingame_chat_poll_ms),
+        config.ingame_chat_streams_per_player,
+    );
     let form_key = crate::http::protect::FormKey::from_figment(&figment);
     let api_docs = crate::openapi::routes(config.environment);
     let queue = crate::queue::Queue::for_db(&db).expect("the database is SQLite or PostgreSQL");

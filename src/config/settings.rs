@@ -74,6 +74,9 @@ pub struct Config {
     /// node reaches this node's streams within this; one posted here reaches them at once.
     #[serde(default = "default_ingame_chat_poll_ms")]
     pub ingame_chat_poll_ms: u64,
+    /// Chat streams one player may hold open on one node (429 with `Retry-After` beyond).
+    #[serde(default = "default_ingame_chat_streams_per_player")]
+    pub ingame_chat_streams_per_player: usize,
     /// MiB of decoded images all uploads together may hold at once (at least 128: one 4096 px
     /// RGBA image and its working copy); further uploads wait for their share.
     #[serde(default = "default_image_decode_budget_mib")]
@@ -247,6 +250,9 @@ fn default_ingame_chat_per_minute() -> u32 {
 fn default_ingame_chat_poll_ms() -> u64 {
     200
 }
+fn default_ingame_chat_streams_per_player() -> usize {
+    4
+}
 
 fn default_asset_download_per_minute() -> u32 {
     20
@@ -351,6 +357,7 @@ impl Default for Config {
             ingame_codes_per_minute: default_ingame_codes_per_minute(),
             ingame_chat_per_minute: default_ingame_chat_per_minute(),
             ingame_chat_poll_ms: default_ingame_chat_poll_ms(),
+            ingame_chat_streams_per_player: default_ingame_chat_streams_per_player(),
             image_decode_budget_mib: default_image_decode_budget_mib(),
             dist_dir: default_dist_dir(),
             static_dir: default_static_dir(),

@@ -129,11 +129,12 @@ pub async fn chat_messages(
     responses((status = 200, content_type = "text/event-stream",
                description = "`event: message` (data: a ChatMessageView, id: its id); `event: hidden` (data: {\"id\": …})"),
               (status = 401, body = crate::error::ErrorBody),
-              (status = 422, body = crate::error::ErrorBody, description = "channel or since")))]
+              (status = 422, body = crate::error::ErrorBody, description = "channel or since"),
+              (status = 429, body = crate::error::ErrorBody, description = "the player holds as many streams open on this server as they may: see Retry-After")))]
 #[get("/chat/<channel_session_code>/stream?<since>")]
 pub async fn chat_stream(
     ig: Ingame<'_>,
-    _player: Player,
+    player: Player,
     hub: &State<ChatHub>,
     channel_session_code: &str,
     since: Option<&str>,
@@ -142,6 +143,7 @@ pub async fn chat_stream(
 ) -> Result<EventStream![Event + 'static]> {
     let channel = channel(channel_session_code)?;
     let after = last.0.or(self::since(since)?);
+    let slot = hub.open_stream(player.user.id)?;
     let mut events = hub.subscribe().await;
     let db = ig.db.clone();
     let backlog = match after {
@@ -149,6 +151,7 @@ pub async fn chat_stream(
         None => Vec::new(),
     };
     Ok(EventStream! {
+        let _slot = slot;
         let mut sent: BTreeSet<i32> = BTreeSet::new();
         for view in backlog {
             sent.insert(view.id);

@@ -6,14 +6,15 @@
 //! number of nodes share one chat through the database alone. Out-of-order commits are
 //! handled by [`Tail`]. The hub starts with its first stream and stops when the hub is dropped.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use sea_orm::DatabaseConnection;
 use tokio::sync::{Notify, broadcast, watch};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ingame::chat::messages;
 use crate::ingame::chat::tail::Tail;
 
@@ -21,6 +22,8 @@ use crate::ingame::chat::tail::Tail;
 const GRACE: Duration = Duration::from_secs(5);
 /// Rows read per statement; the hub reads again at once when it got this many.
 const BATCH: u64 = 500;
+/// What a player over their stream limit is told to wait (s).
+const STREAM_RETRY_SECS: u64 = 10;
 /// How long a subscriber waits for a starting hub.
 pub const READY_WAIT: Duration = Duration::from_secs(5);
 /// Events a slow stream may fall behind by before it must catch up from the database.
@@ -59,6 +62,10 @@ impl ChatEvent {
 struct Inner {
     db: DatabaseConnection,
     poll: Duration,
+    /// Streams one player may hold open on this node.
+    streams_per_player: usize,
+    /// Open streams by player.
+    open: Mutex<HashMap<i32, usize>>,
     events: broadcast::Sender<Arc<ChatEvent>>,
     wake: Notify,
     started: AtomicBool,
@@ -71,12 +78,15 @@ struct Inner {
 pub struct ChatHub(Arc<Inner>);
 
 impl ChatHub {
-    /// A hub over `db`, polling every `poll` once a stream subscribes.
-    pub fn new(db: DatabaseConnection, poll: Duration) -> Self {
+    /// A hub over `db`, polling every `poll` once a stream subscribes, holding at most
+    /// `streams_per_player` streams of one player open.
+    pub fn new(db: DatabaseConnection, poll: Duration, streams_per_player: usize) -> Self {
         let (events, _) = broadcast::channel(BUFFER);
         Self(Arc::new(Inner {
             db,
             poll: poll.max(Duration::from_millis(10)),
+            streams_per_player: streams_per_player.max(1),
+            open: Mutex::new(HashMap::new()),
             events,
             wake: Notify::new(),
             started: AtomicBool::new(false),
@@ -97,6 +107,19 @@ impl ChatHub {
         receiver
     }
 
+    /// A place for one more stream of player `user_id` (429 when they hold as many open on this
+    /// node as they may: one token cannot tie up a node's connections). Held for as long as the
+    /// stream lives; dropping it gives the place back.
+    pub fn open_stream(&self, user_id: i32) -> Result<StreamSlot> {
+        let mut open = self.0.open.lock().unwrap_or_else(|e| e.into_inner());
+        let held = open.entry(user_id).or_insert(0);
+        if *held >= self.0.streams_per_player {
+            return Err(Error::RateLimited { retry_after: STREAM_RETRY_SECS });
+        }
+        *held += 1;
+        Ok(StreamSlot { hub: self.0.clone(), user_id })
+    }
+
     /// This node stored a message or a hide: read at once instead of at the next poll.
     pub fn written(&self) {
         self.0.wake.notify_one();
@@ -105,6 +128,24 @@ impl ChatHub {
     /// How many streams listen on this node.
     pub fn listeners(&self) -> usize {
         self.0.events.receiver_count()
+    }
+}
+
+/// One open stream of a player (see [`ChatHub::open_stream`]).
+pub struct StreamSlot {
+    hub: Arc<Inner>,
+    user_id: i32,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut open = self.hub.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(held) = open.get_mut(&self.user_id) {
+            *held = held.saturating_sub(1);
+            if *held == 0 {
+                open.remove(&self.user_id);
+            }
+        }
     }
 }
 

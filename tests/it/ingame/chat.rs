@@ -1,8 +1,8 @@
 //! Chat in game: players post texts and emote stamps to a channel and read it back, oldest first,
 //! named and pictured as the spec lists; another node's stream gets what one node stores (each
 //! message once, also when many are posted at once) and drops what staff hide; a reconnecting
-//! stream replays what it missed; floods (429 with `Retry-After`), barred players (403), bad
-//! input (422) and the wrong tokens (401) are refused.
+//! stream replays what it missed; floods (429 with `Retry-After`), more streams than a player may
+//! hold (429), barred players (403), bad input (422) and the wrong tokens (401) are refused.
 
 use std::time::Duration;
 
@@ -282,4 +282,26 @@ async fn chat_refuses_floods_barred_players_bad_input_and_other_tokens() {
 /// `s` percent-encoded for a path segment.
 fn urlencoding(s: &str) -> String {
     url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>().replace('+', "%20")
+}
+
+#[rocket::async_test]
+async fn one_player_holds_only_so_many_streams_open() {
+    let app = TestApp::builder().live().config(|c| c.ingame_chat_streams_per_player = 2).build().await;
+    let player = app.with_user("chat_streams").await;
+    let other = app.with_user("chat_streams_other").await;
+    let (t, o) = (signed_in_game(&app, &player, "s").await, signed_in_game(&app, &other, "o").await);
+    let first = Stream::open(&app.client, "/ingame/chat/a/stream", &t, None).await;
+    let _second = Stream::open(&app.client, "/ingame/chat/b/stream", &t, None).await;
+    let res = app
+        .client
+        .get("/ingame/chat/c/stream")
+        .header(Header::new("Authorization", format!("Bearer {t}")))
+        .dispatch()
+        .await;
+    assert_eq!(res.status().code, 429);
+    assert!(res.headers().get_one("Retry-After").is_some());
+    drop(res);
+    let _others = Stream::open(&app.client, "/ingame/chat/c/stream", &o, None).await;
+    drop(first);
+    let _again = Stream::open(&app.client, "/ingame/chat/c/stream", &t, None).await;
 }
