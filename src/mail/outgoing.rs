@@ -41,11 +41,14 @@ pub enum MailKind {
     PaymentReceipt,
     /// To a slot's circle owner: staff inspected their booth submission (passed, or what to fix).
     SubmissionInspected,
+    /// To a circle's owner: staff suspended the circle (with the reason) or lifted the
+    /// suspension (`suspended` in the context says which).
+    CircleSuspended,
 }
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 13] = [
+    pub const ALL: [MailKind; 14] = [
         MailKind::Test,
         MailKind::CircleInvited,
         MailKind::CircleApproved,
@@ -59,6 +62,7 @@ impl MailKind {
         MailKind::LotteryIncorrect,
         MailKind::PaymentReceipt,
         MailKind::SubmissionInspected,
+        MailKind::CircleSuspended,
     ];
 
     /// The template name, stored in `mails.kind`; never rename one.
@@ -77,6 +81,7 @@ impl MailKind {
             Self::LotteryIncorrect => "lottery_incorrect",
             Self::PaymentReceipt => "payment_receipt",
             Self::SubmissionInspected => "submission_inspected",
+            Self::CircleSuspended => "circle_suspended",
         }
     }
 }

@@ -50,6 +50,7 @@ fn sources(kind: MailKind) -> [(&'static str, &'static str); 3] {
         MailKind::LotteryIncorrect => kind_sources!("lottery_incorrect"),
         MailKind::PaymentReceipt => kind_sources!("payment_receipt"),
         MailKind::SubmissionInspected => kind_sources!("submission_inspected"),
+        MailKind::CircleSuspended => kind_sources!("circle_suspended"),
     }
 }
 

@@ -151,6 +151,8 @@ pub struct CircleDetailView {
     pub website_link: Option<String>,
     /// Suspended by staff: read-only for everyone.
     pub is_suspended: bool,
+    /// Why staff suspended it (while suspended).
+    pub suspension_reason: Option<String>,
     /// The owner.
     pub owner: Option<CircleUserView>,
     /// Every member, the owner first, then by joining.
@@ -197,24 +199,27 @@ impl circle::Model {
         if self.is_suspended { Err(Error::Conflict { code: "circle_suspended" }) } else { Ok(()) }
     }
 
-    /// Staff suspend (`true`) or lift the suspension of (`false`) circle `id`, on `txn` (the
-    /// console's audited transaction). The row is locked first, like every other change of a
-    /// circle, so an owner's change in flight either lands before the suspension or is refused
-    /// after it. Setting what is already set changes nothing (not even `updated_at`).
+    /// Staff suspend circle `id` for `reason` (`Some`) or lift its suspension (`None`), on `txn`
+    /// (the console's audited transaction): the circle as it was and as it is. The row is locked
+    /// first, like every other change of a circle, so an owner's change in flight either lands
+    /// before the suspension or is refused after it. Setting what is already set changes nothing
+    /// (not even `updated_at`); a suspended circle's reason can be reworded.
     pub async fn set_suspended(
         txn: &impl ConnectionTrait,
         id: i32,
-        suspended: bool,
+        reason: Option<&str>,
         now: DateTime<Utc>,
-    ) -> Result<Self> {
+    ) -> Result<(Self, Self)> {
         let found = circle::Entity::find_by_id(id).lock_exclusive().one(txn).await?.ok_or_else(Error::not_found)?;
-        if found.is_suspended == suspended {
-            return Ok(found);
+        if found.is_suspended == reason.is_some() && found.suspension_reason.as_deref() == reason {
+            return Ok((found.clone(), found));
         }
+        let before = found.clone();
         let mut row: circle::ActiveModel = found.into();
-        row.is_suspended = Set(suspended);
+        row.is_suspended = Set(reason.is_some());
+        row.suspension_reason = Set(reason.map(str::to_string));
         row.updated_at = Set(now);
-        Ok(row.update(txn).await?)
+        Ok((before, row.update(txn).await?))
     }
 
     /// The circle `id` and how `user_id` stands in it; `None` for a circle they are not part
@@ -556,6 +561,7 @@ impl CircleDetailView {
                     description_en: c.description_en,
                     website_link: c.website_link,
                     is_suspended: c.is_suspended,
+                    suspension_reason: c.suspension_reason,
                     created_at: c.created_at,
                     updated_at: c.updated_at,
                 }

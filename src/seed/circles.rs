@@ -15,6 +15,9 @@ use crate::db::entities::{circle, circle_invitation, circle_member};
 use crate::error::Result;
 use crate::model::circle_invitation::{InvitationStatus, invitation_lifetime};
 
+/// Why the demo's suspended circles are suspended (staff write reasons in Japanese).
+pub(super) const SUSPENSION_REASON: &str = "出展ガイドラインに反する内容の確認のため、確認が終わるまで停止しています。";
+
 /// The file.
 const FILE: Source = Source { name: "circles.json", text: include_str!("data/circles.json") };
 
@@ -109,6 +112,7 @@ pub async fn seed(
             thumbnail_key: Set(None),
             website_link: Set(c.website_link.clone()),
             is_suspended: Set(c.suspended),
+            suspension_reason: Set(c.suspended.then(|| SUSPENSION_REASON.to_string())),
             owner_user_id: Set(Some(owner)),
             created_at: Set(now),
             updated_at: Set(now),

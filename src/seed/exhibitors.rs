@@ -81,10 +81,12 @@ pub(super) async fn ensure_circles(db: &impl ConnectionTrait, c: &Catalogue, now
         let (name_ja, name_en) = circle_name(c, i);
         let [intro_ja, intro_en] = &c.lines[i % c.lines.len()].circle_intro;
         let [note_ja, note_en] = &c.circles.notes[(i / c.lines.len()) % c.circles.notes.len()];
+        let suspended = c.circles.suspended.contains(&name_en);
         circle::ActiveModel {
             id: Set(i as i32 + 1),
             website_link: Set(Some(format!("https://{}.example.com/", slug(&name_en)))),
-            is_suspended: Set(c.circles.suspended.contains(&name_en)),
+            is_suspended: Set(suspended),
+            suspension_reason: Set(suspended.then(|| super::circles::SUSPENSION_REASON.to_string())),
             name_ja: Set(name_ja),
             name_en: Set(name_en),
             description_ja: Set(format!("{intro_ja}{note_ja}")),

@@ -8,16 +8,15 @@ export const spec: ResourceSpec = {
   search: true,
   sort: { field: 'updated_at', order: 'DESC' },
   actions: 'edit',
-  bulk: [
-    { label: 'admin.bulk.suspend', data: { is_suspended: true } },
-    { label: 'admin.bulk.lift', data: { is_suspended: false } },
-  ],
+  // Suspending takes a reason (the edit page); lifting needs none, so it is also a bulk action.
+  bulk: [{ label: 'admin.bulk.lift', data: { is_suspended: false } }],
   fields: [
     { source: 'name_ja', kind: 'text', list: true, sortable: true },
     { source: 'name_en', kind: 'text', list: true, sortable: true },
     { source: 'owner_vmarket_id', kind: 'text', list: true },
     { source: 'member_count', kind: 'number', list: true },
     { source: 'is_suspended', kind: 'boolean', required: true, input: true, list: true, sortable: true, filter: true },
+    { source: 'suspension_reason', kind: 'multiline', input: true },
     { source: 'description_ja', kind: 'multiline' },
     { source: 'description_en', kind: 'multiline' },
     { source: 'website_link', kind: 'url' },

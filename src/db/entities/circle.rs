@@ -18,6 +18,8 @@ pub struct Model {
     pub thumbnail_key: Option<String>,
     pub website_link: Option<String>,
     pub is_suspended: bool,
+    /// Why staff suspended it (while suspended).
+    pub suspension_reason: Option<String>,
     pub owner_user_id: Option<i32>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,

@@ -34,6 +34,7 @@ mod m20261202_002310_ingame_people;
 mod m20261202_002320_password_resets;
 mod m20261202_002330_ingame_emotes;
 mod m20261203_002400_ingame_chat;
+mod m20261203_002410_circle_suspension_reason;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -73,6 +74,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_002320_password_resets::Migration),
             Box::new(m20261202_002330_ingame_emotes::Migration),
             Box::new(m20261203_002400_ingame_chat::Migration),
+            Box::new(m20261203_002410_circle_suspension_reason::Migration),
         ]
     }
 }

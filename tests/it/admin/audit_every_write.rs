@@ -112,7 +112,10 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
             let user = app.user("audited_streamer").await.user.id;
             old(&json!(user), json!({"attribute": "certificated_streamer"}))
         }
-        "circles" => old(&first(app, admin, "circles", "{}").await["id"], json!({"is_suspended": true})),
+        "circles" => old(
+            &first(app, admin, "circles", "{}").await["id"],
+            json!({"is_suspended": true, "suspension_reason": "監査"}),
+        ),
         "applications" => {
             let listed = call(app, admin, Method::Get, "/admin/api/applications", None).await;
             let correctable = listed.body.as_array().unwrap().iter().find(|a| a["corrections"][0].is_string()).cloned();

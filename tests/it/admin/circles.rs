@@ -1,16 +1,31 @@
-//! `circles` in the console: staff list and show circles with owner and member count, and
-//! suspend or lift them — one at a time or as a bulk action (one PUT per selected circle, as
-//! ra-data-simple-rest's `updateMany` sends them). The suspension goes through the circle model,
-//! so its rules hold at once for the owner; every change is audited; QA testers only read.
+//! `circles` in the console: staff list and show circles with owner and member count, suspend
+//! them with a reason (required) and lift them — lifting also as a bulk action (one PUT per
+//! selected circle, as ra-data-simple-rest's `updateMany` sends them). The suspension goes
+//! through the circle model, so its rules hold at once for the owner; the owner is mailed in
+//! their language (the reason with a suspension) and sees the reason on the circle's pages; every
+//! change is audited; QA testers only read.
 
 use rocket::http::Method;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::json;
-use vmarket::db::entities::audit_log;
+use vmarket::db::entities::{audit_log, mail};
 use vmarket::model::user::Role;
 
 use super::{call, list_path};
 use crate::support::TestApp;
+use crate::support::actors::Actor;
+
+/// The mails queued to `user`'s address about their circles' suspension, oldest first.
+async fn mails_to(app: &TestApp, user: &Actor<'_>) -> Vec<mail::Model> {
+    let to = user.user.email.clone().expect("an address");
+    mail::Entity::find()
+        .filter(mail::Column::Recipient.eq(to.as_str()))
+        .filter(mail::Column::Kind.eq("circle_suspended"))
+        .order_by_asc(mail::Column::Id)
+        .all(&app.db)
+        .await
+        .unwrap()
+}
 
 #[rocket::async_test]
 async fn staff_suspend_and_lift_circles_one_by_one_and_in_bulk() {
@@ -33,18 +48,33 @@ async fn staff_suspend_and_lift_circles_one_by_one_and_in_bulk() {
     assert_eq!(record["member_count"], 2, "the owner and the friend");
     assert_eq!(record["is_suspended"], false);
 
-    // Bulk suspend: the owner's changes are refused at once (the model's rule), their data kept.
+    // Suspending takes a reason.
+    for body in [json!({"is_suspended": true}), json!({"is_suspended": true, "suspension_reason": "   "})] {
+        let refused = call(&app, &support, Method::Put, &format!("/admin/api/circles/{a}"), Some(&body)).await;
+        assert_eq!((refused.status, refused.attributes()), (422, vec!["suspension_reason".to_string()]), "{body}");
+    }
+    // Suspended with one: the owner's changes are refused at once (the model's rule), their data
+    // kept; the owner is mailed why, in their language, and sees it on the circle's pages.
+    let reason = "ガイドライン違反の疑いがあるため確認中です。";
     for id in [a, b] {
         let put = call(
             &app,
             &support,
             Method::Put,
             &format!("/admin/api/circles/{id}"),
-            Some(&json!({"is_suspended": true})),
+            Some(&json!({"is_suspended": true, "suspension_reason": reason})),
         )
         .await;
         assert_eq!((put.status, &put.body["is_suspended"]), (200, &json!(true)), "{:?}", put.body);
+        assert_eq!(put.body["suspension_reason"], reason);
     }
+    let mails = mails_to(&app, &owner).await;
+    assert_eq!(mails.len(), 2, "one per circle");
+    assert!(mails[0].subject.contains("ルミナ試験工房") && mails[0].subject.contains("停止"), "{}", mails[0].subject);
+    assert!(mails[0].text_body.contains(reason), "{}", mails[0].text_body);
+    let (status, page) = app.page_as(&owner, &format!("/mypage/circle/{a}/members")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains(reason), "the owner sees why");
     let suspended = call(
         &app,
         &support,
@@ -63,14 +93,25 @@ async fn staff_suspend_and_lift_circles_one_by_one_and_in_bulk() {
     );
 
     // Suspending again changes nothing; lifting lets the owner act again.
-    let again =
-        call(&app, &support, Method::Put, &format!("/admin/api/circles/{a}"), Some(&json!({"is_suspended": true})))
-            .await;
+    let again = call(
+        &app,
+        &support,
+        Method::Put,
+        &format!("/admin/api/circles/{a}"),
+        Some(&json!({"is_suspended": true, "suspension_reason": reason})),
+    )
+    .await;
     assert_eq!(again.body["updated_at"], shown.body["updated_at"], "no change, no new timestamp");
+    assert_eq!(mails_to(&app, &owner).await.len(), 2, "and no mail");
     let lifted =
         call(&app, &support, Method::Put, &format!("/admin/api/circles/{a}"), Some(&json!({"is_suspended": false})))
             .await;
-    assert_eq!((lifted.status, &lifted.body["is_suspended"]), (200, &json!(false)));
+    assert_eq!(
+        (lifted.status, &lifted.body["is_suspended"], &lifted.body["suspension_reason"]),
+        (200, &json!(false), &json!(null))
+    );
+    let mails = mails_to(&app, &owner).await;
+    assert!(mails.len() == 3 && mails[2].subject.contains("解除"), "the owner hears it is lifted: {:?}", mails.last());
     let (status, body) = app.invite(&owner, a, &app.with_user("console_circle_later").await).await;
     assert_eq!(status, 201, "{body}");
 
@@ -81,7 +122,7 @@ async fn staff_suspend_and_lift_circles_one_by_one_and_in_bulk() {
         .all(&app.db)
         .await
         .unwrap();
-    assert_eq!(rows.len(), 3, "suspend, suspend again, lift");
+    assert_eq!(rows.len(), 3, "suspend, suspend again, lift (not the refusals)");
     assert!(rows.iter().all(|r| r.actor_id == support.user.id && r.action == "edit"));
 
     // Only the suspension changes; a wrong value is pinned to its field; no creating or deleting.

@@ -1,22 +1,29 @@
 //! `circles`: every circle with its owner and member count. Staff change one thing: its
 //! suspension (DOMAIN.md "Circles": a suspended circle keeps its data and is read-only for its
-//! members). The console's bulk "suspend" / "lift" sends `{"is_suspended": true|false}` to each
-//! selected circle (ra-data-simple-rest's `updateMany`), each its own audited write through
-//! [`circle::Model::set_suspended`], which locks the row as every circle change does.
+//! members). Suspending takes a reason (`suspension_reason`, 422 without one), which the owner is
+//! mailed in their language and sees on the circle's pages; lifting (`is_suspended: false`,
+//! also the console's bulk "lift") clears it and mails the owner too. Each is an audited write
+//! through [`circle::Model::set_suspended`], which locks the row as every circle change does.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QuerySelect};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use validator::Validate;
 
 use crate::admin::api::contract::Columns;
 use crate::admin::api::cx::Cx;
+use crate::admin::api::input::blank;
 use crate::admin::api::resource::Resource;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::{circle, circle_member, user};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::forms::checks;
+use crate::jobs::follow_up::FollowUp;
+use crate::mail::{MailKind, Outgoing};
+use crate::types::Lang;
 
 /// The resource.
 pub struct Circles;
@@ -40,6 +47,8 @@ pub struct CircleRecord {
     pub website_link: Option<String>,
     /// Suspended by staff.
     pub is_suspended: bool,
+    /// Why (while suspended).
+    pub suspension_reason: Option<String>,
     /// The owner's user id.
     pub owner_user_id: Option<i32>,
     /// The owner's handle.
@@ -59,6 +68,10 @@ pub struct CircleInput {
     /// Suspend (`true`) or lift the suspension (`false`).
     #[validate(required)]
     pub is_suspended: Option<bool>,
+    /// Why, shown and mailed to the owner: required to suspend.
+    #[serde(deserialize_with = "blank")]
+    #[validate(length(max = 500), custom(function = "checks::clean_text"))]
+    pub suspension_reason: Option<String>,
 }
 
 impl Resource for Circles {
@@ -75,6 +88,10 @@ impl Resource for Circles {
         search: &["name_ja", "name_en"],
         computed: &[],
     };
+
+    fn reason(input: &CircleInput) -> Option<String> {
+        input.suspension_reason.clone().filter(|_| input.is_suspended == Some(true))
+    }
 
     async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<circle::Model>) -> Result<Vec<CircleRecord>> {
         let ids: Vec<i32> = rows.iter().map(|c| c.id).collect();
@@ -110,6 +127,7 @@ impl Resource for Circles {
                 thumbnail: c.thumbnail,
                 website_link: c.website_link,
                 is_suspended: c.is_suspended,
+                suspension_reason: c.suspension_reason,
                 owner_user_id: c.owner_user_id,
                 created_at: c.created_at,
                 updated_at: c.updated_at,
@@ -118,8 +136,43 @@ impl Resource for Circles {
     }
 
     async fn update(txn: &DatabaseTransaction, row: circle::Model, input: CircleInput, cx: &Cx<'_>) -> Result<()> {
-        let suspended = input.is_suspended.unwrap_or(row.is_suspended);
-        circle::Model::set_suspended(txn, row.id, suspended, cx.acted_at()).await?;
+        let reason = match input.is_suspended.unwrap_or(row.is_suspended) {
+            true => Some(
+                input
+                    .suspension_reason
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|r| !r.is_empty())
+                    .ok_or_else(|| Error::invalid("suspension_reason", "validation.required"))?,
+            ),
+            false => None,
+        };
+        let (before, after) = circle::Model::set_suspended(txn, row.id, reason, cx.acted_at()).await?;
+        if before.is_suspended != after.is_suspended
+            && let Some(mail) = suspension_mail(txn, &after).await?
+        {
+            cx.after_commit([FollowUp::Mail(cx.mailer.queue(txn, &mail, cx.now).await?)]);
+        }
         Ok(())
     }
+}
+
+/// The mail telling `circle`'s owner it was suspended (and why) or that the suspension was lifted,
+/// in their language (none without an owner or an address).
+async fn suspension_mail(db: &impl ConnectionTrait, circle: &circle::Model) -> Result<Option<Outgoing>> {
+    let owner = match circle.owner_user_id {
+        Some(id) => user::Entity::find_by_id(id).one(db).await?,
+        None => None,
+    };
+    let Some(owner) = owner else { return Ok(None) };
+    let Some(email) = owner.email.as_deref().filter(|e| !e.trim().is_empty()) else { return Ok(None) };
+    let lang = Lang::parse(&owner.lang).unwrap_or_default();
+    let context = json!({
+        "recipient_name": owner.name(lang),
+        "circle_name": circle.name(lang),
+        "suspended": circle.is_suspended,
+        "reason": circle.suspension_reason,
+        "path": format!("{}/mypage/circle/{}/members", lang.prefix(), circle.id),
+    });
+    Ok(Some(Outgoing { to: email.to_string(), lang, kind: MailKind::CircleSuspended, context }))
 }
