@@ -8,8 +8,8 @@ export const spec: ResourceSpec = {
   search: true,
   sort: { field: 'updated_at', order: 'DESC' },
   actions: 'edit',
-  // Suspending takes a reason (the edit page); lifting needs none, so it is also a bulk action.
-  bulk: [{ label: 'admin.bulk.lift', data: { is_suspended: false } }],
+  // No bulk actions: suspending takes a reason (the edit page), and a bulk change must be
+  // undoable in bulk (resources.test.ts).
   fields: [
     { source: 'name_ja', kind: 'text', list: true, sortable: true },
     { source: 'name_en', kind: 'text', list: true, sortable: true },

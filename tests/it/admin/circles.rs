@@ -1,6 +1,5 @@
 //! `circles` in the console: staff list and show circles with owner and member count, suspend
-//! them with a reason (required) and lift them — lifting also as a bulk action (one PUT per
-//! selected circle, as ra-data-simple-rest's `updateMany` sends them). The suspension goes
+//! them with a reason (required) and lift them, one PUT per circle. The suspension goes
 //! through the circle model, so its rules hold at once for the owner; the owner is mailed in
 //! their language (the reason with a suspension) and sees the reason on the circle's pages; every
 //! change is audited; QA testers only read.
