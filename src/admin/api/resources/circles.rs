@@ -2,8 +2,9 @@
 //! suspension (DOMAIN.md "Circles": a suspended circle keeps its data and is read-only for its
 //! members). Suspending takes a reason (`suspension_reason`, 422 without one), which the owner is
 //! mailed in their language and sees on the circle's pages; lifting (`is_suspended: false`)
-//! clears it and mails the owner too (both on the edit page: no bulk action takes a reason). Each is an audited write
-//! through [`circle::Model::set_suspended`], which locks the row as every circle change does.
+//! clears it and mails the owner too (both on the edit page: no bulk action takes a reason).
+//! Each is an audited write through [`circle::Model::set_suspended`], which locks the row as
+//! every circle change does.
 
 use std::collections::HashMap;
 
