@@ -100,6 +100,7 @@ await new Promise((r) => setTimeout(r, 1000));
 
 const statuses = {};
 const posts = [];
+const cpuBefore = process.cpuUsage();
 const total = rate * seconds;
 const started = Date.now();
 for (let n = 0; n < total; n++) {
@@ -126,6 +127,10 @@ process.stdout.write(
     p90: pct(90),
     p99: pct(99),
     max: latencies.at(-1) ?? null,
+    client_cpu_s: (() => {
+      const u = process.cpuUsage(cpuBefore);
+      return Math.round((u.user + u.system) / 1e4) / 100;
+    })(),
   })}\n`,
 );
 process.exit(0);

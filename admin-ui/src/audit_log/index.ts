@@ -15,6 +15,17 @@ export const spec: ResourceSpec = {
     { source: 'resource', kind: 'text', list: true, sortable: true, filter: true },
     { source: 'record_id', kind: 'text', list: true, filter: true },
     { source: 'action', kind: 'select', choices: AUDIT_ACTIONS, list: true, sortable: true, filter: true },
+    { source: 'changed_fields', kind: 'text', list: true },
+    {
+      source: 'changes',
+      kind: 'rows',
+      labels: 'audit_changes',
+      columns: [
+        { source: 'field', kind: 'text' },
+        { source: 'before', kind: 'json' },
+        { source: 'after', kind: 'json' },
+      ],
+    },
     { source: 'actor_id', kind: 'number' },
     { source: 'before', kind: 'json' },
     { source: 'after', kind: 'json' },

@@ -8,11 +8,12 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use rocket::futures::Stream;
 use rocket::http::Status;
 use rocket::request::{FromRequest, Outcome, Request};
-use rocket::response::stream::{Event, EventStream};
 use rocket::serde::json::Json;
 use rocket::{Route, Shutdown, State, get, post, routes};
+use sea_orm::DatabaseConnection;
 use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::ToSchema;
@@ -21,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::forms::ingame::{ChatPost, channel_code};
 use crate::ingame::chat::hub::{ChatEvent, ChatHub};
 use crate::ingame::chat::messages::{self, ChatMessageView};
+use crate::ingame::chat::sse::{HEARTBEAT_FRAME, Sse, message_frame};
 use crate::ingame::limits::IngameLimits;
 use crate::ingame::player::Player;
 use crate::ingame::state::Ingame;
@@ -32,6 +34,9 @@ const REPLAY: u64 = 100;
 const REMEMBER: usize = 1024;
 /// How often an idle stream sends a comment to keep proxies from closing it.
 const HEARTBEAT: Duration = Duration::from_secs(15);
+/// How long a stream gathers events after the first before it writes them together (fewer,
+/// larger writes; at most this much later).
+const LINGER: Duration = Duration::from_millis(40);
 
 /// Messages of a channel.
 #[derive(Debug, Serialize, ToSchema)]
@@ -140,7 +145,7 @@ pub async fn chat_stream(
     since: Option<&str>,
     last: LastEventId,
     mut shutdown: Shutdown,
-) -> Result<EventStream![Event + 'static]> {
+) -> Result<Sse<impl Stream<Item = Vec<u8>> + Send + 'static>> {
     let channel = channel(channel_session_code)?;
     let after = last.0.or(self::since(since)?);
     let slot = hub.open_stream(player.user.id)?;
@@ -150,50 +155,111 @@ pub async fn chat_stream(
         Some(after) => messages::views(&db, &messages::read(&db, &channel, Some(after), REPLAY).await?).await?,
         None => Vec::new(),
     };
-    Ok(EventStream! {
+    Ok(Sse(rocket::async_stream::stream! {
         let _slot = slot;
-        let mut sent: BTreeSet<i32> = BTreeSet::new();
-        for view in backlog {
-            sent.insert(view.id);
-            yield Event::json(&view).event("message").id(view.id.to_string());
+        let mut sent = Sent::default();
+        let mut out = Vec::new();
+        for view in &backlog {
+            sent.frame(view, &mut out);
         }
-        loop {
-            let event = tokio::select! {
-                event = events.recv() => event,
-                _ = &mut shutdown => break,
+        // Say something at once: the client knows the stream is open.
+        out.extend_from_slice(HEARTBEAT_FRAME);
+        yield std::mem::take(&mut out);
+        let mut heartbeat = tokio::time::interval(HEARTBEAT);
+        heartbeat.tick().await;
+        'stream: loop {
+            // Wait for the first event (or the heartbeat), then gather what else arrives within
+            // LINGER into the same write.
+            let first = tokio::select! {
+                event = events.recv() => Some(event),
+                _ = heartbeat.tick() => None,
+                _ = &mut shutdown => break 'stream,
             };
-            match event {
-                Ok(event) if event.channel() == channel => match event.as_ref() {
-                    ChatEvent::Message { id, json, .. } => {
-                        if sent.insert(*id) {
-                            yield Event::data(json.clone()).event("message").id(id.to_string());
+            let Some(first) = first else {
+                yield HEARTBEAT_FRAME.to_vec();
+                continue;
+            };
+            let linger = tokio::time::sleep(LINGER);
+            tokio::pin!(linger);
+            let mut next = Some(first);
+            while let Some(event) = next.take() {
+                match event {
+                    Ok(event) if event.channel() == channel => {
+                        let new = match event.as_ref() {
+                            ChatEvent::Message { id, .. } => sent.insert(*id),
+                            ChatEvent::Hidden { .. } => true,
+                        };
+                        if new {
+                            out.extend_from_slice(event.frame().as_bytes());
                         }
                     }
-                    ChatEvent::Hidden { id, .. } => {
-                        yield Event::data(format!("{{\"id\":{id}}}")).event("hidden");
-                    }
-                },
-                Ok(_) => {}
-                Err(RecvError::Lagged(_)) => {
-                    // Fell behind the hub: read what this channel said since a little before the
-                    // newest message sent, and send what was not sent.
-                    let from = sent.iter().rev().nth(64).or(sent.first()).copied().or(after).unwrap_or(0);
-                    let Ok(rows) = messages::read(&db, &channel, Some(from), REPLAY).await else { break };
-                    let Ok(views) = messages::views(&db, &rows).await else { break };
-                    for view in views {
-                        if sent.insert(view.id) {
-                            yield Event::json(&view).event("message").id(view.id.to_string());
+                    Ok(_) => {}
+                    Err(RecvError::Lagged(_)) => {
+                        // Fell behind the hub: read what this channel said since a little before
+                        // the newest message sent, and send what was not sent.
+                        let Ok(views) = catch_up(&db, &channel, sent.resume_from().or(after).unwrap_or(0)).await else {
+                            break 'stream;
+                        };
+                        for view in &views {
+                            sent.frame(view, &mut out);
                         }
                     }
+                    Err(RecvError::Closed) => break 'stream,
                 }
-                Err(RecvError::Closed) => break,
+                next = tokio::select! {
+                    event = events.recv() => Some(event),
+                    _ = &mut linger => None,
+                };
             }
-            while sent.len() > REMEMBER {
-                sent.pop_first();
+            if !out.is_empty() {
+                yield std::mem::take(&mut out);
             }
+        }
+    }))
+}
+
+/// The visible messages of `channel` after id `from`, all of them (page by page).
+async fn catch_up(db: &DatabaseConnection, channel: &str, from: i32) -> Result<Vec<ChatMessageView>> {
+    let mut found = Vec::new();
+    let mut after = from;
+    loop {
+        let rows = messages::read(db, channel, Some(after), REPLAY).await?;
+        let full = rows.len() as u64 == REPLAY;
+        after = rows.last().map_or(after, |r| r.id);
+        found.extend(messages::views(db, &rows).await?);
+        if !full {
+            return Ok(found);
         }
     }
-    .heartbeat(HEARTBEAT))
+}
+
+/// The message ids a stream has sent (the latest [`REMEMBER`]), to send none twice.
+#[derive(Default)]
+struct Sent(BTreeSet<i32>);
+
+impl Sent {
+    /// Notes `id` as sent; whether it was new.
+    fn insert(&mut self, id: i32) -> bool {
+        let new = self.0.insert(id);
+        while self.0.len() > REMEMBER {
+            self.0.pop_first();
+        }
+        new
+    }
+
+    /// Appends `view`'s frame to `out` unless it was sent.
+    fn frame(&mut self, view: &ChatMessageView, out: &mut Vec<u8>) {
+        if self.insert(view.id)
+            && let Ok(json) = serde_json::to_string(view)
+        {
+            out.extend_from_slice(message_frame(view.id, &json).as_bytes());
+        }
+    }
+
+    /// Where a catch-up reads from: a little below the newest id sent (commits out of order).
+    fn resume_from(&self) -> Option<i32> {
+        self.0.iter().rev().nth(64).or(self.0.first()).copied()
+    }
 }
 
 /// Routes of this resource.

@@ -15,8 +15,8 @@ use sea_orm::DatabaseConnection;
 use tokio::sync::{Notify, broadcast, watch};
 
 use crate::error::{Error, Result};
-use crate::ingame::chat::messages;
 use crate::ingame::chat::tail::Tail;
+use crate::ingame::chat::{messages, sse};
 
 /// How long a tail waits for an id below one it has seen before it takes the gap as permanent.
 const GRACE: Duration = Duration::from_secs(5);
@@ -32,14 +32,14 @@ const BUFFER: usize = 4096;
 /// What the hub passes to streams.
 #[derive(Debug)]
 pub enum ChatEvent {
-    /// A new message: its id, channel, and the message as JSON (a `ChatMessageView`).
+    /// A new message: its id, channel, and its event-stream frame (`sse::message_frame`).
     Message {
         /// Its id.
         id: i32,
         /// Its channel.
         channel: String,
-        /// The message, serialised once for every stream.
-        json: String,
+        /// The message's frame, formatted once for every stream.
+        frame: String,
     },
     /// Staff hid message `id` of `channel`.
     Hidden {
@@ -47,6 +47,8 @@ pub enum ChatEvent {
         id: i32,
         /// Its channel.
         channel: String,
+        /// The frame saying so (`sse::hidden_frame`).
+        frame: String,
     },
 }
 
@@ -55,6 +57,13 @@ impl ChatEvent {
     pub fn channel(&self) -> &str {
         match self {
             ChatEvent::Message { channel, .. } | ChatEvent::Hidden { channel, .. } => channel,
+        }
+    }
+
+    /// Its event-stream frame.
+    pub fn frame(&self) -> &str {
+        match self {
+            ChatEvent::Message { frame, .. } | ChatEvent::Hidden { frame, .. } => frame,
         }
     }
 }
@@ -195,9 +204,10 @@ async fn read(inner: &Inner, messages: &mut Tail, hides: &mut Tail) -> Result<bo
         rows.into_iter().filter(|r| r.hidden_at.is_none() && fresh.binary_search(&r.id).is_ok()).collect();
     for view in messages::views(&inner.db, &rows).await? {
         let json = serde_json::to_string(&view).map_err(|e| crate::error::Error::Internal(e.to_string()))?;
+        let frame = sse::message_frame(view.id, &json);
         // No stream listening is not an error.
         let _ =
-            inner.events.send(Arc::new(ChatEvent::Message { id: view.id, channel: view.channel_session_code, json }));
+            inner.events.send(Arc::new(ChatEvent::Message { id: view.id, channel: view.channel_session_code, frame }));
     }
 
     let seen: Vec<i32> = hides.seen().collect();
@@ -205,7 +215,8 @@ async fn read(inner: &Inner, messages: &mut Tail, hides: &mut Tail) -> Result<bo
     let hides_full = rows.len() as u64 == BATCH;
     let fresh = hides.fresh(rows.iter().map(|r| r.id), Instant::now());
     for row in rows.into_iter().filter(|r| fresh.binary_search(&r.id).is_ok()) {
-        let _ = inner.events.send(Arc::new(ChatEvent::Hidden { id: row.message_id, channel: row.channel }));
+        let frame = sse::hidden_frame(row.message_id);
+        let _ = inner.events.send(Arc::new(ChatEvent::Hidden { id: row.message_id, channel: row.channel, frame }));
     }
     Ok(full || hides_full)
 }

@@ -5,8 +5,10 @@
 //! - [`messages`]: the messages, their view, hiding and the blacklist (queries and rules);
 //! - [`hub`]: the node's [`hub::ChatHub`], which reads what is new once and fans it out to the
 //!   node's streams;
+//! - [`sse`]: the event-stream frames and their responder;
 //! - [`tail`]: following a table by id through out-of-order commits (pure).
 
 pub mod hub;
 pub mod messages;
+pub mod sse;
 pub mod tail;
