@@ -5,9 +5,9 @@
  * - an admin creates an event with phases, a concept and a world (with a picture uploaded from
  *   the form; a file that is no picture is refused beside its field) and sees them on the public
  *   site in that language; is refused deleting the event while they use it, with the message
- *   naming them; suspends a circle with a bulk action and lifts it again; exports the event list
- *   as CSV with the language's column names; every resource's list (every menu entry) is
- *   screenshotted in that language;
+ *   naming them; suspends a circle on its edit page with a reason and lifts it again; exports
+ *   the event list as CSV with the language's column names; every resource's list (every menu
+ *   entry) is screenshotted in that language;
  * - a director has no users menu and is refused the page;
  * - a QA tester travels to the start of 2026Winter's event_open phase and the catalogue unlocks,
  *   then comes back to real time and it locks again.
@@ -282,24 +282,33 @@ for (const { lang, name: langName, t, ra } of LANGS) {
       await page.goto(url(`${prefix}/${permalink}/world/${worldId}`));
       assert.equal(await page.locator(`img[src="${shown}"]`).count(), 1, 'the uploaded picture on the world page');
 
-      // A bulk action: suspend a circle from its list, then lift the suspension.
-      await page.goto(url(`/admin/circles?filter=${encodeURIComponent(JSON.stringify({ q: 'くじら便' }))}`));
-      const row = page.locator('table tbody tr').first();
-      await row.waitFor();
-      assert.equal(await page.locator('table tbody tr').count(), 1);
-      for (const [action, suspended] of /** @type {const} */ ([['suspend', true], ['lift', false]])) {
-        await row.locator('input[type="checkbox"]').check();
-        await page.getByRole('button', { name: tr(t, `admin.bulk.${action}`), exact: true }).click();
-        await page.getByRole('dialog').getByRole('button', { name: ra.confirm }).click();
+      // Staff suspend a circle on its edit page with the reason its owner is mailed, then lift it.
+      const circle = await page.evaluate(async () => {
+        const res = await fetch('/admin/api/circles?filter=' + encodeURIComponent(JSON.stringify({ q: 'くじら便' })));
+        return (await res.json())[0];
+      });
+      assert.ok(circle, 'the demo circle くじら便');
+      const reason = lang === 'en' ? 'Checking a report about its items.' : '出品物についての通報を確認しています。';
+      for (const suspended of [true, false]) {
+        await page.goto(url(`/admin/circles/${circle.id}`));
+        const box = page.locator('input[name="is_suspended"]');
+        await box.waitFor();
+        if (suspended) {
+          await box.check();
+          await page.locator('textarea[name="suspension_reason"]').fill(reason);
+        } else {
+          await box.uncheck();
+        }
+        await saveAndShow(page, 'circles');
         await page.waitForFunction(
-          async (want) => {
-            const res = await fetch('/admin/api/circles?filter=' + encodeURIComponent(JSON.stringify({ q: 'くじら便' })));
-            return (await res.json())[0]?.is_suspended === want;
-          },
-          suspended,
+          async ([id, want]) => (await (await fetch(`/admin/api/circles/${id}`)).json()).is_suspended === want,
+          [circle.id, suspended],
           { timeout: 15_000, polling: 250 },
         );
-        if (suspended) await screenshot(page, `console-${lang}-circle-suspended.png`, false);
+        if (suspended) {
+          await page.getByText(reason).first().waitFor();
+          await screenshot(page, `console-${lang}-circle-suspended.png`, false);
+        }
       }
 
       // The event list finds it by search and exports the shown columns as CSV.

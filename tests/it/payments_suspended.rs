@@ -33,7 +33,7 @@ async fn a_suspended_circle_can_neither_open_nor_capture_a_payment_and_money_it_
 
     // …then staff suspend the circle.
     let staff = app.as_staff(Role::UcStaff).await;
-    let suspend = json!({"is_suspended": true});
+    let suspend = json!({"is_suspended": true, "suspension_reason": "支払いの確認"});
     let answer =
         app.call_as(&staff, Method::Put, &format!("/admin/api/circles/{}", won.circle_id), Some(&suspend)).await;
     assert_eq!(answer.0, 200, "{:?}", answer.1);
