@@ -489,8 +489,7 @@ impl CircleMail<'_> {
         mailer: &Mailer,
         now: DateTime<Utc>,
     ) -> Result<Option<Queued>> {
-        let Some(email) = self.to.email.as_deref().filter(|e| !e.trim().is_empty()) else { return Ok(None) };
-        let lang = Lang::parse(&self.to.lang).unwrap_or_default();
+        let Some((email, lang)) = self.to.mail_to() else { return Ok(None) };
         let context = json!({
             "recipient_name": self.to.name(lang),
             "circle_name": self.circle.name(lang),

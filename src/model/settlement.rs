@@ -20,7 +20,6 @@ use crate::model::entry_status::LotteryStatus;
 use crate::model::event::EventWithPhases;
 use crate::model::lottery_mails::yen;
 use crate::model::payment::Payable;
-use crate::types::Lang;
 
 /// `failure` of an attempt that took money a second time for an application already paid.
 pub const DUPLICATE_PAYMENT: &str = "duplicate_payment";
@@ -210,8 +209,7 @@ async fn queue_receipt(
     now: DateTime<Utc>,
 ) -> Result<Option<Queued>> {
     let Some(payer) = user::Entity::find_by_id(payment.user_id).one(txn).await? else { return Ok(None) };
-    let Some(email) = payer.email.as_deref().filter(|e| !e.trim().is_empty()) else { return Ok(None) };
-    let lang = Lang::parse(&payer.lang).unwrap_or_default();
+    let Some((email, lang)) = payer.mail_to() else { return Ok(None) };
     let c = circle::Entity::find_by_id(entry.circle_id).one(txn).await?;
     let plan = event_entry_plan::Entity::find_by_id(application.plan_id).one(txn).await?;
     let w = match &plan {

@@ -131,6 +131,13 @@ impl user::Model {
         lang.pick(&self.name_ja, &self.name_en)
     }
 
+    /// The address and language a mail to this user goes to and is written in (none without an
+    /// address).
+    pub fn mail_to(&self) -> Option<(&str, Lang)> {
+        let email = self.email.as_deref().filter(|e| !e.trim().is_empty())?;
+        Some((email, Lang::parse(&self.lang).unwrap_or_default()))
+    }
+
     /// Finds the user of `sub`.
     pub async fn by_sub(db: &impl ConnectionTrait, sub: &str) -> Result<Option<Self>> {
         Ok(user::Entity::find().filter(user::Column::Sub.eq(sub)).one(db).await?)

@@ -14,6 +14,7 @@ use crate::db::entities::{ingame_chat_block, ingame_chat_hide, ingame_chat_messa
 use crate::error::{Error, Invalid, Result};
 use crate::forms::Problems;
 use crate::forms::ingame::{ChatPost, Pos};
+use crate::ingame::model::emotes::unplayable;
 use crate::model::user::IconView;
 
 /// `message_type` of a text.
@@ -121,14 +122,9 @@ async fn problems(db: &impl ConnectionTrait, input: &ChatPost) -> Result<Problem
                 Some(id) => ingame_emote::Entity::find_by_id(id).one(db).await?,
                 None => None,
             };
-            let client = input.version.unwrap_or(1);
-            let key = match emote {
-                _ if input.emote_id.is_none() => Some("validation.required"),
-                None => Some("validation.ingame_emote_unknown"),
-                Some(e) if !e.is_free => Some("validation.ingame_emote_not_owned"),
-                Some(e) if e.is_blacklist => Some("validation.ingame_emote_blacklisted"),
-                Some(e) if e.version > client => Some("validation.ingame_emote_version"),
-                Some(_) => None,
+            let key = match input.emote_id {
+                None => Some("validation.required"),
+                Some(_) => unplayable(emote.as_ref(), input.version.unwrap_or(1)),
             };
             if let Some(key) = key {
                 found.add(Invalid::new("emote_id", key));

@@ -129,6 +129,18 @@ pub async fn pallet(
         .collect())
 }
 
+/// Why `emote` cannot be played by a client of version `client` (the message key), if it
+/// cannot: unknown, not owned, blacklisted, or too new.
+pub fn unplayable(emote: Option<&ingame_emote::Model>, client: i32) -> Option<&'static str> {
+    match emote {
+        None => Some("validation.ingame_emote_unknown"),
+        Some(e) if !e.is_free => Some("validation.ingame_emote_not_owned"),
+        Some(e) if e.is_blacklist => Some("validation.ingame_emote_blacklisted"),
+        Some(e) if e.version > client => Some("validation.ingame_emote_version"),
+        Some(_) => None,
+    }
+}
+
 /// What is wrong with `slots` for a client of version `client`, slot by slot
 /// (`pallets.{i}.pallet_num`, `pallets.{i}.emote_id`).
 async fn problems(db: &impl ConnectionTrait, slots: &[PalletSlot], client: i32) -> Result<Vec<Invalid>> {
@@ -145,14 +157,7 @@ async fn problems(db: &impl ConnectionTrait, slots: &[PalletSlot], client: i32) 
         } else if !seen.insert(slot.pallet_num) {
             found.push(Invalid::new(format!("pallets.{i}.pallet_num"), "validation.ingame_pallet_twice"));
         }
-        let key = match emotes.get(&slot.emote_id) {
-            None => Some("validation.ingame_emote_unknown"),
-            Some(e) if !e.is_free => Some("validation.ingame_emote_not_owned"),
-            Some(e) if e.is_blacklist => Some("validation.ingame_emote_blacklisted"),
-            Some(e) if e.version > client => Some("validation.ingame_emote_version"),
-            Some(_) => None,
-        };
-        if let Some(key) = key {
+        if let Some(key) = unplayable(emotes.get(&slot.emote_id), client) {
             found.push(Invalid::new(format!("pallets.{i}.emote_id"), key));
         }
     }

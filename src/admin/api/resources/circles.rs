@@ -24,7 +24,6 @@ use crate::error::{Error, Result};
 use crate::forms::checks;
 use crate::jobs::follow_up::FollowUp;
 use crate::mail::{MailKind, Outgoing};
-use crate::types::Lang;
 
 /// The resource.
 pub struct Circles;
@@ -166,8 +165,7 @@ async fn suspension_mail(db: &impl ConnectionTrait, circle: &circle::Model) -> R
         None => None,
     };
     let Some(owner) = owner else { return Ok(None) };
-    let Some(email) = owner.email.as_deref().filter(|e| !e.trim().is_empty()) else { return Ok(None) };
-    let lang = Lang::parse(&owner.lang).unwrap_or_default();
+    let Some((email, lang)) = owner.mail_to() else { return Ok(None) };
     let context = json!({
         "recipient_name": owner.name(lang),
         "circle_name": circle.name(lang),

@@ -29,7 +29,6 @@ use crate::error::{Error, Result};
 use crate::exhibit::submission::{Finding, Verdict, findings_of, inspect, newest_ids, report_summary};
 use crate::jobs::follow_up::FollowUp;
 use crate::mail::{MailKind, Outgoing};
-use crate::types::Lang;
 
 /// The resource.
 pub struct SlotSubmissions;
@@ -253,8 +252,7 @@ async fn verdict_mail(db: &impl ConnectionTrait, row: &event_slot_submission::Mo
         None => None,
     };
     let Some(owner) = owner else { return Ok(None) };
-    let Some(email) = owner.email.as_deref().filter(|e| !e.trim().is_empty()) else { return Ok(None) };
-    let lang = Lang::parse(&owner.lang).unwrap_or_default();
+    let Some((email, lang)) = owner.mail_to() else { return Ok(None) };
     let findings: Vec<Value> = findings_of(row)
         .into_iter()
         .map(|f| json!({ "rule_id": f.rule_id, "reason": f.reason, "blocking": f.blocking }))
