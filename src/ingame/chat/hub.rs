@@ -41,10 +41,8 @@ pub enum ChatEvent {
         /// The message's frame, formatted once for every stream.
         frame: String,
     },
-    /// Staff hid message `id` of `channel`.
+    /// Staff hid a message of `channel`.
     Hidden {
-        /// The hidden message.
-        id: i32,
         /// Its channel.
         channel: String,
         /// The frame saying so (`sse::hidden_frame`).
@@ -133,11 +131,6 @@ impl ChatHub {
     pub fn written(&self) {
         self.0.wake.notify_one();
     }
-
-    /// How many streams listen on this node.
-    pub fn listeners(&self) -> usize {
-        self.0.events.receiver_count()
-    }
 }
 
 /// One open stream of a player (see [`ChatHub::open_stream`]).
@@ -216,7 +209,7 @@ async fn read(inner: &Inner, messages: &mut Tail, hides: &mut Tail) -> Result<bo
     let fresh = hides.fresh(rows.iter().map(|r| r.id), Instant::now());
     for row in rows.into_iter().filter(|r| fresh.binary_search(&r.id).is_ok()) {
         let frame = sse::hidden_frame(row.message_id);
-        let _ = inner.events.send(Arc::new(ChatEvent::Hidden { id: row.message_id, channel: row.channel, frame }));
+        let _ = inner.events.send(Arc::new(ChatEvent::Hidden { channel: row.channel, frame }));
     }
     Ok(full || hides_full)
 }

@@ -81,29 +81,35 @@ pub async fn views(db: &impl ConnectionTrait, rows: &[ingame_chat_message::Model
     };
     Ok(rows
         .iter()
-        .filter_map(|r| {
-            let speaker = users.get(&r.user_id)?;
-            Some(ChatMessageView {
-                id: r.id,
-                message_type: r.message_type.clone(),
-                message: r.message.clone(),
-                created_at: r.created_at,
-                user_id: r.user_id,
-                user_name_ja: speaker.name_ja.clone(),
-                user_name_en: speaker.name_en.clone(),
-                user_icon: speaker.icon(),
-                channel_session_code: r.channel.clone(),
-                pos: Pos { x: r.pos_x, y: r.pos_y, z: r.pos_z },
-                emote_stamp: r.emote_id.and_then(|id| emotes.get(&id)).map(|e| EmoteStamp {
-                    id: e.id,
-                    name: e.name.clone(),
-                    name_en: e.name_en.clone(),
-                    icon_url: e.icon_url.clone(),
-                    json_url: e.json_url.clone(),
-                }),
-            })
-        })
+        .filter_map(|r| Some(view(r, users.get(&r.user_id)?, r.emote_id.and_then(|id| emotes.get(&id)))))
         .collect())
+}
+
+/// `row`, said by `speaker`, with its stamp's `emote`, as readers see it.
+fn view(
+    row: &ingame_chat_message::Model,
+    speaker: &user::Model,
+    emote: Option<&ingame_emote::Model>,
+) -> ChatMessageView {
+    ChatMessageView {
+        id: row.id,
+        message_type: row.message_type.clone(),
+        message: row.message.clone(),
+        created_at: row.created_at,
+        user_id: row.user_id,
+        user_name_ja: speaker.name_ja.clone(),
+        user_name_en: speaker.name_en.clone(),
+        user_icon: speaker.icon(),
+        channel_session_code: row.channel.clone(),
+        pos: Pos { x: row.pos_x, y: row.pos_y, z: row.pos_z },
+        emote_stamp: emote.map(|e| EmoteStamp {
+            id: e.id,
+            name: e.name.clone(),
+            name_en: e.name_en.clone(),
+            icon_url: e.icon_url.clone(),
+            json_url: e.json_url.clone(),
+        }),
+    }
 }
 
 /// Whether staff barred `user_id` from chat.
@@ -111,10 +117,11 @@ pub async fn blocked(db: &impl ConnectionTrait, user_id: i32) -> Result<bool> {
     Ok(ingame_chat_block::Entity::find().filter(ingame_chat_block::Column::UserId.eq(user_id)).one(db).await?.is_some())
 }
 
-/// What is wrong with `input` beyond its own checks: a text without text, a stamp without an
-/// emote or with one the player cannot play.
-async fn problems(db: &impl ConnectionTrait, input: &ChatPost) -> Result<Problems> {
+/// What is wrong with `input` beyond its own checks (a text without text, a stamp without an
+/// emote or with one the player cannot play), and a stamp's emote.
+async fn problems(db: &impl ConnectionTrait, input: &ChatPost) -> Result<(Problems, Option<ingame_emote::Model>)> {
     let mut found = Problems::of(input);
+    let mut stamp = None;
     match input.message_type.as_deref() {
         Some(TEXT) if input.message.is_none() => found.fail("message", "validation.required"),
         Some(EMOTE_STAMP) => {
@@ -129,10 +136,11 @@ async fn problems(db: &impl ConnectionTrait, input: &ChatPost) -> Result<Problem
             if let Some(key) = key {
                 found.add(Invalid::new("emote_id", key));
             }
+            stamp = emote;
         }
         _ => {}
     }
-    Ok(found)
+    Ok((found, stamp))
 }
 
 /// `speaker` says `input` on `channel` (a code already checked): the stored message as readers
@@ -147,7 +155,8 @@ pub async fn post(
     if blocked(db, speaker.id).await? {
         return Err(Error::Denied { code: "chat_blocked" });
     }
-    problems(db, input).await?.into_result()?;
+    let (found, emote) = problems(db, input).await?;
+    found.into_result()?;
     let stamp = input.message_type.as_deref() == Some(EMOTE_STAMP);
     let pos = input.pos.unwrap_or_default();
     let row = ingame_chat_message::ActiveModel {
@@ -164,7 +173,7 @@ pub async fn post(
     }
     .insert(db)
     .await?;
-    views(db, std::slice::from_ref(&row)).await?.pop().ok_or_else(Error::not_found)
+    Ok(view(&row, speaker, emote.as_ref()))
 }
 
 /// The visible messages of `channel` after id `since`, oldest first, at most `limit`; without
