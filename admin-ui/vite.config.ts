@@ -25,6 +25,8 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
-    testTimeout: 15_000,
+    // Longer than Testing Library's 30 s wait (src/test-setup.ts): hosts run up to 4× slower.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -29,8 +29,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
     restoreMocks: true,
-    // Longer than Testing Library's 10 s wait (src/test-setup.ts), as in the console: a first
+    // Longer than Testing Library's 30 s wait (src/test-setup.ts), as in the console: a first
     // render beside the TypeScript lint on two cores ran past vitest's default 5 s (CI, 2026-11-28).
-    testTimeout: 15_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

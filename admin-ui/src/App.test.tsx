@@ -51,7 +51,7 @@ describe('<App>', () => {
     window.history.replaceState(null, '', '/admin');
     localStorage.clear();
     render(<App catalogues={catalogues} authProvider={signedInStaff} dataProvider={dataProvider} />);
-    const ready = await screen.findByTestId('admin-ready', {}, { timeout: 10_000 });
+    const ready = await screen.findByTestId('admin-ready');
     expect(ready.textContent).toBe(ja.admin.dashboard.welcome.replace('{name}', '管理者'));
     expect(document.title).toBe(ja.admin.title);
     const pending = await screen.findByTestId('card-pending_inquiries');
@@ -76,7 +76,7 @@ describe('<App>', () => {
     const loading = { ...dataProvider, getList: () => new Promise(() => {}) } as unknown as ConsoleDataProvider;
     render(<App catalogues={catalogues} authProvider={signedInStaff} dataProvider={loading} />);
     // Unnamed, the spinner is a progress bar assistive technology cannot name (axe: aria-progressbar-name).
-    expect(await screen.findByRole('progressbar', { name: '読み込み中' }, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByRole('progressbar', { name: '読み込み中' })).toBeTruthy();
   });
 });
 
@@ -102,8 +102,8 @@ describe('<App> menus follow the role', () => {
     window.history.replaceState(null, '', '/admin');
     localStorage.clear();
     render(<App catalogues={catalogues} authProvider={auth} dataProvider={dataProvider} />);
-    await screen.findByTestId('admin-ready', {}, { timeout: 10_000 });
-    await waitFor(() => expect(links()).toContain(shown), { timeout: 10_000 });
+    await screen.findByTestId('admin-ready');
+    await waitFor(() => expect(links()).toContain(shown));
     return links();
   }
 

@@ -63,7 +63,7 @@ describe('the time-travel page', () => {
   it('jumps to the start of a phase, shows the travelled clock, and comes back', async () => {
     const { provider, travels } = backend();
     open(staff(['show', 'edit']), provider);
-    const jump = await screen.findByTestId('jump-event_open', {}, { timeout: 10_000 });
+    const jump = await screen.findByTestId('jump-event_open');
     expect(jump.textContent).toBe('会期開始（2026/12/12 12:00）');
     fireEvent.click(jump);
     await waitFor(() => expect(travels).toEqual(['2026-12-12T03:00:00Z']));
@@ -87,7 +87,7 @@ describe('the time-travel page', () => {
   it("shows the server's refusal (production)", async () => {
     const { provider } = backend('本番環境ではタイムトラベルできません。');
     open(staff(['show', 'edit']), provider);
-    fireEvent.click(await screen.findByTestId('jump-entry_start', {}, { timeout: 10_000 }));
+    fireEvent.click(await screen.findByTestId('jump-entry_start'));
     const error = await screen.findByTestId('time-travel-error');
     expect(error.textContent).toBe('本番環境ではタイムトラベルできません。');
   });
@@ -95,14 +95,14 @@ describe('the time-travel page', () => {
   it('is refused to roles that may not travel', async () => {
     const { provider } = backend();
     open(staff([]), provider);
-    await screen.findByText(ja.admin.time_travel.forbidden, {}, { timeout: 10_000 });
+    await screen.findByText(ja.admin.time_travel.forbidden);
     expect(screen.queryByTestId('time-travel-go')).toBeNull();
   });
 
   it('is not there in production: no menu entry, no page, nothing sent', async () => {
     const { provider, travels } = backend();
     open(staff([], false), provider);
-    const gone = await screen.findByTestId('time-travel-unavailable', {}, { timeout: 10_000 });
+    const gone = await screen.findByTestId('time-travel-unavailable');
     expect(gone.textContent).toContain(ja.admin.time_travel.unavailable);
     expect(screen.queryByTestId('time-travel')).toBeNull();
     expect(screen.queryByText(ja.admin.menu.time_travel)).toBeNull();
