@@ -10,8 +10,10 @@
 //! | 1–2 characters, caseless | the same | `LIKE`: `c` contains `lc(t)` |
 //!
 //! where `fold` and `lower` are [`Folding`] and `lc` is Rust's `to_lowercase`, which the query
-//! builder applies. The rank (name matches first) tests the first term against the name columns
-//! by the rule of short terms, whatever its length.
+//! builder applies. A term stands for its [`search::variants`] (hiragana or katakana, either
+//! width): it holds when one of them does, each by the rule of its own length. The rank (name
+//! matches first) tests the first term's variants against the name columns by the rule of short
+//! terms, whatever their length.
 //!
 //! Each row keeps its searched columns folded ([`FoldedText`]: a copy only of a column that
 //! folding changes); a term is looked for in the folded columns first, and where the rule is not
@@ -25,8 +27,9 @@ use crate::model::search::{self, TRIGRAM};
 /// A keyword, ready to test rows.
 #[derive(Debug)]
 pub struct KeywordMatch {
-    terms: Vec<Check>,
-    rank: Check,
+    /// Per term, a check per variant ([`search::variants`]): the term holds when one does.
+    terms: Vec<Vec<Check>>,
+    rank: Vec<Check>,
 }
 
 /// One condition: the folded needle, and the rule it stands for.
@@ -85,10 +88,15 @@ impl KeywordMatch {
     /// terms (every row matches).
     pub fn new(folding: &Folding, keyword: &str) -> Option<Self> {
         let terms = search::terms(keyword);
-        let rank = Check::short(folding, terms.first()?);
+        let rank = search::variants(terms.first()?).iter().map(|v| Check::short(folding, v)).collect();
         let terms = terms
             .iter()
-            .map(|t| if t.chars().count() >= TRIGRAM { Check::long(folding, t) } else { Check::short(folding, t) })
+            .map(|t| {
+                let check = |v: &String| {
+                    if v.chars().count() >= TRIGRAM { Check::long(folding, v) } else { Check::short(folding, v) }
+                };
+                search::variants(t).iter().map(check).collect()
+            })
             .collect();
         Some(Self { terms, rank })
     }
@@ -96,13 +104,13 @@ impl KeywordMatch {
     /// Whether a row matches every term: `folded` is its searched columns folded, `columns` the
     /// same columns as stored.
     pub fn matches(&self, folded: &[&str], columns: &[&str]) -> bool {
-        self.terms.iter().all(|t| t.holds(folded, columns))
+        self.terms.iter().all(|variants| variants.iter().any(|v| v.holds(folded, columns)))
     }
 
     /// The row's rank: 0 when the first term is in one of its names, 1 otherwise. `folded_names`
     /// and `names` are its name columns, folded and as stored.
     pub fn rank(&self, folded_names: &[&str], names: &[&str]) -> u8 {
-        u8::from(!self.rank.holds(folded_names, names))
+        u8::from(!self.rank.iter().any(|v| v.holds(folded_names, names)))
     }
 }
 

@@ -40,6 +40,7 @@ pub mod people;
 pub mod phase;
 pub mod redirect;
 pub mod search;
+pub mod search_variants;
 pub mod settlement;
 pub mod streamer;
 pub mod text;

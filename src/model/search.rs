@@ -19,6 +19,8 @@
 use sea_orm::DatabaseBackend;
 use sea_orm::sea_query::{Expr, ExprTrait, SimpleExpr};
 
+pub use crate::model::search_variants::variants;
+
 /// The searchable tables and their columns (the schema half, which the migrations index).
 pub use crate::db::search::{CIRCLES, COMPANIES, HUB_NOTIFICATIONS, ITEMS, Searchable};
 
@@ -47,28 +49,31 @@ pub fn terms(keyword: &str) -> Vec<String> {
 }
 
 /// The condition "the row of `target` contains every term of `keyword`" (on its own table,
-/// e.g. `catalog_items.id IN (…)`), or `None` when the keyword has no terms.
+/// e.g. `catalog_items.id IN (…)`), or `None` when the keyword has no terms. A term is in a row
+/// when one of its [`variants`] is (hiragana or katakana, either width), each variant by the rule
+/// of its length.
 pub fn matches(backend: DatabaseBackend, target: Searchable, keyword: &str) -> Option<SimpleExpr> {
-    let terms = terms(keyword);
-    if terms.is_empty() {
-        return None;
-    }
-    let (long, short): (Vec<_>, Vec<_>) = terms.into_iter().partition(|t| t.chars().count() >= TRIGRAM);
+    terms(keyword).iter().map(|term| term_matches(backend, target, term)).reduce(|a, b| a.and(b))
+}
+
+/// The condition "the row contains one of the variants of `term`".
+fn term_matches(backend: DatabaseBackend, target: Searchable, term: &str) -> SimpleExpr {
+    let (long, short): (Vec<_>, Vec<_>) = variants(term).into_iter().partition(|t| t.chars().count() >= TRIGRAM);
     let mut parts: Vec<SimpleExpr> = Vec::new();
     match backend {
         DatabaseBackend::Postgres => {
             let document = target.pg_document();
-            for term in &long {
+            for variant in &long {
                 parts.push(Expr::cust_with_values(
                     format!("({document}) ILIKE $1"),
-                    [format!("%{}%", escape_like(term))],
+                    [format!("%{}%", escape_like(variant))],
                 ));
             }
         }
         _ => {
             if !long.is_empty() {
                 let phrase =
-                    long.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" ");
+                    long.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR ");
                 parts.push(Expr::cust_with_values(
                     format!(
                         "{id} IN (SELECT rowid FROM {f} WHERE {f} MATCH ?)",
@@ -80,18 +85,18 @@ pub fn matches(backend: DatabaseBackend, target: Searchable, keyword: &str) -> O
             }
         }
     }
-    for term in &short {
-        parts.push(like_any(backend, target, target.columns, term));
+    for variant in &short {
+        parts.push(like_any(backend, target, target.columns, variant));
     }
-    parts.into_iter().reduce(|a, b| a.and(b))
+    parts.into_iter().reduce(|a, b| a.or(b)).unwrap_or_else(|| Expr::val(false).into())
 }
 
-/// `0` when the first term appears in a name, `1` otherwise: sorting by it puts name matches
-/// before description-only matches. `None` without terms.
+/// `0` when the first term (one of its variants) appears in a name, `1` otherwise: sorting by it
+/// puts name matches before description-only matches. `None` without terms.
 pub fn name_rank(backend: DatabaseBackend, target: Searchable, keyword: &str) -> Option<SimpleExpr> {
     let term = terms(keyword).into_iter().next()?;
     let names = &target.columns[..target.name_columns];
-    let hit = like_any(backend, target, names, &term);
+    let hit = variants(&term).iter().map(|v| like_any(backend, target, names, v)).reduce(|a, b| a.or(b))?;
     Some(Expr::case(hit, 0).finally(1).into())
 }
 
@@ -145,13 +150,17 @@ mod tests {
             }
         };
         let long = sql(DatabaseBackend::Sqlite, "猫耳カ");
-        assert!(long.contains("catalog_items_fts MATCH '\"猫耳カ\"'"), "{long}");
+        assert!(long.contains("catalog_items_fts MATCH '\"猫耳カ\" OR \"猫耳か\" OR \"猫耳ｶ\"'"), "{long}");
+        let kana = sql(DatabaseBackend::Sqlite, "えぷろん ﾈｺ");
+        assert!(kana.contains("MATCH '\"えぷろん\" OR \"エプロン\""), "{kana}");
+        assert!(kana.contains("')) AND (((\"catalog_items\".\"name_ja\" LIKE '%ﾈｺ%'"), "{kana}");
+        assert!(kana.contains("LIKE '%ねこ%'"), "{kana}");
         let short = sql(DatabaseBackend::Sqlite, "猫");
         assert!(short.contains("(\"catalog_items\".\"name_ja\" LIKE '%猫%'"), "{short}");
         let short = sql(DatabaseBackend::Sqlite, "Ab");
         assert!(short.contains("(\"catalog_items\".\"name_ja\" LIKE '%ab%'"), "{short}");
         let quoted = sql(DatabaseBackend::Sqlite, "a\"bc");
-        assert!(quoted.contains("'\"a\"\"bc\"'"), "{quoted}");
+        assert!(quoted.contains("'\"a\"\"bc\" OR "), "{quoted}");
         let pg = sql(DatabaseBackend::Postgres, "Head%");
         assert!(pg.contains("\"catalog_items\".\"name_ja\" || ' ' ||"), "{pg}");
         assert!(pg.contains(r"ILIKE E'%Head\\%%'") || pg.contains(r"ILIKE '%Head\%%'"), "{pg}");

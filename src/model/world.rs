@@ -13,7 +13,7 @@ use crate::db::entities::{keyword, poster, world, world_area, world_artist, worl
 use crate::error::{Error, Result};
 use crate::model::pagination::PageRequest;
 use crate::model::people::{ArtistView, KeywordView, artists_by_id, keywords_by_id};
-use crate::model::search::escape_like;
+use crate::model::search::{self, escape_like};
 use crate::model::tree::Tree;
 use crate::types::kinds::{Platform, Venue, WorldArtistCategory};
 use crate::types::{Lang, Localized, localized};
@@ -108,37 +108,45 @@ impl WorldFilter {
             cond = cond.add(world::Column::IsCompany.eq(c));
         }
         if let Some(kw) = self.keyword.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
-            let pattern = LikeExpr::new(format!("%{}%", escape_like(&kw.to_lowercase()))).escape('\\');
-            let lower_like = |col: world::Column| Expr::expr(Func::lower(Expr::col(col))).like(pattern.clone());
-            let keyword_match = Query::select()
-                .column(world_keyword::Column::WorldId)
-                .from(world_keyword::Entity)
-                .inner_join(
-                    keyword::Entity,
-                    Expr::col((keyword::Entity, keyword::Column::Id))
-                        .equals((world_keyword::Entity, world_keyword::Column::KeywordId)),
-                )
-                .cond_where(
-                    Condition::any()
-                        .add(
-                            Expr::expr(Func::lower(Expr::col((keyword::Entity, keyword::Column::NameJa))))
-                                .like(pattern.clone()),
-                        )
-                        .add(
-                            Expr::expr(Func::lower(Expr::col((keyword::Entity, keyword::Column::NameEn))))
-                                .like(pattern.clone()),
-                        ),
-                )
-                .to_owned();
-            cond = cond.add(
-                Condition::any()
-                    .add(lower_like(world::Column::NameJa))
-                    .add(lower_like(world::Column::NameEn))
-                    .add(world::Column::Id.in_subquery(keyword_match)),
-            );
+            // The keyword as one phrase, in any of its forms (hiragana or katakana, either width).
+            let mut any = Condition::any();
+            for variant in search::variants(kw) {
+                any = any.add(phrase_matches(&variant));
+            }
+            cond = cond.add(any);
         }
         cond
     }
+}
+
+/// A world whose name, or one of whose keywords' names, contains `phrase` (case-insensitively).
+fn phrase_matches(phrase: &str) -> Condition {
+    let pattern = LikeExpr::new(format!("%{}%", escape_like(&phrase.to_lowercase()))).escape('\\');
+    let lower_like = |col: world::Column| Expr::expr(Func::lower(Expr::col(col))).like(pattern.clone());
+    let keyword_match = Query::select()
+        .column(world_keyword::Column::WorldId)
+        .from(world_keyword::Entity)
+        .inner_join(
+            keyword::Entity,
+            Expr::col((keyword::Entity, keyword::Column::Id))
+                .equals((world_keyword::Entity, world_keyword::Column::KeywordId)),
+        )
+        .cond_where(
+            Condition::any()
+                .add(
+                    Expr::expr(Func::lower(Expr::col((keyword::Entity, keyword::Column::NameJa))))
+                        .like(pattern.clone()),
+                )
+                .add(
+                    Expr::expr(Func::lower(Expr::col((keyword::Entity, keyword::Column::NameEn))))
+                        .like(pattern.clone()),
+                ),
+        )
+        .to_owned();
+    Condition::any()
+        .add(lower_like(world::Column::NameJa))
+        .add(lower_like(world::Column::NameEn))
+        .add(world::Column::Id.in_subquery(keyword_match))
 }
 
 /// One page of worlds.

@@ -131,6 +131,26 @@ async fn search_finds_japanese_partial_words_and_opens_an_exhibitor() {
 }
 
 #[rocket::async_test]
+async fn search_treats_hiragana_katakana_and_widths_alike() {
+    let app = TestApp::new().await;
+    let names = |keyword: &'static str| {
+        let app = &app;
+        async move {
+            let doc = Doc::parse(&app.page(&format!("/2025Summer/catalog/search?keyword={}", q(keyword))).await.1);
+            doc.texts("[data-testid=item-card] h3")
+        }
+    };
+    for keyword in ["かちゅーしゃ", "ｶﾁｭｰｼｬ", "カチューシャ", "かちゅ　しゃ"] {
+        assert!(names(keyword).await.contains(&"猫耳カチューシャ".to_string()), "{keyword}");
+    }
+    // The long-vowel mark as typed: without it, another word.
+    assert!(!names("かちゅしゃ").await.contains(&"猫耳カチューシャ".to_string()));
+    let doc =
+        Doc::parse(&app.page("/en/2025Summer/catalog/search?keyword=%EF%BC%A8%EF%BD%85%EF%BD%81%EF%BD%84").await.1);
+    assert!(doc.texts("[data-testid=item-card] h3").contains(&"Cat-Ear Headband".to_string()), "Ｈｅａｄ");
+}
+
+#[rocket::async_test]
 async fn search_pages_filters_and_empty_states() {
     let app = TestApp::new().await;
     let doc = Doc::parse(&app.page("/en/2025Summer/catalog/search").await.1);

@@ -36,6 +36,8 @@ const CORPUS: &[[&str; 4]] = &[
     ["Ⅻ Ⅰ", "ⅻ ⅰ", "Ⓐ ⓐ", "𐐀𐐨"],
     ["τελικό σίγμα", "ΤΕΛΙΚΟ", "ᾈ ᾀ", "\u{2126} ω"],
     ["非文字\u{FFFE}", "non\u{FFFF}char", "", ""],
+    ["エプロン", "Apron ｴﾌﾟﾛﾝ", "らーめん柄", "ＲＡＭＥＮ ラーメン"],
+    ["がっこうの机", "School Desk", "ｶﾞｯｺｳ ゞ", "ヴァイオリン ゔぁ"],
 ];
 
 /// Keywords: one, two and three or more characters, each in several cases and widths.
@@ -159,6 +161,28 @@ const KEYWORDS: &[&str] = &[
     "\u{FFFF}",
     "n\u{FFFE}",
     "on\u{FFFE}c",
+    // Hiragana and katakana, full and half width alike; the long-vowel mark as typed.
+    "えぷろん",
+    "エプロン",
+    "ｴﾌﾟﾛﾝ",
+    "ｴﾌﾟ",
+    "えぷ",
+    "かたかな",
+    "ｶﾞｯｺｳ",
+    "ガッコウ",
+    "がっ",
+    "ネコミミ",
+    "ﾈｺ",
+    "らーめん",
+    "ラーメン",
+    "ﾗｰﾒﾝ",
+    "らめん",
+    "ramen",
+    "ＡＢＣ",
+    "ａｐｒｏｎ",
+    "ゔぁ",
+    "ヴァイ",
+    "ヾ",
 ];
 
 async fn event_id(app: &TestApp, permalink: &str) -> i32 {
