@@ -88,7 +88,7 @@ fn term_matches(backend: DatabaseBackend, target: Searchable, term: &str) -> Sim
     for variant in &short {
         parts.push(like_any(backend, target, target.columns, variant));
     }
-    parts.into_iter().reduce(|a, b| a.or(b)).unwrap_or_else(|| Expr::val(false).into())
+    parts.into_iter().reduce(|a, b| a.or(b)).unwrap_or_else(|| Expr::val(false))
 }
 
 /// `0` when the first term (one of its variants) appears in a name, `1` otherwise: sorting by it
