@@ -4,6 +4,7 @@
 pub mod errors;
 pub mod headers;
 pub mod locale;
+pub mod open_windows;
 pub mod page;
 pub mod pager;
 pub mod pages;

@@ -21,6 +21,7 @@ use crate::http::vite::COMMON_ENTRY;
 use crate::model::tree::Tree;
 use crate::types::Lang;
 use crate::web::locale::{self, localized_path};
+use crate::web::open_windows::Naming;
 
 /// The icon shown for users without one.
 pub const PLACEHOLDER_ICON: &str = "/static/img/user.svg";
@@ -89,6 +90,11 @@ impl Page<'_> {
         self.site.messages.t(self.lang, key)
     }
 
+    /// How this page names open windows (its messages, language and clock).
+    pub fn naming(&self) -> Naming<'_> {
+        Naming { site: self.site, lang: self.lang, now: self.now }
+    }
+
     /// The href of an unprefixed site path in the page's language.
     pub fn href(&self, path: &str) -> String {
         localized_path(self.lang, path)
@@ -103,6 +109,8 @@ impl Page<'_> {
         if let Some(at) = self.travelled {
             base.insert("time_travel".into(), json!(at.to_rfc3339()));
         }
+        // The header's strip: what is open for entry or payment now, at every public event.
+        base.insert("open_events".into(), json!(self.naming().open_events(&self.tree, None)));
         if let Value::Object(extra) = ctx {
             base.extend(extra);
         }

@@ -166,6 +166,28 @@ async fn the_events_open_for_entry_are_one_tap_from_the_top_page() {
     }
 }
 
+/// Every page's header names the events open for entry or payment, with the deadline and a link
+/// to each event's page (issue 26, item 2), in the page's language.
+#[rocket::async_test]
+async fn every_page_header_names_the_events_open_now() {
+    let app = TestApp::new().await;
+    for (path, href, label, until) in [
+        ("/worlds", "/2027Summer", "出展エントリー受付中", "まで"),
+        ("/event_history", "/2027Summer", "出展エントリー受付中", "まで"),
+        ("/en/catalog", "/en/2027Summer", "Exhibitor entry is open", "until "),
+    ] {
+        let doc = Doc::parse(&app.page(path).await.1);
+        let links = doc.attrs("[data-testid=header-open-event]", "href");
+        assert!(links.contains(&href.to_string()), "{path}: {links:?}");
+        let rows = doc.texts("[data-testid=header-open-event]");
+        assert!(rows.iter().any(|r| r.contains(label) && r.contains(until)), "{path}: {rows:?}");
+    }
+    // With nothing open, no strip.
+    let empty = TestApp::builder().empty().build().await;
+    let doc = Doc::parse(&empty.page("/event_history").await.1);
+    assert_eq!(doc.count("[data-testid=header-open-events]"), 0);
+}
+
 /// An event's page leads to its own worlds (issue 26: a past event's "see all worlds" opened the
 /// current event's), and each concept card to its concept's section there.
 #[rocket::async_test]

@@ -8,7 +8,6 @@ use rocket::{Route, get, routes};
 use serde_json::json;
 
 use crate::error::Result;
-use crate::i18n::tera::format_jst;
 use crate::model::concept::ConceptView;
 use crate::model::event::{EventView, EventWithPhases, Window};
 use crate::web::page::Page;
@@ -48,7 +47,8 @@ fn render_event(page: &Page<'_>, current: &EventWithPhases) -> Template {
             "event": view,
             "timeline": timeline(page, &view),
             "open_now": open_now(page, current),
-            "elsewhere": open_elsewhere(page, current),
+            // The other public events taking entries or payments now.
+            "elsewhere": page.naming().open_events(tree, Some(current.event.id)),
             "countdown_props": countdown_props(page, &view).to_string(),
             "next_phase": next_phase(page, &view),
             "lottery_runs": lottery_runs,
@@ -84,37 +84,9 @@ fn open_now(page: &Page<'_>, event: &EventWithPhases) -> Vec<serde_json::Value> 
         .open_windows(page.now)
         .into_iter()
         .map(|(window, until)| {
-            let mut row = window_json(page, window, until);
-            row["key"] = json!(window.as_str());
+            let mut row = page.naming().window(window, until);
             row["apply_href"] = json!((window == Window::Entry).then(|| page.href("/mypage/events")));
             row
-        })
-        .collect()
-}
-
-/// An open window as the top page names it: its label and "until …" in Japan time.
-fn window_json(page: &Page<'_>, window: Window, until: chrono::DateTime<chrono::Utc>) -> serde_json::Value {
-    json!({
-        "label": page.t(&format!("open_now.{}", window.as_str())),
-        "until": page.site.messages.tf(page.lang, "open_now.until", &[("at", &format_jst(until, true))]),
-    })
-}
-
-/// The other public events taking entries or payments now, with the window's end and a link to
-/// the event's own page: the next event is one tap from any event's page.
-fn open_elsewhere(page: &Page<'_>, shown: &EventWithPhases) -> Vec<serde_json::Value> {
-    let wanted = [Window::Entry, Window::FirstPayment, Window::SecondPayment];
-    page.tree
-        .events
-        .iter()
-        .filter(|e| e.event.id != shown.event.id)
-        .flat_map(|e| {
-            e.open_windows(page.now).into_iter().filter(|(w, _)| wanted.contains(w)).map(move |(window, until)| {
-                let mut row = window_json(page, window, until);
-                row["name"] = json!(page.lang.pick(&e.event.name_ja, &e.event.name_en));
-                row["href"] = json!(page.href(&format!("/{}", e.event.permalink)));
-                row
-            })
         })
         .collect()
 }
