@@ -89,6 +89,13 @@ async function sendForm(page, lang, plans, shot) {
     const select = `#plan_${i + 1}`;
     await page.locator(select).selectOption(name ? await planOption(page, select, name) : '');
   }
+  // The event's terms: each document linked; agreeing is required (an edit under the terms
+  // already agreed to comes ticked).
+  const agree = page.getByTestId('agree-terms');
+  if ((await agree.count()) > 0) {
+    assert.equal(await page.getByTestId('terms-document').count(), 3);
+    await agree.check();
+  }
   await photograph(page, `${shot}-form-${lang}`);
   await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/apply/details')), page.getByTestId('submit').click()]);
   const shown = (await page.getByTestId('plan-name').allTextContents()).map((t) => t.trim());

@@ -57,10 +57,16 @@ pub struct EntryInput {
     /// 1–3 wishes, choices 1..n, distinct plans.
     #[serde(default)]
     pub applications: Vec<ApplicationInput>,
+    /// The digest of the event's terms the owner agrees to (`terms.digest` of
+    /// `GET /api/v1/events/{permalink}`). Required to apply when the event has terms, and to edit
+    /// when they changed since the entry last agreed (422 on `agreed_terms` otherwise).
+    #[serde(default)]
+    pub agreed_terms: Option<String>,
 }
 
 impl Input for EntryInput {
-    const FIELDS: &'static [&'static str] = &["event_id", "circle_id", "is_multiple_win", "applications"];
+    const FIELDS: &'static [&'static str] =
+        &["event_id", "circle_id", "is_multiple_win", "applications", "agreed_terms"];
 }
 
 /// Whether `id` is a well-formed AMP id.
@@ -131,7 +137,8 @@ impl EntryInput {
         }
         problems.into_result()?;
         wishes.sort_by_key(|w| w.choice);
-        Ok(EntryChange { is_multiple_win: self.is_multiple_win, wishes })
+        let agreed_terms = self.agreed_terms.as_deref().map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned);
+        Ok(EntryChange { is_multiple_win: self.is_multiple_win, wishes, agreed_terms })
     }
 }
 
@@ -199,7 +206,7 @@ mod tests {
     }
 
     fn entry(applications: Vec<ApplicationInput>) -> EntryInput {
-        EntryInput { event_id: Some(1), circle_id: Some(2), is_multiple_win: false, applications }
+        EntryInput { event_id: Some(1), circle_id: Some(2), is_multiple_win: false, applications, agreed_terms: None }
     }
 
     #[test]

@@ -31,6 +31,7 @@ use crate::model::entry_plan::PlanView;
 use crate::model::entry_status::{
     LotteryRound, LotteryStatus, LotteryType, NextStep, effective_status, lottery_type, next_step, shown_status,
 };
+use crate::model::entry_terms::{self, Terms};
 use crate::model::event::{EventWithPhases, Window};
 use crate::model::pagination::PageRequest;
 use crate::model::phase::PhaseType;
@@ -68,6 +69,8 @@ pub struct EntryChange {
     pub is_multiple_win: bool,
     /// The wishes, by choice.
     pub wishes: Vec<Wish>,
+    /// The digest of the terms the owner agrees to, if sent ([`entry_terms`]).
+    pub agreed_terms: Option<String>,
 }
 
 /// The AMP options of one application, by its id.
@@ -223,16 +226,22 @@ impl event_entry::Model {
         if Self::of_circle(&txn, event_id, circle_id).await?.is_some() {
             return Err(Error::Conflict { code: "entry_exists" });
         }
-        let inserted = event_entry::ActiveModel {
+        let agreement = match Terms::of(&event.event) {
+            Some(terms) => terms.agreement(change.agreed_terms.as_deref(), None, now)?,
+            None => None,
+        };
+        let mut row = event_entry::ActiveModel {
             event_id: Set(event_id),
             circle_id: Set(circle_id),
             is_multiple_win: Set(change.is_multiple_win),
             created_at: Set(now),
             updated_at: Set(now),
             ..Default::default()
+        };
+        if let Some(agreement) = agreement {
+            agreement.record(&mut row);
         }
-        .insert(&txn)
-        .await;
+        let inserted = row.insert(&txn).await;
         let entry = match inserted {
             Ok(entry) => entry,
             Err(e) if matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
@@ -262,6 +271,11 @@ impl event_entry::Model {
         event.ensure_entry_open(now)?;
         ensure_undrawn(&txn, found.id).await?;
         ensure_plans_of(&txn, found.event_id, &change.wishes).await?;
+        // Terms changed since the entry last agreed are agreed to again.
+        let agreement = match Terms::of(&event.event) {
+            Some(terms) => terms.agreement(change.agreed_terms.as_deref(), found.terms_digest.as_deref(), now)?,
+            None => None,
+        };
         event_entry_application::Entity::delete_many()
             .filter(event_entry_application::Column::EntryId.eq(found.id))
             .exec(&txn)
@@ -271,6 +285,9 @@ impl event_entry::Model {
         let mut row: event_entry::ActiveModel = found.into();
         row.is_multiple_win = Set(change.is_multiple_win);
         row.updated_at = Set(now);
+        if let Some(agreement) = agreement {
+            agreement.record(&mut row);
+        }
         let updated = row.update(&txn).await?;
         txn.commit().await?;
         Ok(updated)
@@ -477,6 +494,12 @@ pub struct EntryView {
     pub can_edit: bool,
     /// The owner may change the AMP options now.
     pub can_update_amp: bool,
+    /// The version (digest) of the event's terms the owner last agreed to, if any.
+    pub terms_digest: Option<String>,
+    /// When they agreed to it.
+    pub terms_agreed_at: Option<DateTime<Utc>>,
+    /// Whether that is the event's current terms (an edit asks again otherwise).
+    pub terms_current: bool,
     /// When it was made.
     pub created_at: DateTime<Utc>,
     /// When it last changed.
@@ -573,6 +596,12 @@ impl EntryView {
                     applications,
                     can_edit: owner_may && !drawn && ev.entry_open(now),
                     can_update_amp: owner_may && ev.amp_open(now),
+                    terms_current: entry_terms::is_current(
+                        Terms::of(&ev.event).as_ref(),
+                        entry.terms_digest.as_deref(),
+                    ),
+                    terms_digest: entry.terms_digest,
+                    terms_agreed_at: entry.terms_agreed_at,
                     created_at: entry.created_at,
                     updated_at: entry.updated_at,
                 })

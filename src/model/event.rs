@@ -200,6 +200,9 @@ pub struct EventView {
     pub exhibition_guideline_url: Option<String>,
     /// Submission rules.
     pub submission_rule_url: Option<String>,
+    /// The version of these three documents an entry agrees to (`agreed_terms` of an entry);
+    /// null when the event names none.
+    pub terms_digest: Option<String>,
     /// Public phases, oldest first.
     pub event_phases: Vec<PhaseView>,
 }
@@ -225,6 +228,7 @@ impl EventView {
             exhibition_term_url: ev.exhibition_term_url.clone(),
             exhibition_guideline_url: ev.exhibition_guideline_url.clone(),
             submission_rule_url: ev.submission_rule_url.clone(),
+            terms_digest: crate::model::entry_terms::Terms::of(ev).map(|t| t.digest),
             event_phases: e
                 .phases
                 .iter()

@@ -15,6 +15,7 @@ pub mod entry_decline;
 pub mod entry_events;
 pub mod entry_plan;
 pub mod entry_status;
+pub mod entry_terms;
 pub mod event;
 pub mod exhibitor;
 pub mod exhibitor_notification;

@@ -25,6 +25,7 @@ use crate::db::entities::{
 };
 use crate::error::Result;
 use crate::model::entry_status::{LotteryRound, LotteryStatus};
+use crate::model::entry_terms::Terms;
 
 /// The file.
 const FILE: Source = Source { name: "entries.json", text: include_str!("data/entries.json") };
@@ -182,16 +183,21 @@ pub async fn seed_entries(db: &impl ConnectionTrait, seed: &Entries, now: DateTi
         if event_entry::Model::of_circle(db, ev.id, c.id).await?.is_some() {
             continue;
         }
-        let entry = event_entry::ActiveModel {
+        let mut row = event_entry::ActiveModel {
             event_id: Set(ev.id),
             circle_id: Set(c.id),
             is_multiple_win: Set(e.is_multiple_win),
             created_at: Set(now),
             updated_at: Set(now),
             ..Default::default()
+        };
+        // The demo's circles applied through the form: they agreed to the event's terms.
+        if let Some(terms) = Terms::of(&ev)
+            && let Some(agreement) = terms.agreement(Some(&terms.digest), None, now)?
+        {
+            agreement.record(&mut row);
         }
-        .insert(db)
-        .await?;
+        let entry = row.insert(db).await?;
         for (rank, (key, status)) in e.applications.iter().enumerate() {
             let (plan_id, fee) = plan_ids[key.as_str()];
             use LotteryStatus::*;

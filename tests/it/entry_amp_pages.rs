@@ -47,7 +47,7 @@ async fn the_owner_changes_the_amp_options_until_submission_ends() {
         },
         Wish { choice: 2, plan_id: ev.plans[1], options: AmpOptions::default() },
     ];
-    let change = EntryChange { is_multiple_win: false, wishes };
+    let change = EntryChange { is_multiple_win: false, wishes, agreed_terms: None };
     event_entry::Model::apply(&app.db, ev.id, c.circle as i32, c.owner.user.id, change, app.clock.now()).await.unwrap();
     let ids = applications(&c.owner, "AmpFair").await;
     // A stranger's own entry to the same event, whose application the owner must not reach.
@@ -55,6 +55,7 @@ async fn the_owner_changes_the_amp_options_until_submission_ends() {
     let change = EntryChange {
         is_multiple_win: false,
         wishes: vec![Wish { choice: 1, plan_id: ev.plans[0], options: AmpOptions::default() }],
+        agreed_terms: None,
     };
     event_entry::Model::apply(&app.db, ev.id, theirs, c.stranger.user.id, change, app.clock.now()).await.unwrap();
     let their_id = applications(&c.stranger, "AmpFair").await[0];

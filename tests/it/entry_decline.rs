@@ -32,6 +32,7 @@ async fn won(app: &TestApp, c: &mut Cast<'_>, permalink: &str) -> (EntryEvent, i
     let change = EntryChange {
         is_multiple_win: false,
         wishes: vec![Wish { choice: 1, plan_id: ev.plans[0], options: AmpOptions::default() }],
+        agreed_terms: None,
     };
     let entry = event_entry::Model::apply(&app.db, ev.id, c.circle as i32, c.owner.user.id, change, app.clock.now())
         .await

@@ -365,7 +365,7 @@ async fn a_suspended_circles_entry_says_not_in_the_draw_everywhere() {
         .enumerate()
         .map(|(i, plan)| Wish { choice: i as i32 + 1, plan_id: *plan, options: AmpOptions::default() })
         .collect();
-    let change = EntryChange { is_multiple_win: false, wishes };
+    let change = EntryChange { is_multiple_win: false, wishes, agreed_terms: None };
     event_entry::Model::apply(&app.db, ev.id, c.circle as i32, c.owner.user.id, change, app.clock.now())
         .await
         .expect("applied");

@@ -25,6 +25,7 @@ fn wishes(plans: &[i32]) -> EntryChange {
             .enumerate()
             .map(|(i, plan)| Wish { choice: i as i32 + 1, plan_id: *plan, options: AmpOptions::default() })
             .collect(),
+        agreed_terms: None,
     }
 }
 

@@ -37,6 +37,7 @@ async fn enter(app: &TestApp, ev: &EntryEvent, owner: &Actor<'_>, name: &str, pl
     let change = EntryChange {
         is_multiple_win: false,
         wishes: vec![Wish { choice: 1, plan_id: plan, options: AmpOptions::default() }],
+        agreed_terms: None,
     };
     let entry = event_entry::Model::apply(&app.db, ev.id, circle, owner.user.id, change, app.clock.now())
         .await

@@ -19,6 +19,7 @@ mod entries;
 mod entry_amp_pages;
 mod entry_decline;
 mod entry_pages;
+mod entry_terms;
 mod errors;
 mod exhibit;
 mod exhibitor_notifications;

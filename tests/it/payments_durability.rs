@@ -371,6 +371,7 @@ async fn payments_survive_kill_dash_nine() {
         let change = EntryChange {
             is_multiple_win: false,
             wishes: vec![Wish { choice: 1, plan_id, options: AmpOptions::default() }],
+            agreed_terms: None,
         };
         event_entry::Model::apply(&app.db, ev.id, circle, owner.user.id, change, past).await.expect("applied");
         owners.push(owner);

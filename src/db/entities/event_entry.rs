@@ -14,6 +14,12 @@ pub struct Model {
     pub circle_id: i32,
     /// The circle accepts more than one win (otherwise the lottery gives it at most one).
     pub is_multiple_win: bool,
+    /// The SHA-256 (hex) of the event's terms the owner last agreed to (`model::entry_terms`).
+    pub terms_digest: Option<String>,
+    /// What was shown when they agreed: the documents' kinds and URLs, as JSON.
+    pub terms_shown: Option<String>,
+    /// When they agreed.
+    pub terms_agreed_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -17,6 +17,7 @@ use crate::forms::entry::{AMP_ID_MAX, ApplicationInput, EntryInput, OptionsInput
 use crate::model::entry::{EntryView, MAX_WISHES};
 use crate::model::entry_events::{ActiveEventView, active_for};
 use crate::model::entry_plan::{ExhibitionCategory, PlanView};
+use crate::model::entry_terms::Terms;
 use crate::model::event::EventWithPhases;
 use crate::types::{Id, Permalink};
 use crate::web::page::Page;
@@ -69,6 +70,8 @@ pub struct EntryForm {
     pub free_submission_2: Option<String>,
     /// See `free_submission_1`.
     pub free_submission_3: Option<String>,
+    /// The digest of the terms shown, when the applicant ticked "I agree".
+    pub agreed_terms: Option<String>,
     /// `back` from the confirmation: show the form again.
     pub action: Option<String>,
 }
@@ -134,6 +137,7 @@ impl EntryForm {
             circle_id: self.circle().or(Some(0)),
             is_multiple_win: self.is_multiple_win.is_some(),
             applications,
+            agreed_terms: self.agreed_terms.clone(),
         };
         (input, slots)
     }
@@ -150,6 +154,7 @@ impl EntryForm {
             "circle_id": self.circle_id.as_deref().unwrap_or("").trim(),
             "is_multiple_win": self.is_multiple_win.is_some(),
             "wishes": wishes,
+            "agreed_terms": self.agreed_terms.as_deref().unwrap_or("").trim(),
         })
     }
 
@@ -159,6 +164,8 @@ impl EntryForm {
             mode: Some("edit".into()),
             circle_id: Some(view.circle.id.to_string()),
             is_multiple_win: view.is_multiple_win.then(|| "1".into()),
+            // Agreed to the current terms: they are not asked again.
+            agreed_terms: view.terms_current.then(|| view.terms_digest.clone()).flatten(),
             ..Default::default()
         };
         for a in &view.applications {
@@ -225,6 +232,17 @@ impl Setting {
         let id = id.parse::<i32>().ok()?;
         self.plans.iter().find(|plan| plan.id == id)
     }
+}
+
+/// The event's terms as the form shows them (each document with its label), or null.
+fn terms_json(p: &Page<'_>, setting: &Setting) -> Value {
+    let Some(terms) = Terms::of(&setting.event.event) else { return Value::Null };
+    let documents: Vec<Value> = terms
+        .documents
+        .iter()
+        .map(|d| json!({ "label": p.t(&format!("entries.terms.{}", d.kind.as_str())), "url": d.url }))
+        .collect();
+    json!({ "documents": documents, "digest": terms.digest })
 }
 
 /// The category of `?category=` / the form, if it is one.
@@ -327,6 +345,7 @@ pub(crate) fn render_form(
         "has_errors": !errors.is_empty(),
         "errors": errors,
         "refused": refused.map(|code| p.t(&format!("errors.{code}"))),
+        "terms": terms_json(p, setting),
         "amp_id_max": AMP_ID_MAX,
         "events_href": p.href("/mypage/events"),
         "history_href": p.href(&history_path(permalink)),
@@ -368,8 +387,9 @@ pub(crate) async fn check(
         return refused_form(p, setting, form, &slots, e).map(Err);
     }
     let circle_id = form.circle();
+    let mut recorded = None;
     if form.is_edit() {
-        owned_entry(p, user_id, setting.event.event.id, circle_id).await?;
+        recorded = owned_entry(p, user_id, setting.event.event.id, circle_id).await?.terms_digest;
     } else if let Some(id) = circle_id {
         circle::Model::for_owner(p.db, id, user_id).await?.ensure_writable()?;
         if event_entry::Model::of_circle(p.db, setting.event.event.id, id).await?.is_some() {
@@ -377,6 +397,11 @@ pub(crate) async fn check(
         }
     }
     if let Err(e) = setting.event.ensure_entry_open(p.now) {
+        return refused_form(p, setting, form, &slots, e).map(Err);
+    }
+    if let Some(terms) = Terms::of(&setting.event.event)
+        && let Err(e) = terms.agreement(form.agreed_terms.as_deref(), recorded.as_deref(), p.now)
+    {
         return refused_form(p, setting, form, &slots, e).map(Err);
     }
     // A plan of another event is the model's 422 on saving; the confirmation must not show

@@ -26,7 +26,7 @@ async fn enter(app: &TestApp, owner: &Actor<'_>, event_id: i32, plans: &[i32]) -
         .enumerate()
         .map(|(i, plan)| Wish { choice: i as i32 + 1, plan_id: *plan, options: AmpOptions::default() })
         .collect();
-    let change = EntryChange { is_multiple_win: false, wishes };
+    let change = EntryChange { is_multiple_win: false, wishes, agreed_terms: None };
     let entry = event_entry::Model::apply(&app.db, event_id, circle as i32, owner.user.id, change, app.clock.now())
         .await
         .expect("applied");

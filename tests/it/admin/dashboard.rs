@@ -118,6 +118,7 @@ async fn draws_awaiting_publication_and_stuck_payments_need_attention() {
     let change = EntryChange {
         is_multiple_win: false,
         wishes: vec![Wish { choice: 1, plan_id: ev.plans[0], options: AmpOptions::default() }],
+        agreed_terms: None,
     };
     vmarket::db::entities::event_entry::Model::apply(&app.db, ev.id, circle, owner.user.id, change, app.clock.now())
         .await

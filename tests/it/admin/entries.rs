@@ -36,7 +36,7 @@ async fn enter(app: &TestApp, owner: &Actor<'_>, name: &str, event_id: i32, plan
         .enumerate()
         .map(|(i, plan)| Wish { choice: i as i32 + 1, plan_id: *plan, options: AmpOptions::default() })
         .collect();
-    let change = EntryChange { is_multiple_win: false, wishes };
+    let change = EntryChange { is_multiple_win: false, wishes, agreed_terms: None };
     event_entry::Model::apply(&app.db, event_id, circle, owner.user.id, change, app.clock.now()).await.unwrap().id
 }
 

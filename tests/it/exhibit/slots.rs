@@ -30,6 +30,7 @@ pub async fn drawn(app: &TestApp, owners: &[&Actor<'_>], permalink: &str, plan: 
         let change = EntryChange {
             is_multiple_win: false,
             wishes: vec![Wish { choice: 1, plan_id: ev.plans[plan], options: AmpOptions::default() }],
+            agreed_terms: None,
         };
         event_entry::Model::apply(&app.db, ev.id, circle, owner.user.id, change, app.clock.now()).await.unwrap();
         circles.push(circle);

@@ -36,6 +36,7 @@ impl TestApp {
         let change = EntryChange {
             is_multiple_win: false,
             wishes: vec![Wish { choice: 1, plan_id: ev.plans[0], options: AmpOptions::default() }],
+            agreed_terms: None,
         };
         let entry = event_entry::Model::apply(&self.db, ev.id, circle, owner.user.id, change, self.clock.now())
             .await

@@ -52,6 +52,12 @@ pub struct EntryRecord {
     pub lottery_type: Option<LotteryType>,
     /// Its applications, first wish first.
     pub applications: Vec<ApplicationRecord>,
+    /// When the owner last agreed to the event's terms (null: never, or no terms).
+    pub terms_agreed_at: Option<DateTime<Utc>>,
+    /// The version (SHA-256 digest) of the terms they agreed to.
+    pub terms_digest: Option<String>,
+    /// What they were shown: each document's kind and URL, as JSON.
+    pub terms_shown: Option<String>,
     /// When it was made.
     pub created_at: DateTime<Utc>,
     /// When it last changed.
@@ -109,6 +115,9 @@ async fn entry_records<C: ConnectionTrait + Sync>(
                 is_multiple_win: e.is_multiple_win,
                 lottery_type: timeline.zip(now).map(|(t, now)| lottery_type(&statuses, suspended, t, now)),
                 applications,
+                terms_agreed_at: e.terms_agreed_at,
+                terms_digest: e.terms_digest,
+                terms_shown: e.terms_shown,
                 created_at: e.created_at,
                 updated_at: e.updated_at,
             }
@@ -125,7 +134,7 @@ impl Resource for Entries {
     const AREA: Area = Area::Exhibitors;
     const ACTIONS: &'static [Action] = Action::READ;
     const COLUMNS: Columns = Columns {
-        sort: &["event_id", "circle_id", "is_multiple_win", "created_at", "updated_at"],
+        sort: &["event_id", "circle_id", "is_multiple_win", "terms_agreed_at", "created_at", "updated_at"],
         filter: &["event_id", "circle_id", "is_multiple_win", "created_at"],
         search: &[],
         computed: &[("lottery_status", with_status), ("q", circle_name)],
