@@ -54,6 +54,7 @@ pub mod model;
 pub mod openapi;
 pub mod payments;
 pub mod queue;
+pub mod receipts;
 pub mod seed;
 pub mod storage;
 pub mod store;

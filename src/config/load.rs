@@ -16,6 +16,7 @@ impl Config {
         MailSettings::from_config(&config).map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_stripe().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_payments().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
+        config.check_invoice().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.sentry_browser_origin().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         Ok(config)
     }
@@ -134,6 +135,14 @@ impl Config {
         Ok(())
     }
 
+    /// Refuses an invoice registration number that is not `T` and 13 digits.
+    pub fn check_invoice(&self) -> Result<(), String> {
+        if !registration_number_ok(&self.invoice_registration_number) {
+            return Err("invoice_registration_number must be T and 13 digits".into());
+        }
+        Ok(())
+    }
+
     /// Whether inquiries can become Jira issues (base URL and API token set).
     pub fn jira_enabled(&self) -> bool {
         !self.jira_base_url.trim().is_empty() && !self.jira_api_token.is_empty()
@@ -195,6 +204,32 @@ mod tests {
         assert!(with("", "pk_test_1", "https://js.stripe.com/v3/").check_stripe().is_err(), "publishable alone");
         for js in ["", "js.stripe.com/v3/", "javascript:alert(1)", "file:///tmp/stripe.js", "https://"] {
             assert!(with("sk_test_1", "pk_test_1", js).check_stripe().is_err(), "{js:?}");
+        }
+    }
+}
+
+/// Whether `number` is an invoice registration number: `T` and 13 digits.
+pub fn registration_number_ok(number: &str) -> bool {
+    number.len() == 14 && number.starts_with('T') && number[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod invoice_tests {
+    use super::registration_number_ok;
+
+    #[test]
+    fn registration_numbers_are_t_and_13_digits() {
+        assert!(registration_number_ok("T1234567890123"));
+        for bad in [
+            "",
+            "T123456789012",
+            "T12345678901234",
+            "1234567890123T",
+            "t1234567890123",
+            "T123456789012a",
+            "Ｔ123456789012",
+        ] {
+            assert!(!registration_number_ok(bad), "{bad}");
         }
     }
 }

@@ -33,6 +33,16 @@ pub struct Config {
     /// Deployment environment.
     #[serde(default)]
     pub environment: Environment,
+    /// The receipts' issuer (qualified invoices), in Japanese.
+    #[serde(default = "default_invoice_issuer_ja")]
+    pub invoice_issuer_name_ja: String,
+    /// The receipts' issuer, in English.
+    #[serde(default = "default_invoice_issuer_en")]
+    pub invoice_issuer_name_en: String,
+    /// The issuer's invoice registration number (適格請求書発行事業者登録番号): `T` and 13 digits.
+    /// The default is the demo's (all zeros): a deployment sets its own.
+    #[serde(default = "default_invoice_registration_number")]
+    pub invoice_registration_number: String,
     /// Origins besides `site_url` that the account service may redirect back to.
     #[serde(default)]
     pub sso_allowed_origins: Vec<String>,
@@ -232,6 +242,16 @@ fn default_data_dir() -> String {
 fn default_api_base_url() -> String {
     "/api/v1".into()
 }
+fn default_invoice_issuer_ja() -> String {
+    "バーチャルマーケット運営事務局（デモ）".into()
+}
+fn default_invoice_issuer_en() -> String {
+    "Virtual Market Office (demo)".into()
+}
+/// The demo's registration number (no real issuer's).
+fn default_invoice_registration_number() -> String {
+    "T0000000000000".into()
+}
 fn default_site_url() -> String {
     "http://127.0.0.1:8000".into()
 }
@@ -346,6 +366,9 @@ impl Default for Config {
             sentry_dsn: String::new(),
             sentry_browser_dsn: String::new(),
             environment: Environment::default(),
+            invoice_issuer_name_ja: default_invoice_issuer_ja(),
+            invoice_issuer_name_en: default_invoice_issuer_en(),
+            invoice_registration_number: default_invoice_registration_number(),
             sso_allowed_origins: Vec::new(),
             sign_in_per_minute: default_sign_in_per_minute(),
             sign_in_per_account_per_hour: default_sign_in_per_account_per_hour(),

@@ -3,18 +3,29 @@
 //! per payment, addressed by its transaction UUID (anything else, or someone else's, is the
 //! 404 page) and laid out to print.
 
+use std::collections::HashMap;
+
 use crate::http::template::Template;
-use rocket::{Route, get, routes};
+use rocket::Either;
+use rocket::form::{Form, FromForm};
+use rocket::http::{CookieJar, Status};
+use rocket::response::Redirect;
+use rocket::{Route, get, post, routes};
 use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;
-use crate::db::entities::payment_history;
+use crate::db::entities::{payment_history, user};
 use crate::error::{Error, Result};
+use crate::http::redirect::to_site;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::model::payment_history::PaymentView;
+use crate::receipts::addressee::{self, ADDRESSEE_MAX, AddresseeInput};
+use crate::receipts::tax;
 use crate::types::TransactionUuid;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
+use crate::web::pages::circles::poster;
+use crate::web::pages::entry_fields::errors_by_field;
 use crate::web::pages::mypage_nav::nav;
 
 /// Payments per list page.
@@ -59,23 +70,108 @@ pub async fn list(p: Page<'_>, current: CurrentUser, page: Option<&str>) -> Resu
     Ok(p.render("mypage/payments/list", &p.t("payments.history.title"), ctx))
 }
 
-/// One receipt.
-#[get("/mypage/payment_history/<transaction>")]
-pub async fn receipt(p: Page<'_>, current: CurrentUser, transaction: TransactionUuid) -> Result<Template> {
+/// One receipt: a qualified invoice's fields (issuer and registration number, date, what was
+/// bought, the amount and tax at each rate, the addressee) and the addressee form.
+#[get("/mypage/payment_history/<transaction>?<done>")]
+pub async fn receipt(
+    p: Page<'_>,
+    current: CurrentUser,
+    transaction: TransactionUuid,
+    done: Option<&str>,
+) -> Result<Template> {
     let row = payment_history::Model::by_transaction(p.db, &transaction, current.user.id).await?;
-    let view = PaymentView::load(p.db, vec![row], p.lang).await?.pop().ok_or_else(Error::not_found)?;
-    let ctx = json!({
-        "nav": nav(&p),
-        "payment": payment_json(&p, view),
-        "payer": current.user.name(p.lang),
-        "back_href": p.href("/mypage/payment_history"),
-    });
+    let ctx = receipt_context(&p, &current.user, row, None, HashMap::new(), done.is_some()).await?;
     Ok(p.render("mypage/payments/receipt", &p.t("payments.receipt.title"), ctx))
+}
+
+/// The addressee form as posted.
+#[derive(Debug, FromForm)]
+pub struct AddresseeForm {
+    /// The page's CSRF token.
+    pub csrf_token: Option<String>,
+    /// The addressee (宛名).
+    pub addressee: Option<String>,
+}
+
+/// The payer sets the receipt's addressee; every value set is kept (`receipts::addressee`). A
+/// bad one shows the receipt again with the message beside the field and the value as typed.
+#[post("/mypage/payment_history/<transaction>/addressee", data = "<form>")]
+pub async fn set_addressee(
+    p: Page<'_>,
+    cookies: &CookieJar<'_>,
+    transaction: TransactionUuid,
+    form: Form<AddresseeForm>,
+) -> Result<Either<(Status, Template), Redirect>> {
+    let user = poster(&p, cookies, form.csrf_token.as_deref())?;
+    let row = payment_history::Model::by_transaction(p.db, &transaction, user.id).await?;
+    let input = AddresseeInput::new(form.addressee.as_deref());
+    match addressee::set(p.db, &row, &input, p.now).await {
+        Ok(()) => Ok(Either::Right(to_site(
+            &p.href(&format!("/mypage/payment_history/{}?done=addressee", row.transaction_uuid)),
+        ))),
+        Err(e @ Error::Validation(_)) => {
+            let errors = errors_by_field(e.details(&p.site.messages, p.lang), str::to_owned);
+            let ctx = receipt_context(&p, user, row, Some(&input.addressee), errors, false).await?;
+            Ok(Either::Left((
+                Status::UnprocessableEntity,
+                p.render("mypage/payments/receipt", &p.t("payments.receipt.title"), ctx),
+            )))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// What the receipt page shows of payment `row` of `payer`; `typed` is an addressee sent but
+/// refused (`errors`).
+async fn receipt_context(
+    p: &Page<'_>,
+    payer: &user::Model,
+    row: payment_history::Model,
+    typed: Option<&str>,
+    errors: HashMap<String, Vec<String>>,
+    saved: bool,
+) -> Result<Value> {
+    let addressees = addressee::history(p.db, &row).await?;
+    let action = p.href(&format!("/mypage/payment_history/{}/addressee", row.transaction_uuid));
+    let lines: Vec<Value> = tax::lines(&[i64::from(row.amount)])
+        .into_iter()
+        .map(|l| {
+            json!({
+                "rate": l.rate,
+                "amount": p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped_i64(l.amount))]),
+                "tax": p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped_i64(l.tax))]),
+            })
+        })
+        .collect();
+    let view = PaymentView::load(p.db, vec![row], p.lang).await?.pop().ok_or_else(Error::not_found)?;
+    let config = &p.site.config;
+    let current = addressees.last().map(|a| a.addressee.clone());
+    Ok(json!({
+        "nav": nav(p),
+        "payment": payment_json(p, view),
+        "payer": payer.name(p.lang),
+        "addressee": current,
+        "addressee_value": typed.map(str::to_owned).or(current.clone()).unwrap_or_default(),
+        "addressee_changes": if addressees.len() > 1 { json!(addressees) } else { json!([]) },
+        "addressee_max": ADDRESSEE_MAX,
+        "addressee_action": action,
+        "errors": errors,
+        "saved": saved,
+        "tax_lines": lines,
+        "issuer": p.lang.pick(&config.invoice_issuer_name_ja, &config.invoice_issuer_name_en),
+        "registration_number": config.invoice_registration_number,
+        "back_href": p.href("/mypage/payment_history"),
+    }))
+}
+
+/// `8000` → `8,000`, for amounts summed beyond `i32`.
+fn grouped_i64(amount: i64) -> String {
+    i32::try_from(amount).map(grouped).unwrap_or_else(|_| amount.to_string())
 }
 
 /// Routes of this module.
 pub fn routes() -> Vec<Route> {
-    routes![list, receipt]
+    routes![list, receipt, set_addressee]
 }
 
 #[cfg(test)]

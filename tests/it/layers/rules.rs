@@ -79,6 +79,7 @@ const BELOW_EDGES: &[&str] = &[
     "booth",
     "ingame",
     "store",
+    "receipts",
 ];
 
 /// One rule per top-level module, lowest first.
@@ -166,6 +167,11 @@ pub const RULES: &[Rule] = &[
         why: "the providers and the payment flows, with their jobs",
     },
     Rule { module: "assets", may: May::Only(BELOW_FEATURES), why: "feature: the asset uploader (`/uploader`)" },
+    Rule {
+        module: "receipts",
+        may: May::Only(BELOW_FEATURES),
+        why: "feature: receipts fit for Japanese accounting (tax per rate, the addressee)",
+    },
     Rule {
         module: "exhibit",
         may: May::Only(&[
