@@ -178,6 +178,8 @@ export async function wonApplications(server, pages) {
       circle_id: circle.id,
       is_multiple_win: false,
       applications: [{ choice: 1, plan_id: plan.id }],
+      // The owner agrees to the event's terms, as the entry form requires (their version).
+      agreed_terms: ev.terms_digest,
     });
     applications[lang] = entry.applications[0].id;
   }

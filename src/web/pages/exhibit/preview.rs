@@ -27,9 +27,6 @@ pub async fn preview(p: Page<'_>, current: CurrentUser, permalink: Permalink, sl
     let public_href = (shown.is_public && shown.exhibitor.exhibitor.id > 0)
         .then(|| p.href(&format!("/{event_permalink}/exhibitor/{}", shown.exhibitor.exhibitor.id)));
     let extra = json!({
-        // The exhibitor checking their page sees it as visitors will, under the preview banner,
-        // without the header's strip of open events (their h1 stays in a phone's first screen).
-        "open_events": [],
         "public_from": shown.public_from.map(|at| at.to_rfc3339()),
         "is_public": shown.is_public,
         "public_href": public_href,
