@@ -226,10 +226,7 @@ impl event_entry::Model {
         if Self::of_circle(&txn, event_id, circle_id).await?.is_some() {
             return Err(Error::Conflict { code: "entry_exists" });
         }
-        let agreement = match Terms::of(&event.event) {
-            Some(terms) => terms.agreement(change.agreed_terms.as_deref(), None, now)?,
-            None => None,
-        };
+        let agreement = Terms::agreement_at(&event.event, change.agreed_terms.as_deref(), None, now)?;
         let mut row = event_entry::ActiveModel {
             event_id: Set(event_id),
             circle_id: Set(circle_id),
@@ -272,10 +269,8 @@ impl event_entry::Model {
         ensure_undrawn(&txn, found.id).await?;
         ensure_plans_of(&txn, found.event_id, &change.wishes).await?;
         // Terms changed since the entry last agreed are agreed to again.
-        let agreement = match Terms::of(&event.event) {
-            Some(terms) => terms.agreement(change.agreed_terms.as_deref(), found.terms_digest.as_deref(), now)?,
-            None => None,
-        };
+        let agreement =
+            Terms::agreement_at(&event.event, change.agreed_terms.as_deref(), found.terms_digest.as_deref(), now)?;
         event_entry_application::Entity::delete_many()
             .filter(event_entry_application::Column::EntryId.eq(found.id))
             .exec(&txn)

@@ -86,6 +86,20 @@ impl Terms {
         Some(Self { documents, digest: hex::encode(hash.finalize()) })
     }
 
+    /// The agreement an entry at `event` records, by [`Terms::agreement`]; `Ok(None)` when the
+    /// event has no terms.
+    pub fn agreement_at(
+        event: &event::Model,
+        agreed: Option<&str>,
+        recorded: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Agreement>> {
+        match Self::of(event) {
+            Some(terms) => terms.agreement(agreed, recorded, now),
+            None => Ok(None),
+        }
+    }
+
     /// What `agreed` (the digest an applicant sent) records on an entry whose last agreement was
     /// to `recorded`: `Ok(None)` when nothing new is recorded (it agreed to this version
     /// before), the agreement to record otherwise; 422 on [`AGREE_FIELD`] when the applicant

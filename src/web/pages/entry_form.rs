@@ -399,8 +399,7 @@ pub(crate) async fn check(
     if let Err(e) = setting.event.ensure_entry_open(p.now) {
         return refused_form(p, setting, form, &slots, e).map(Err);
     }
-    if let Some(terms) = Terms::of(&setting.event.event)
-        && let Err(e) = terms.agreement(form.agreed_terms.as_deref(), recorded.as_deref(), p.now)
+    if let Err(e) = Terms::agreement_at(&setting.event.event, form.agreed_terms.as_deref(), recorded.as_deref(), p.now)
     {
         return refused_form(p, setting, form, &slots, e).map(Err);
     }
