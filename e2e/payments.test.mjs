@@ -192,7 +192,20 @@ test('two tabs and a double click pay the demo friend\'s win once, in English', 
     assert.equal((await page.getByTestId('pay-button').textContent())?.trim(), 'Pay ¥4,500');
     await photograph(page, 'confirm-en');
 
-    // Both tabs pay at once, the first with a double click.
+    // Both tabs pay at once, the first with a double click. Neither tab's capture leaves the
+    // browser until both tabs have opened their attempt, so that both pay the one attempt the
+    // server keeps open — the race this story is about. Unheld, on a slow host one tab could
+    // finish before the other was clicked, and the other would rightly be told it is already
+    // paid (CI, 2026-11-28: that tab then never reached the complete page).
+    const opened = (/** @type {import('playwright-core').Page} */ p) =>
+      p.waitForRequest((r) => r.url().includes('/api/v1/user/payment/pre_order'), { timeout: 90_000 }).then((r) => r.response());
+    const bothOpened = Promise.all([opened(page), opened(second)]);
+    for (const p of [page, second]) {
+      await p.route('**/api/v1/user/payment/capture', async (route) => {
+        await bothOpened;
+        await route.continue();
+      });
+    }
     const landed = (/** @type {import('playwright-core').Page} */ p) =>
       p.waitForURL((u) => u.pathname === '/en/payment/complete', { timeout: 90_000 });
     await Promise.all([landed(page), landed(second), page.getByTestId('pay-button').dblclick(), second.getByTestId('pay-button').click()]);
