@@ -69,6 +69,12 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         crate::http::render_cache::RenderCache::new(config.render_cache, config.render_cache_mib, auth::TOKEN_COOKIE);
     let list_memory_mib = config.list_memory_mib;
     let redirected_cookies = locale::RedirectedCookies::new(&config);
+    let receipt_fonts =
+        crate::receipts::font::ReceiptFonts::load(&config.receipt_font).map_err(crate::error::Error::Internal)?;
+    match &receipt_fonts.0 {
+        Some(font) => tracing::info!(path = %font.path.display(), "PDF receipts are set in this font"),
+        None => tracing::warn!("no Japanese font found (set receipt_font): PDF receipts are off"),
+    }
     let site = Site { config, messages, assets };
 
     let download_limiter = assets::api::downloads::DownloadLimiter::per_minute(config_download_per_minute);
@@ -99,6 +105,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(download_limiter)
         .manage(ingame_limits)
         .manage(chat_hub)
+        .manage(receipt_fonts)
         // First: it stores what a cached route answered before the others add per-request headers.
         .attach(crate::http::render_cache::Freshness)
         .attach(locale::LocaleRouting)

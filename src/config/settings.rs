@@ -43,6 +43,11 @@ pub struct Config {
     /// The default is the demo's (all zeros): a deployment sets its own.
     #[serde(default = "default_invoice_registration_number")]
     pub invoice_registration_number: String,
+    /// The font file PDF receipts are set in (one that covers Japanese; a collection's Japanese
+    /// face is used). Empty: Noto Sans CJK JP or IPAex Gothic where Debian installs them; with
+    /// neither, PDF receipts are off (`receipts::font`).
+    #[serde(default)]
+    pub receipt_font: String,
     /// Origins besides `site_url` that the account service may redirect back to.
     #[serde(default)]
     pub sso_allowed_origins: Vec<String>,
@@ -369,6 +374,7 @@ impl Default for Config {
             invoice_issuer_name_ja: default_invoice_issuer_ja(),
             invoice_issuer_name_en: default_invoice_issuer_en(),
             invoice_registration_number: default_invoice_registration_number(),
+            receipt_font: String::new(),
             sso_allowed_origins: Vec::new(),
             sign_in_per_minute: default_sign_in_per_minute(),
             sign_in_per_account_per_hour: default_sign_in_per_account_per_hour(),

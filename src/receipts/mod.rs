@@ -2,10 +2,10 @@
 //! consumption tax only with a qualified invoice (適格請求書) — the issuer's name and registration
 //! number, the date, what was bought, the amount per tax rate with the tax per rate, and the
 //! addressee. This folder holds what a receipt adds to a payment: the tax lines ([`tax`]), the
-//! addressee the payer sets, with every change kept ([`addressee`]).
-//!
-//! Not built yet: the PDF download (one A4 page with embedded Japanese fonts); the receipt page
-//! has a print style instead.
+//! addressee the payer sets, with every change kept ([`addressee`]); the receipt as one A4 PDF
+//! page ([`pdf`]) set in a Japanese font the server finds or is given ([`font`]).
 
 pub mod addressee;
+pub mod font;
+pub mod pdf;
 pub mod tax;

@@ -100,3 +100,104 @@ async fn the_payer_sets_the_addressee_and_every_change_is_on_record() {
     assert_eq!(status, 404);
     assert_eq!(Doc::parse(&owner.page(&path).await.1).text("[data-testid=receipt-payer]"), "合同会社ランタン 様");
 }
+
+/// What poppler reads of a PDF: `pdftotext`'s text and `pdfinfo`'s and `pdffonts`' reports.
+fn poppler(tool: &str, pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("receipt.pdf");
+    std::fs::write(&file, pdf).unwrap();
+    let mut cmd = std::process::Command::new(tool);
+    if tool == "pdftotext" {
+        cmd.args(["-layout"]).arg(&file).arg("-");
+    } else {
+        cmd.arg(&file);
+    }
+    let out = cmd.output().unwrap_or_else(|e| panic!("{tool} (poppler-utils, scripts/install-test-deps): {e}"));
+    assert!(out.status.success(), "{tool}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[rocket::async_test]
+async fn the_pdf_receipt_is_one_a4_page_whose_text_carries_every_qualified_invoice_field() {
+    let app = TestApp::builder().live().build().await;
+    let mut owner = app.with_named_user("pdf_owner", "灯子", "Toko").await;
+    let mut stranger = app.with_user("pdf_stranger").await;
+    let path = paid(&app, &mut owner, "PdfFair").await;
+    let transaction = path.rsplit('/').next().unwrap().to_owned();
+    owner.renew().await;
+
+    // The page links the PDF.
+    let doc = Doc::parse(&owner.page(&path).await.1);
+    assert_eq!(doc.attr("[data-testid=receipt-pdf]", "href"), format!("{path}/receipt.pdf"));
+
+    // Made out to a company, then changed: the PDF names the last and records both.
+    let form = owner.form(&path, "[data-testid=addressee-form]").await;
+    assert_eq!(owner.submit(&form, &[("addressee", "株式会社ともしび")], None).await.0, 303);
+    app.clock.set(app.clock.now() + chrono::Duration::days(1));
+    owner.renew().await;
+    let form = owner.form(&path, "[data-testid=addressee-form]").await;
+    assert_eq!(owner.submit(&form, &[("addressee", "合同会社ランタン 経理部")], None).await.0, 303);
+
+    let (status, headers, pdf) = owner.download(&format!("{path}/receipt.pdf")).await;
+    assert_eq!(status, 200);
+    let header = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str()).unwrap_or_default();
+    assert_eq!(header("content-type"), "application/pdf");
+    assert_eq!(header("content-disposition"), format!("attachment; filename*=UTF-8''receipt-{transaction}.pdf"));
+    assert_eq!(header("cache-control"), "private, no-store");
+    assert!(pdf.starts_with(b"%PDF-"));
+
+    let info = poppler("pdfinfo", &pdf);
+    assert!(info.lines().any(|l| l.starts_with("Pages:") && l.ends_with(" 1")), "{info}");
+    assert!(info.contains("595.28 x 841.89 pts (A4)"), "{info}");
+    let fonts = poppler("pdffonts", &pdf);
+    let font_rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(!font_rows.is_empty() && font_rows.iter().all(|r| r.contains(" yes ")), "every font embedded:\n{fonts}");
+
+    let text = poppler("pdftotext", &pdf);
+    for field in [
+        "領収書",
+        "合同会社ランタン 経理部 様",
+        "8,000円",
+        "10%対象",
+        "727円",
+        "うち消費税",
+        "但し書き",
+        "PdfFair",
+        "広場ブース",
+        "お支払い日時",
+        &transaction,
+        "pi_PdfFair",
+        "発行者",
+        "バーチャルマーケット運営事務局（デモ）",
+        "登録番号 T0000000000000",
+        "株式会社ともしび",
+    ] {
+        assert!(text.contains(field), "{field:?} is not in the PDF's text:\n{text}");
+    }
+    let paid_on = chrono::Utc::now().format("%Y/").to_string();
+    assert!(text.contains(&paid_on) || text.contains("/"), "a date:\n{text}");
+
+    // In English, from the English receipt.
+    let (status, _, pdf) = owner.download(&format!("/en{path}/receipt.pdf")).await;
+    assert_eq!(status, 200);
+    let text = poppler("pdftotext", &pdf);
+    for field in [
+        "Receipt",
+        "To: 合同会社ランタン 経理部",
+        "¥8,000",
+        "¥727",
+        "Virtual Market Office (demo)",
+        "Registration number T0000000000000",
+    ] {
+        assert!(text.contains(field), "{field:?} is not in the English PDF's text:\n{text}");
+    }
+
+    // Someone else's receipt, or a made-up one: the 404 page, never a PDF.
+    stranger.renew().await;
+    let (status, headers, _) = stranger.download(&format!("{path}/receipt.pdf")).await;
+    assert_eq!(status, 404);
+    assert!(headers.iter().any(|(n, v)| n == "content-type" && v.starts_with("text/html")));
+    let (status, _, _) =
+        owner.download("/mypage/payment_history/00000000-0000-4000-8000-000000000000/receipt.pdf").await;
+    assert_eq!(status, 404);
+}

@@ -26,6 +26,7 @@ pub mod mypage;
 pub mod mypage_nav;
 pub mod payment;
 pub mod payment_history;
+pub mod receipt_pdf;
 pub mod redirects;
 pub mod support;
 pub mod worlds;
@@ -52,6 +53,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(mypage::routes());
     routes.extend(exhibitor_notifications::routes());
     routes.extend(payment_history::routes());
+    routes.extend(receipt_pdf::routes());
     routes.extend(booth_maker::routes());
     routes.extend(ingame::routes());
     routes.extend(payment::routes());

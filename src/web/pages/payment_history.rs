@@ -10,7 +10,7 @@ use rocket::Either;
 use rocket::form::{Form, FromForm};
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
-use rocket::{Route, get, post, routes};
+use rocket::{Route, State, get, post, routes};
 use serde_json::{Value, json};
 
 use crate::auth::guards::CurrentUser;
@@ -19,7 +19,8 @@ use crate::error::{Error, Result};
 use crate::http::redirect::to_site;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::model::payment_history::PaymentView;
-use crate::receipts::addressee::{self, ADDRESSEE_MAX, AddresseeInput};
+use crate::receipts::addressee::{self, ADDRESSEE_MAX, AddresseeInput, AddresseeSet};
+use crate::receipts::font::ReceiptFonts;
 use crate::receipts::tax;
 use crate::types::TransactionUuid;
 use crate::web::page::Page;
@@ -76,11 +77,12 @@ pub async fn list(p: Page<'_>, current: CurrentUser, page: Option<&str>) -> Resu
 pub async fn receipt(
     p: Page<'_>,
     current: CurrentUser,
+    fonts: &State<ReceiptFonts>,
     transaction: TransactionUuid,
     done: Option<&str>,
 ) -> Result<Template> {
     let row = payment_history::Model::by_transaction(p.db, &transaction, current.user.id).await?;
-    let ctx = receipt_context(&p, &current.user, row, None, HashMap::new(), done.is_some()).await?;
+    let ctx = receipt_context(&p, &current.user, row, None, HashMap::new(), done.is_some(), fonts.0.is_some()).await?;
     Ok(p.render("mypage/payments/receipt", &p.t("payments.receipt.title"), ctx))
 }
 
@@ -99,6 +101,7 @@ pub struct AddresseeForm {
 pub async fn set_addressee(
     p: Page<'_>,
     cookies: &CookieJar<'_>,
+    fonts: &State<ReceiptFonts>,
     transaction: TransactionUuid,
     form: Form<AddresseeForm>,
 ) -> Result<Either<(Status, Template), Redirect>> {
@@ -111,13 +114,70 @@ pub async fn set_addressee(
         ))),
         Err(e @ Error::Validation(_)) => {
             let errors = errors_by_field(e.details(&p.site.messages, p.lang), str::to_owned);
-            let ctx = receipt_context(&p, user, row, Some(&input.addressee), errors, false).await?;
+            let ctx = receipt_context(&p, user, row, Some(&input.addressee), errors, false, fonts.0.is_some()).await?;
             Ok(Either::Left((
                 Status::UnprocessableEntity,
                 p.render("mypage/payments/receipt", &p.t("payments.receipt.title"), ctx),
             )))
         }
         Err(e) => Err(e),
+    }
+}
+
+/// What a receipt shows of one payment, in the page's language: the page and the PDF
+/// (`receipt_pdf`) both start here.
+pub(crate) struct Receipt {
+    /// The payment, as `payment_json` gives it.
+    pub payment: Value,
+    /// Every value the addressee had, oldest first.
+    pub addressees: Vec<AddresseeSet>,
+    /// The payer's name, the addressee until they set one.
+    pub payer: String,
+    /// Per tax rate: the rate's label, the amount and the tax in it.
+    pub tax_lines: Vec<[String; 3]>,
+    /// The issuer's name.
+    pub issuer: String,
+    /// The issuer's registration number.
+    pub registration_number: String,
+}
+
+impl Receipt {
+    /// The receipt of payment `row`, paid by `payer`.
+    pub(crate) async fn load(p: &Page<'_>, payer: &user::Model, row: payment_history::Model) -> Result<Self> {
+        let addressees = addressee::history(p.db, &row).await?;
+        let yen = |amount: i64| p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped_i64(amount))]);
+        let tax_lines = tax::lines(&[i64::from(row.amount)])
+            .into_iter()
+            .map(|l| {
+                let rate = p.site.messages.tf(p.lang, "payments.receipt.rate", &[("rate", &l.rate.to_string())]);
+                [rate, yen(l.amount), yen(l.tax)]
+            })
+            .collect();
+        let view = PaymentView::load(p.db, vec![row], p.lang).await?.pop().ok_or_else(Error::not_found)?;
+        let config = &p.site.config;
+        Ok(Self {
+            payment: payment_json(p, view),
+            addressees,
+            payer: payer.name(p.lang).to_owned(),
+            tax_lines,
+            issuer: p.lang.pick(&config.invoice_issuer_name_ja, &config.invoice_issuer_name_en).to_owned(),
+            registration_number: config.invoice_registration_number.clone(),
+        })
+    }
+
+    /// The name the receipt is made out to: the addressee set last, else the payer.
+    pub(crate) fn addressee(&self) -> &str {
+        self.addressees.last().map_or(&self.payer, |a| &a.addressee)
+    }
+
+    /// The description (但し書き): the event, plan and world.
+    pub(crate) fn description(&self) -> String {
+        let field = |name: &str| self.payment[name].as_str().unwrap_or_default().to_owned();
+        let mut text = format!("{} — {}", field("event_name"), field("plan_name"));
+        if let Some(world) = self.payment["world_name"].as_str() {
+            text.push_str(&format!(" ({world})"));
+        }
+        text
     }
 }
 
@@ -130,36 +190,27 @@ async fn receipt_context(
     typed: Option<&str>,
     errors: HashMap<String, Vec<String>>,
     saved: bool,
+    pdf_on: bool,
 ) -> Result<Value> {
-    let addressees = addressee::history(p.db, &row).await?;
     let action = p.href(&format!("/mypage/payment_history/{}/addressee", row.transaction_uuid));
-    let lines: Vec<Value> = tax::lines(&[i64::from(row.amount)])
-        .into_iter()
-        .map(|l| {
-            json!({
-                "rate": l.rate,
-                "amount": p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped_i64(l.amount))]),
-                "tax": p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped_i64(l.tax))]),
-            })
-        })
-        .collect();
-    let view = PaymentView::load(p.db, vec![row], p.lang).await?.pop().ok_or_else(Error::not_found)?;
-    let config = &p.site.config;
-    let current = addressees.last().map(|a| a.addressee.clone());
+    let pdf = p.href(&format!("/mypage/payment_history/{}/receipt.pdf", row.transaction_uuid));
+    let receipt = Receipt::load(p, payer, row).await?;
+    let current = receipt.addressees.last().map(|a| a.addressee.clone());
     Ok(json!({
         "nav": nav(p),
-        "payment": payment_json(p, view),
-        "payer": payer.name(p.lang),
-        "addressee": current,
-        "addressee_value": typed.map(str::to_owned).or(current.clone()).unwrap_or_default(),
-        "addressee_changes": if addressees.len() > 1 { json!(addressees) } else { json!([]) },
+        "payment": receipt.payment,
+        "addressee": receipt.addressee(),
+        "description": receipt.description(),
+        "addressee_value": typed.map(str::to_owned).or(current).unwrap_or_default(),
+        "addressee_changes": if receipt.addressees.len() > 1 { json!(receipt.addressees) } else { json!([]) },
         "addressee_max": ADDRESSEE_MAX,
         "addressee_action": action,
         "errors": errors,
         "saved": saved,
-        "tax_lines": lines,
-        "issuer": p.lang.pick(&config.invoice_issuer_name_ja, &config.invoice_issuer_name_en),
-        "registration_number": config.invoice_registration_number,
+        "tax_lines": receipt.tax_lines,
+        "issuer": receipt.issuer,
+        "registration_number": receipt.registration_number,
+        "pdf_href": pdf_on.then_some(pdf),
         "back_href": p.href("/mypage/payment_history"),
     }))
 }

@@ -191,6 +191,15 @@ impl<'a> Actor<'a> {
         (res.status().code, res.into_string().await.unwrap_or_default())
     }
 
+    /// GETs `path` as this actor's browser (cookie); status, headers and the body's bytes (for
+    /// downloads).
+    pub async fn download(&self, path: &str) -> (u16, Vec<(String, String)>, Vec<u8>) {
+        let res = self.browser(self.client.get(path.to_string())).dispatch().await;
+        let headers =
+            res.headers().iter().map(|h| (h.name().as_str().to_ascii_lowercase(), h.value().to_owned())).collect();
+        (res.status().code, headers, res.into_bytes().await.unwrap_or_default())
+    }
+
     /// The form matching `selector` on the page at `path`, as this actor sees it.
     pub async fn form(&self, path: &str, selector: &str) -> Form {
         let (status, html) = self.page(path).await;
