@@ -198,17 +198,25 @@ test('two tabs and a double click pay the demo friend\'s win once, in English', 
     // finish before the other was clicked, and the other would rightly be told it is already
     // paid (CI, 2026-11-28: that tab then never reached the complete page).
     const opened = (/** @type {import('playwright-core').Page} */ p) =>
-      p.waitForRequest((r) => r.url().includes('/api/v1/user/payment/pre_order'), { timeout: 90_000 }).then((r) => r.response());
+      p.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/user/payment/pre_order', { timeout: 90_000 }).then((r) => r.response());
     const bothOpened = Promise.all([opened(page), opened(second)]);
     for (const p of [page, second]) {
-      await p.route('**/api/v1/user/payment/capture', async (route) => {
+      // A URL test, not a glob: the call carries `?lang=`, which a glob would have to spell out.
+      await p.route((u) => u.pathname === '/api/v1/user/payment/capture', async (route) => {
         await bothOpened;
         await route.continue();
       });
     }
     const landed = (/** @type {import('playwright-core').Page} */ p) =>
       p.waitForURL((u) => u.pathname === '/en/payment/complete', { timeout: 90_000 });
-    await Promise.all([landed(page), landed(second), page.getByTestId('pay-button').dblclick(), second.getByTestId('pay-button').click()]);
+    const outcome = await Promise.allSettled([landed(page), landed(second), page.getByTestId('pay-button').dblclick(), second.getByTestId('pay-button').click()]);
+    if (outcome.some((o) => o.status === 'rejected')) {
+      // What each tab shows, for the failure's message.
+      const shown = await Promise.all(
+        [page, second].map(async (p) => `${p.url()} ${await p.getByTestId('card-error').getAttribute('data-code', { timeout: 1000 }).catch(() => '-')} ${(await p.getByTestId('card-error').textContent({ timeout: 1000 }).catch(() => '')) ?? ''}`),
+      );
+      assert.fail(`both tabs land on the complete page: ${outcome.map((o) => o.status).join(', ')}; the tabs show:\n${shown.join('\n')}`);
+    }
     const transactions = [page, second].map((p) => new URL(p.url()).searchParams.get('transaction'));
     assert.equal(transactions[0], transactions[1], 'both tabs paid the one attempt the server kept open');
     for (const p of [page, second]) {
