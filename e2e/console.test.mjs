@@ -24,6 +24,7 @@ import {
   QA_TESTER,
   STAFF,
   TEST_TIMEOUT_MS,
+  TIME_FACTOR,
   launchBrowser,
   newPage,
   screenshot,
@@ -180,7 +181,7 @@ async function screenshotLists(page, lang) {
 for (const { lang, name: langName, t, ra } of LANGS) {
   const field = (/** @type {string} */ resource, /** @type {string} */ f) => tr(t, `admin.resources.${resource}.fields.${f}`);
 
-  test(`an admin creates an event with phases, a concept and a world; the public site shows them (${lang})`, { timeout: 240_000 }, async () => {
+  test(`an admin creates an event with phases, a concept and a world; the public site shows them (${lang})`, { timeout: 240_000 * TIME_FACTOR }, async () => {
     assert.ok(browser);
     assert.ok(STAFF.email, 'scripts/e2e creates the staff account');
     const { page, errors, close } = await newPage(browser);
