@@ -166,29 +166,7 @@ mod tests {
     }
 
     fn event_with(phases: &[(PhaseType, u32)]) -> EventWithPhases {
-        let text = String::new;
-        let event = event::Model {
-            id: 1,
-            permalink: "e".into(),
-            version: 1,
-            name_ja: text(),
-            name_en: text(),
-            image: None,
-            logo: None,
-            icon: None,
-            first_view_image: None,
-            theme_ja: text(),
-            theme_en: text(),
-            theme_description_ja: text(),
-            theme_description_en: text(),
-            is_entry_closed: false,
-            is_public: true,
-            exhibition_term_url: None,
-            exhibition_guideline_url: None,
-            submission_rule_url: None,
-            created_at: at(1),
-            updated_at: at(1),
-        };
+        let event = event::Model::fixture(1, at(1));
         let phases = phases
             .iter()
             .enumerate()

@@ -296,28 +296,7 @@ mod tests {
                 is_displayable: true,
             })
             .collect();
-        let event = event::Model {
-            id: 1,
-            permalink: "e".into(),
-            version: 1,
-            name_ja: String::new(),
-            name_en: String::new(),
-            image: None,
-            logo: None,
-            icon: None,
-            first_view_image: None,
-            theme_ja: String::new(),
-            theme_en: String::new(),
-            theme_description_ja: String::new(),
-            theme_description_en: String::new(),
-            is_entry_closed: false,
-            is_public: true,
-            exhibition_term_url: None,
-            exhibition_guideline_url: None,
-            submission_rule_url: None,
-            created_at: t(0),
-            updated_at: t(0),
-        };
+        let event = event::Model::fixture(1, t(0));
         EventWithPhases { event, phases }
     }
 

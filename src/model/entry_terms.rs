@@ -152,28 +152,11 @@ mod tests {
     use super::*;
 
     fn event(term: Option<&str>, guideline: Option<&str>, rules: Option<&str>) -> event::Model {
-        let text = String::new;
         event::Model {
-            id: 1,
-            permalink: "e1".into(),
-            version: 1,
-            name_ja: text(),
-            name_en: text(),
-            image: None,
-            logo: None,
-            icon: None,
-            first_view_image: None,
-            theme_ja: text(),
-            theme_en: text(),
-            theme_description_ja: text(),
-            theme_description_en: text(),
-            is_entry_closed: false,
-            is_public: true,
             exhibition_term_url: term.map(Into::into),
             exhibition_guideline_url: guideline.map(Into::into),
             submission_rule_url: rules.map(Into::into),
-            created_at: Utc::now(),
-            updated_at: Utc::now(),
+            ..event::Model::fixture(1, Utc::now())
         }
     }
 

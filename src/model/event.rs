@@ -310,6 +310,37 @@ impl EventWithPhases {
     }
 }
 
+/// Unit tests' events: one constructor instead of a literal of every column in each test module.
+#[cfg(test)]
+impl event::Model {
+    /// Event `id` (permalink `e{id}`, version `id`), public, taking entries unless its phases say
+    /// otherwise, without names, images or documents, made and last changed at `at`.
+    pub(crate) fn fixture(id: i32, at: DateTime<Utc>) -> Self {
+        Self {
+            id,
+            permalink: format!("e{id}"),
+            version: id,
+            name_ja: String::new(),
+            name_en: String::new(),
+            image: None,
+            logo: None,
+            icon: None,
+            first_view_image: None,
+            theme_ja: String::new(),
+            theme_en: String::new(),
+            theme_description_ja: String::new(),
+            theme_description_en: String::new(),
+            is_entry_closed: false,
+            is_public: true,
+            exhibition_term_url: None,
+            exhibition_guideline_url: None,
+            submission_rule_url: None,
+            created_at: at,
+            updated_at: at,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::Duration;
@@ -334,29 +365,7 @@ mod tests {
                 is_displayable: true,
             })
             .collect();
-        let text = String::new;
-        let event = event::Model {
-            id,
-            permalink: format!("e{id}"),
-            version: id,
-            name_ja: text(),
-            name_en: text(),
-            image: None,
-            logo: None,
-            icon: None,
-            first_view_image: None,
-            theme_ja: text(),
-            theme_en: text(),
-            theme_description_ja: text(),
-            theme_description_en: text(),
-            is_entry_closed: false,
-            is_public: true,
-            exhibition_term_url: None,
-            exhibition_guideline_url: None,
-            submission_rule_url: None,
-            created_at: day(-1000),
-            updated_at: day(-1000),
-        };
+        let event = event::Model::fixture(id, day(-1000));
         EventWithPhases { event, phases }
     }
 

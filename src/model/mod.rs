@@ -16,6 +16,7 @@ pub mod entry_events;
 pub mod entry_plan;
 pub mod entry_status;
 pub mod entry_terms;
+pub mod entry_view;
 pub mod event;
 pub mod exhibitor;
 pub mod exhibitor_notification;

@@ -92,12 +92,14 @@ fn narrow_katakana(text: &str) -> String {
     out
 }
 
+/// What each character of the half-width katakana block, U+FF61 ｡ to U+FF9D ﾝ, is at full width
+/// (its NFKC), in the block's order: the n-th is U+FF61 + n's full form (a unit test checks it).
+const FULL_OF_HALF: &str = "。「」、・ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワン";
+
 /// The half-width form of `c`: the character of the half-width katakana block whose NFKC is `c`.
 fn half_width(c: char) -> Option<char> {
-    ('\u{FF61}'..='\u{FF9D}').find(|h| {
-        let mut full = std::iter::once(*h).nfkc();
-        full.next() == Some(c) && full.next().is_none()
-    })
+    let n = FULL_OF_HALF.chars().position(|full| full == c)?;
+    char::from_u32(0xFF61 + u32::try_from(n).ok()?)
 }
 
 fn shift(c: char, by: u32) -> char {
@@ -114,6 +116,18 @@ mod tests {
 
     fn has(term: &str, form: &str) -> bool {
         variants(term).iter().any(|v| v == form)
+    }
+
+    #[test]
+    fn the_table_of_half_width_katakana_is_the_block_s_nfkc() {
+        let block: Vec<char> = ('\u{FF61}'..='\u{FF9D}').collect();
+        assert_eq!(FULL_OF_HALF.chars().count(), block.len());
+        for (half, full) in block.iter().zip(FULL_OF_HALF.chars()) {
+            assert_eq!(std::iter::once(*half).nfkc().collect::<String>(), full.to_string(), "{half}");
+            assert_eq!(half_width(full), Some(*half), "{full}");
+        }
+        assert_eq!(half_width('ヰ'), None);
+        assert_eq!(half_width('a'), None);
     }
 
     #[test]

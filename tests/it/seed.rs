@@ -329,7 +329,7 @@ async fn shown(
     app: &TestApp,
     now: DateTime<Utc>,
 ) -> (std::collections::BTreeSet<String>, std::collections::BTreeSet<String>) {
-    use vmarket::model::entry::EntryView;
+    use vmarket::model::entry_view::EntryView;
     let entries = event_entry::Entity::find().all(&app.db).await.unwrap();
     let views = EntryView::load(&app.db, entries, 0, vmarket::types::Lang::En, now).await.unwrap();
     let statuses = views.iter().flat_map(|v| v.applications.iter().map(|a| a.lottery_status.as_str().to_string()));

@@ -16,7 +16,7 @@ use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, event_entry};
 use crate::error::{Error, Result};
 use crate::forms::entry::{AmpUpdateInput, EntryInput};
-use crate::model::entry::EntryView;
+use crate::model::entry_view::EntryView;
 use crate::model::pagination::Pagination;
 use crate::types::{Id, Permalink};
 

@@ -14,7 +14,7 @@ use crate::auth::guards::CurrentUser;
 use crate::db::entities::{event, event_entry, payment_history};
 use crate::error::Result;
 use crate::exhibit::slot::slots_for;
-use crate::model::entry::EntryView;
+use crate::model::entry_view::EntryView;
 use crate::model::pagination::{PageRequest, Pagination};
 use crate::types::Permalink;
 use crate::web::page::Page;

@@ -7,9 +7,9 @@ use crate::db::entities::{circle, event_entry};
 use crate::error::{Error, Result};
 use crate::i18n::tera::format_jst;
 use crate::model::circle::Standing;
-use crate::model::entry::EntryView;
 use crate::model::entry_plan::PlanView;
 use crate::model::entry_status::{LotteryType, NextStepKind};
+use crate::model::entry_view::EntryView;
 use crate::web::page::Page;
 
 /// The unprefixed path of an event's apply page `page` (`new`, `edit`, …).

@@ -49,11 +49,6 @@ pub(crate) async fn render_exhibitor(
     ctx["other_name"] = json!(other_name);
     ctx["world_href"] = json!(world_href);
     ctx["launch_link"] = json!(launch_link);
-    if !extra.is_null() {
-        // The exhibitor checking their page sees it under the preview banner, without the
-        // header's strip of open events (their h1 stays in a phone's first screen).
-        ctx["open_events"] = json!([]);
-    }
     ctx["preview"] = extra;
     Ok(page.render("catalog/exhibitor", &title, ctx))
 }

@@ -32,8 +32,9 @@ use crate::web::pages::mypage_nav::nav;
 /// Payments per list page.
 pub const PAGE_SIZE: u64 = 20;
 
-/// `8000` → `8,000`.
-pub(crate) fn grouped(amount: i32) -> String {
+/// `8000` → `8,000` (amounts of a payment, `i32`, and sums of them, `i64`).
+pub(crate) fn grouped(amount: impl Into<i64>) -> String {
+    let amount: i64 = amount.into();
     let digits = amount.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -145,7 +146,7 @@ impl Receipt {
     /// The receipt of payment `row`, paid by `payer`.
     pub(crate) async fn load(p: &Page<'_>, payer: &user::Model, row: payment_history::Model) -> Result<Self> {
         let addressees = addressee::history(p.db, &row).await?;
-        let yen = |amount: i64| p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped_i64(amount))]);
+        let yen = |amount: i64| p.site.messages.tf(p.lang, "payments.amount", &[("amount", &grouped(amount))]);
         let tax_lines = tax::lines(&[i64::from(row.amount)])
             .into_iter()
             .map(|l| {
@@ -215,11 +216,6 @@ async fn receipt_context(
     }))
 }
 
-/// `8000` → `8,000`, for amounts summed beyond `i32`.
-fn grouped_i64(amount: i64) -> String {
-    i32::try_from(amount).map(grouped).unwrap_or_else(|_| amount.to_string())
-}
-
 /// Routes of this module.
 pub fn routes() -> Vec<Route> {
     routes![list, receipt, set_addressee]
@@ -233,5 +229,7 @@ mod tests {
         assert_eq!(super::grouped(800), "800");
         assert_eq!(super::grouped(8000), "8,000");
         assert_eq!(super::grouped(1_234_567), "1,234,567");
+        assert_eq!(super::grouped(-8000), "-8,000");
+        assert_eq!(super::grouped(3_000_000_000_i64), "3,000,000,000");
     }
 }
