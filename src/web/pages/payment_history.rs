@@ -128,7 +128,9 @@ pub async fn set_addressee(
 /// What a receipt shows of one payment, in the page's language: the page and the PDF
 /// (`receipt_pdf`) both start here.
 pub(crate) struct Receipt {
-    /// The payment, as `payment_json` gives it.
+    /// The payment.
+    pub view: PaymentView,
+    /// The payment as the page shows it (`payment_json`: the view with its labels).
     pub payment: Value,
     /// Every value the addressee had, oldest first.
     pub addressees: Vec<AddresseeSet>,
@@ -157,7 +159,8 @@ impl Receipt {
         let view = PaymentView::load(p.db, vec![row], p.lang).await?.pop().ok_or_else(Error::not_found)?;
         let config = &p.site.config;
         Ok(Self {
-            payment: payment_json(p, view),
+            payment: payment_json(p, view.clone()),
+            view,
             addressees,
             payer: payer.name(p.lang).to_owned(),
             tax_lines,
@@ -173,9 +176,8 @@ impl Receipt {
 
     /// The description (但し書き): the event, plan and world.
     pub(crate) fn description(&self) -> String {
-        let field = |name: &str| self.payment[name].as_str().unwrap_or_default().to_owned();
-        let mut text = format!("{} — {}", field("event_name"), field("plan_name"));
-        if let Some(world) = self.payment["world_name"].as_str() {
+        let mut text = format!("{} — {}", self.view.event_name, self.view.plan_name);
+        if let Some(world) = &self.view.world_name {
             text.push_str(&format!(" ({world})"));
         }
         text

@@ -59,11 +59,7 @@ pub async fn download(
 fn sheet(p: &Page<'_>, receipt: Receipt) -> Sheet {
     let t = |key: &str| p.t(key);
     let field = |name: &str| receipt.payment[name].as_str().unwrap_or_default().to_owned();
-    let paid_at = receipt.payment["paid_at"]
-        .as_str()
-        .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
-        .map(|at| format_jst(at.to_utc(), true))
-        .unwrap_or_default();
+    let paid_at = format_jst(receipt.view.paid_at, true);
     let mut changes = Vec::new();
     if receipt.addressees.len() > 1 {
         changes.push(t("payments.receipt.addressee_changed"));
@@ -85,11 +81,11 @@ fn sheet(p: &Page<'_>, receipt: Receipt) -> Sheet {
         note: t("payments.receipt.note"),
         fields: vec![
             (t("payments.receipt.description"), receipt.description()),
-            (t("payments.fields.circle"), field("circle_name")),
+            (t("payments.fields.circle"), receipt.view.circle_name.clone()),
             (t("payments.fields.provider"), field("provider_label")),
             (t("payments.fields.paid_at"), paid_at),
-            (t("payments.fields.transaction"), field("transaction_uuid")),
-            (t("payments.fields.reference"), field("order_reference")),
+            (t("payments.fields.transaction"), receipt.view.transaction_uuid.clone()),
+            (t("payments.fields.reference"), receipt.view.order_reference.clone()),
         ],
         issuer_label: t("payments.receipt.issuer"),
         issuer: receipt.issuer.clone(),
