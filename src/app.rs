@@ -75,6 +75,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         Some(font) => tracing::info!(path = %font.path.display(), "PDF receipts are set in this font"),
         None => tracing::warn!("no Japanese font found (set receipt_font): PDF receipts are off"),
     }
+    let cache_policy = crate::http::shared_cache::CachePolicy::new(&config);
     let site = Site { config, messages, assets };
 
     let download_limiter = assets::api::downloads::DownloadLimiter::per_minute(config_download_per_minute);
@@ -108,6 +109,8 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(receipt_fonts)
         // First: it stores what a cached route answered before the others add per-request headers.
         .attach(crate::http::render_cache::Freshness)
+        // Before the locale cookie: an answer it makes shareable gets no cookie.
+        .attach(cache_policy)
         .attach(locale::LocaleRouting)
         .attach(security_headers)
         .attach(crate::telemetry::RequestLog)

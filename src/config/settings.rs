@@ -196,6 +196,26 @@ pub struct Config {
     /// 0 reads it on every request instead (one statement each).
     #[serde(default = "default_data_version_poll_ms")]
     pub data_version_poll_ms: u64,
+    /// `max-age` of shareable answers (anonymous public pages and lists), in seconds: how long
+    /// a browser may reuse one without asking. 0 (the default) makes it ask every time — an
+    /// `ETag` makes that a `304` — so a visitor who signs in never sees a copy from before.
+    #[serde(default)]
+    pub cache_max_age_secs: u32,
+    /// `s-maxage` of shareable answers, in seconds: how long a shared cache (Varnish, a CDN) may
+    /// serve one. Writes purge sooner (`cache_purge_urls`); it is cut to the next phase change
+    /// of the event tree, to one second on pages that show the time, and to the next minute
+    /// while staff have moved the clock.
+    #[serde(default = "default_cache_s_maxage_secs")]
+    pub cache_s_maxage_secs: u32,
+    /// `stale-while-revalidate` of shareable answers, in seconds: how long a shared cache may
+    /// keep serving a copy past its `s-maxage` while it fetches a new one.
+    #[serde(default = "default_cache_stale_while_revalidate_secs")]
+    pub cache_stale_while_revalidate_secs: u32,
+    /// Shared caches to invalidate when the data version changes or the clock is moved: base
+    /// URLs that answer `PURGE` with an `xkey-purge` header (Varnish with xkey, see
+    /// `deploy/varnish/default.vcl`). Empty: nothing to tell.
+    #[serde(default)]
+    pub cache_purge_urls: Vec<String>,
     /// PayPal's REST API base URL (`https://api-m.sandbox.paypal.com` for the sandbox; a fake in
     /// tests and the demo).
     #[serde(default = "default_paypal_api_base")]
@@ -347,6 +367,12 @@ fn default_list_memory_mib() -> u32 {
 fn default_data_version_poll_ms() -> u64 {
     500
 }
+fn default_cache_s_maxage_secs() -> u32 {
+    60
+}
+fn default_cache_stale_while_revalidate_secs() -> u32 {
+    30
+}
 fn default_paypal_api_base() -> String {
     "https://api-m.paypal.com".into()
 }
@@ -417,6 +443,10 @@ impl Default for Config {
             render_cache_mib: default_render_cache_mib(),
             list_memory_mib: default_list_memory_mib(),
             data_version_poll_ms: default_data_version_poll_ms(),
+            cache_max_age_secs: 0,
+            cache_s_maxage_secs: default_cache_s_maxage_secs(),
+            cache_stale_while_revalidate_secs: default_cache_stale_while_revalidate_secs(),
+            cache_purge_urls: Vec::new(),
             paypal_api_base: default_paypal_api_base(),
             paypal_web_base: default_paypal_web_base(),
             paypal_client_id: String::new(),

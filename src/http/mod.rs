@@ -12,6 +12,7 @@ pub mod notifier;
 pub mod protect;
 pub mod redirect;
 pub mod render_cache;
+pub mod shared_cache;
 pub mod snapshot;
 pub mod static_files;
 pub mod template;

@@ -40,8 +40,9 @@ use crate::clock::Clock;
 use crate::db::data_version::Watch;
 use crate::http::snapshot::Snapshot;
 
-/// The `Vary` of every answer of a cached route.
-pub const VARY: &str = "Accept-Encoding, Authorization, Cookie";
+/// The `Vary` of every answer of a cached route: the language is in the path, and a request
+/// with a credential is never answered from a shared copy ([`crate::http::shared_cache`]).
+pub const VARY: &str = crate::http::shared_cache::VARY;
 
 /// Bodies shorter than this are never compressed.
 const COMPRESS_FROM: usize = 512;
@@ -249,7 +250,7 @@ impl RenderCache {
 
     /// Whether `req` may be answered from (and stored in) the cache: a `GET`/`HEAD` without any
     /// credential.
-    fn anonymous(&self, req: &Request<'_>) -> bool {
+    pub fn anonymous(&self, req: &Request<'_>) -> bool {
         matches!(req.method(), Method::Get | Method::Head)
             && !req.headers().contains("Authorization")
             && req.cookies().get(self.token_cookie).is_none()
@@ -411,28 +412,33 @@ struct CachedHandler {
 impl Handler for CachedHandler {
     async fn handle<'r>(&self, req: &'r Request<'_>, data: Data<'r>) -> Outcome<'r> {
         let Some(cache) = req.rocket().state::<RenderCache>().filter(|c| c.enabled && c.anonymous(req)) else {
-            return with_vary(self.inner.handle(req, data).await);
+            return self.answered(req, self.inner.handle(req, data).await);
         };
         if let Some(key) = key_of(req, self.clocked, self.lang).await {
             if let Some(entry) = cache.get(&key.key, key.clock) {
                 let mut res = Response::new();
                 cache.answer(hold(req, entry), req, &mut res);
-                return Outcome::Success(res);
+                return self.answered(req, Outcome::Success(res));
             }
             *req.local_cache(|| PendingKey(Mutex::new(None))).0.lock().unwrap_or_else(PoisonError::into_inner) =
                 Some(key);
         }
-        with_vary(self.inner.handle(req, data).await)
+        self.answered(req, self.inner.handle(req, data).await)
     }
 }
 
-fn with_vary(outcome: Outcome<'_>) -> Outcome<'_> {
-    match outcome {
-        Outcome::Success(mut res) => {
-            res.set_header(Header::new("Vary", VARY));
-            Outcome::Success(res)
+impl CachedHandler {
+    /// `outcome` with the route's `Vary`; an answer (not a forward) is marked for the shared
+    /// cache policy.
+    fn answered<'r>(&self, req: &'r Request<'_>, outcome: Outcome<'r>) -> Outcome<'r> {
+        match outcome {
+            Outcome::Success(mut res) => {
+                crate::http::shared_cache::mark(req, self.clocked);
+                res.set_header(Header::new("Vary", VARY));
+                Outcome::Success(res)
+            }
+            other => other,
         }
-        other => other,
     }
 }
 

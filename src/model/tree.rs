@@ -370,6 +370,12 @@ impl Tree {
         self.moments.partition_point(|m| *m <= now)
     }
 
+    /// The first of the clock's [`Tree::moments`] after `now`: until then public output stays
+    /// the same (at the same data version).
+    pub fn next_moment(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.moments.get(self.epoch(now)).copied()
+    }
+
     /// The public event with this permalink.
     pub fn event_by_permalink(&self, permalink: &str) -> Option<&EventWithPhases> {
         self.events.iter().find(|e| e.event.permalink == permalink)

@@ -8,7 +8,8 @@
 //!
 //! Otherwise the `/ja` or `/en` prefix is stripped, so each page route is declared once and
 //! answers at `/path`, `/ja/path` and `/en/path`. The `i18n_redirected` cookie records the
-//! language for 365 days.
+//! language for 365 days; it is set on redirects and private answers, never on an answer a
+//! shared cache may keep ([`crate::http::shared_cache`]).
 
 use rocket::fairing::{Fairing, Info, Kind};
 use rocket::http::uri::Origin;
@@ -145,6 +146,11 @@ impl Fairing for LocaleRouting {
 
     async fn on_response<'r>(&self, req: &'r Request<'_>, res: &mut Response<'r>) {
         let Some(info) = locale_info(req) else { return };
+        // A shared cache must be able to keep the answer: the cookie changes nothing the path
+        // does not say, so it is set on redirects and private answers only.
+        if res.headers().get_one("Cache-Control").is_some_and(|c| c.starts_with("public")) {
+            return;
+        }
         if req.cookies().get(REDIRECTED_COOKIE).is_some_and(|c| c.value() == info.lang.code()) {
             return;
         }

@@ -58,15 +58,24 @@ async fn cookie_and_path_decide_the_language() {
 }
 
 #[rocket::async_test]
-async fn the_redirected_cookie_remembers_the_language_for_a_year() {
+async fn the_redirected_cookie_remembers_the_language_for_a_year_but_never_on_a_shareable_page() {
     let app = TestApp::new().await;
-    let res = app.get("/en/worlds").await;
+    // The manual choice sends an unprefixed path to English: the redirect records it.
+    let res = app.get_with_locale("/worlds", "en").await;
+    assert_eq!(res.headers().get_one("Location"), Some("/en/worlds"));
     let cookie = res.cookies().get("i18n_redirected").expect("i18n_redirected is set").clone();
     assert_eq!(cookie.value(), "en");
     assert_eq!(cookie.max_age(), Some(rocket::time::Duration::days(365)));
     assert_eq!(cookie.path(), Some("/"));
-    let res = app.get("/worlds").await;
+    let res = app.get_with_locale("/en/worlds", "ja").await;
     assert_eq!(res.cookies().get("i18n_redirected").map(|c| c.value().to_string()).as_deref(), Some("ja"));
+    // A page a shared cache may keep carries no cookie; a private one does.
+    let res = app.get("/en/worlds").await;
+    assert!(res.headers().get_one("Cache-Control").unwrap().starts_with("public"));
+    assert!(res.cookies().get("i18n_redirected").is_none(), "a cookie would make it unshareable");
+    let res = app.get("/en/mypage").await;
+    assert_eq!(res.headers().get_one("Cache-Control"), Some("private, no-store"));
+    assert_eq!(res.cookies().get("i18n_redirected").map(|c| c.value().to_string()).as_deref(), Some("en"));
 }
 
 #[rocket::async_test]

@@ -61,6 +61,7 @@ mod redirects;
 mod render_cache;
 mod security;
 mod seed;
+mod shared_cache;
 mod static_files;
 mod suites;
 mod support;
