@@ -69,7 +69,8 @@ pub async fn start(ctx: JobContext) -> Result<Workers, DbErr> {
     resume(&ctx).await?;
     tracing::info!(mail = %ctx.delivery.settings.describe(), "starting background workers");
     let (stop, stopped) = watch::channel(false);
-    let tasks = JOBS.iter().map(|job| (job.spawn)(ctx.clone(), stopped.clone())).collect();
+    let mut tasks: Vec<_> = JOBS.iter().map(|job| (job.spawn)(ctx.clone(), stopped.clone())).collect();
+    tasks.extend(crate::jobs::cache_purge::spawn(ctx.clone(), stopped.clone()));
     Ok(Workers { stop, tasks })
 }
 

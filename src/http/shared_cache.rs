@@ -32,21 +32,15 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::http::render_cache::{Clocked, RenderCache};
 use crate::http::snapshot::Snapshot;
+pub use crate::jobs::cache_purge::{ALL_KEY, version_key};
 
 /// The header carrying an answer's surrogate keys (Varnish's xkey reads it; the VCL removes it
 /// before the answer leaves the cache).
 pub const SURROGATE_HEADER: &str = "xkey";
-/// The key every shareable answer carries: purging it empties the cache of this site.
-pub const ALL_KEY: &str = "vm";
 /// `Cache-Control` of everything that is not shareable.
 pub const PRIVATE: &str = "private, no-store";
 /// `Vary` of shareable answers.
 pub const VARY: &str = "Accept-Encoding";
-
-/// The surrogate key of data version `version`.
-pub fn version_key(version: i64) -> String {
-    format!("dv-{version}")
-}
 
 /// The surrogate key of the event with this permalink.
 pub fn event_key(permalink: &str) -> String {

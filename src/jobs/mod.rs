@@ -3,6 +3,7 @@
 //! enqueue them. The jobs of payments live in `crate::payments::jobs`, and each feature keeps its
 //! own in its `jobs` module.
 
+pub mod cache_purge;
 pub mod follow_up;
 pub mod forward_inquiry;
 pub mod lottery;

@@ -7,10 +7,14 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use sea_orm::EntityTrait;
 use serde_json::Value;
+
+use std::time::{Duration, Instant};
 
 use crate::support::TestApp;
 use crate::support::actors::Via;
+use crate::support::fake_remote::FakeRemote;
 
 type Headers = Vec<(String, String)>;
 
@@ -144,4 +148,58 @@ async fn the_data_version_key_follows_writes() {
     .unwrap();
     let (_, after) = anonymous(&app, "/worlds").await;
     assert_ne!(version(&after), old, "a write is a new version: purging the old key drops the old copies");
+}
+
+/// Waits until `cache` was asked to purge a key set containing `key` (answered as `ok` says).
+async fn purged(cache: &FakeRemote, key: &str, ok: bool, since: usize) -> usize {
+    let start = Instant::now();
+    loop {
+        let requests = cache.requests();
+        if let Some(i) = requests.iter().skip(since).position(|r| {
+            r.method == "PURGE"
+                && r.answered_ok == ok
+                && r.header("xkey-purge").is_some_and(|keys| keys.split(' ').any(|k| k == key))
+        }) {
+            return since + i + 1;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "no purge of {key} (ok {ok}): {requests:#?}");
+        rocket::tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[rocket::async_test]
+async fn writes_and_time_travel_purge_the_shared_caches_and_a_cache_that_was_down_is_asked_again() {
+    let cache = FakeRemote::start().await;
+    let url = format!("{}/", cache.base);
+    let app = TestApp::builder()
+        .config(move |c| {
+            c.cache_purge_urls = vec![url];
+            c.data_version_poll_ms = 50;
+        })
+        .build()
+        .await;
+    let workers = app.start_workers().await;
+    let seen = purged(&cache, "vm", true, 0).await;
+    // A worker that starts cannot know what changed while none ran: everything goes.
+
+    let version = vmarket::db::data_version::read(&app.db).await.unwrap();
+    let write = "UPDATE worlds SET name_ja = name_ja || '!' WHERE id = 130001";
+    sea_orm::ConnectionTrait::execute_unprepared(&app.db, write).await.unwrap();
+    let written = Instant::now();
+    let seen = purged(&cache, &format!("dv-{version}"), true, seen).await;
+    assert!(written.elapsed() < Duration::from_secs(1), "purged within a second: {:?}", written.elapsed());
+
+    // The cache is down: the write still commits, and the keys wait for it.
+    cache.set_down(true);
+    let version = vmarket::db::data_version::read(&app.db).await.unwrap();
+    sea_orm::ConnectionTrait::execute_unprepared(&app.db, write).await.unwrap();
+    let seen = purged(&cache, &format!("dv-{version}"), false, seen).await;
+    cache.set_down(false);
+    let seen = purged(&cache, &format!("dv-{version}"), true, seen).await;
+
+    // Moving the clock changes every page: everything goes.
+    let staff = vmarket::db::entities::user::Entity::find().one(&app.db).await.unwrap().unwrap();
+    vmarket::model::time_travel::store(&app.db, chrono::Duration::days(3), staff.id, app.clock.now()).await.unwrap();
+    purged(&cache, "vm", true, seen).await;
+    workers.stop().await;
 }

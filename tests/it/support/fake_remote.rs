@@ -1,6 +1,7 @@
 //! A real local HTTP/1.1 server standing in for Slack and Jira in tests: it listens on
 //! 127.0.0.1, records every request and answers like the real services (Slack incoming webhook:
-//! `200 ok`; Jira `POST /rest/api/2/issue`: `201 {"id","key","self"}`), or `503` while "down".
+//! `200 ok`; Jira `POST /rest/api/2/issue`: `201 {"id","key","self"}`; a shared cache's `PURGE`:
+//! `200`), or `503` while "down".
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -130,6 +131,9 @@ async fn serve(mut stream: TcpStream, state: &State) -> std::io::Result<()> {
             10000 + n
         );
         ("201 Created", "application/json", reply)
+    } else if method == "PURGE" {
+        // A shared cache's answer to a purge (deploy/varnish/default.vcl).
+        ("200 OK", "text/plain", "purged".to_string())
     } else if path.starts_with("/services/") && method == "POST" {
         ("200 OK", "text/html", "ok".to_string())
     } else {
