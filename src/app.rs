@@ -37,7 +37,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let AppParts { figment, config, db, clock } = parts;
     let storage = Storage::from_config(&config)?;
     let sso = Sso::new(&config);
-    let limiter = SignInLimits::new(&config);
+    let limiter = SignInLimits::new(&config, &db);
     let trusted_proxies = TrustedProxies::parse(&config.trusted_proxies).map_err(crate::error::Error::Internal)?;
     let security_headers = SecurityHeaders::new(&config);
     let config_budget = config.image_decode_budget_mib;
@@ -48,11 +48,11 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let static_dir = config.static_dir.clone();
     let templates = crate::http::template::Templates::load(template_dir(&figment), messages.clone())
         .map_err(crate::error::Error::Internal)?;
-    let previewer =
-        LinkPreviewer::new(&config).map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
-    let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(config.inquiry_rate_per_minute);
-    let circle_search_limiter = crate::http::limit::UserSearchLimiter::new(&config);
-    let ingame_limits = ingame::limits::IngameLimits::new(&config);
+    let previewer = LinkPreviewer::new(&config, &db)
+        .map_err(|e| crate::error::Error::Internal(format!("link preview client: {e}")))?;
+    let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(&db, config.inquiry_rate_per_minute);
+    let circle_search_limiter = crate::http::limit::UserSearchLimiter::new(&config, &db);
+    let ingame_limits = ingame::limits::IngameLimits::new(&config, &db);
     let chat_hub = ingame::chat::hub::ChatHub::new(
         db.clone(),
         std::time::Duration::from_millis(config.ingame_chat_poll_ms),
@@ -78,7 +78,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let cache_policy = crate::http::shared_cache::CachePolicy::new(&config);
     let site = Site { config, messages, assets };
 
-    let download_limiter = assets::api::downloads::DownloadLimiter::per_minute(config_download_per_minute);
+    let download_limiter = assets::api::downloads::DownloadLimiter::per_minute(&db, config_download_per_minute);
     let api_bases =
         ["/api", "/_i18n", "/builds", "/api-docs", "/admin", "/account", "/auth", "/media", "/uploader", "/ingame"];
     let mut rocket = rocket::custom(figment)

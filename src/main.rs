@@ -19,7 +19,12 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the web server and the background workers (the default). Migrations run first.
-    Serve,
+    Serve {
+        /// Serve only: the background work is left to `vmarket worker` processes (a cluster's
+        /// web nodes).
+        #[arg(long)]
+        no_workers: bool,
+    },
     /// Run the background workers only (inquiry forwarding, mail, …), until Ctrl-C.
     Worker,
     /// Apply pending database migrations and exit.
@@ -93,8 +98,8 @@ async fn run(cli: Cli) -> Result<(), String> {
     }
     let figment = rocket::Config::figment();
     let config = Config::from_figment(&figment).map_err(|e| format!("configuration: {e}"))?;
-    let command = cli.command.unwrap_or(Command::Serve);
-    if matches!(command, Command::Serve) {
+    let command = cli.command.unwrap_or(Command::Serve { no_workers: false });
+    if matches!(command, Command::Serve { .. }) {
         startup_checks(&figment, &config)?;
     }
     let _sentry = telemetry::init_sentry(&config);
@@ -152,14 +157,16 @@ async fn run(cli: Cli) -> Result<(), String> {
             println!("new signing key {}; the previous key verifies until its tokens expire", key.kid);
             Ok(())
         }
-        Command::Serve => {
+        Command::Serve { no_workers } => {
             let clock = Clock::system();
             let _follow = vmarket::model::time_travel::follow(clock.clone(), conn.clone(), &config);
-            let workers = start_workers(&conn, &config, &clock).await?;
+            let workers = if no_workers { None } else { Some(start_workers(&conn, &config, &clock).await?) };
             let rocket =
                 app::build(AppParts { figment, config, db: conn, clock }).map_err(|e| format!("startup: {e}"))?;
             let served = rocket.launch().await.map(|_| ()).map_err(|e| format!("server: {e}"));
-            workers.stop().await;
+            if let Some(workers) = workers {
+                workers.stop().await;
+            }
             served
         }
         Command::Worker => {

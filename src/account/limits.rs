@@ -2,6 +2,8 @@
 
 use std::net::IpAddr;
 
+use sea_orm::DatabaseConnection;
+
 use crate::config::Config;
 use crate::error::Result;
 use crate::http::client_ip::ClientIp;
@@ -17,18 +19,18 @@ pub struct SignInLimits {
 
 impl SignInLimits {
     /// The limits of `config` (`sign_in_per_minute`, `sign_in_per_account_per_hour`).
-    pub fn new(config: &Config) -> Self {
+    pub fn new(config: &Config, db: &DatabaseConnection) -> Self {
         Self {
-            per_client: Limiter::per_minute(config.sign_in_per_minute),
-            per_account: Limiter::per_hour(config.sign_in_per_account_per_hour),
+            per_client: Limiter::per_minute(db, "sign_in_client", config.sign_in_per_minute),
+            per_account: Limiter::per_hour(db, "sign_in_account", config.sign_in_per_account_per_hour),
         }
     }
 
     /// Counts an attempt from `client`, and for the account of `email` when given.
-    pub fn check(&self, client: ClientIp, email: Option<&str>) -> Result<()> {
-        self.per_client.check(&client.limit_key())?;
+    pub async fn check(&self, client: ClientIp, email: Option<&str>) -> Result<()> {
+        self.per_client.check(&client.limit_key()).await?;
         if let Some(email) = email {
-            self.per_account.check(&email.trim().to_lowercase())?;
+            self.per_account.check(&email.trim().to_lowercase()).await?;
         }
         Ok(())
     }

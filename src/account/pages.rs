@@ -205,7 +205,8 @@ pub async fn sign_in(
     if !csrf::verify(cookies, Some(&form.csrf_token)) {
         return Ok(failure(&ctx, cookies, &request, kept, "account.errors.expired_form", Status::Forbidden));
     }
-    if let Err(Error::RateLimited { retry_after }) = limits.check(client, Some(&form.email)) {
+    if let Err(e) = limits.check(client, Some(&form.email)).await {
+        let Error::RateLimited { retry_after } = e else { return Err(e) };
         return Ok(limited(&ctx, cookies, &request, kept, retry_after));
     }
     match account::Model::authenticate(db.inner(), &form.email, &form.password).await? {
@@ -277,7 +278,8 @@ pub async fn sign_up(
     if !csrf::verify(cookies, Some(&form.csrf_token)) {
         return Ok(failure(&ctx, cookies, &request, kept(json!({})), "account.errors.expired_form", Status::Forbidden));
     }
-    if let Err(Error::RateLimited { retry_after }) = limits.check(client, None) {
+    if let Err(e) = limits.check(client, None).await {
+        let Error::RateLimited { retry_after } = e else { return Err(e) };
         return Ok(limited(&ctx, cookies, &request, kept(json!({})), retry_after));
     }
     let field_errors = |pairs: Vec<(&str, &str)>| {

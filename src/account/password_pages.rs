@@ -134,7 +134,8 @@ pub async fn forgot(
         let error = site.messages.t(lang, "account.errors.expired_form");
         return Ok(shown(Status::Forbidden, page(site, cookies, lang, now, "forgot", json!({ "error": error }))));
     }
-    if let Err(Error::RateLimited { retry_after }) = limits.check(client, Some(&form.email)) {
+    if let Err(e) = limits.check(client, Some(&form.email)).await {
+        let Error::RateLimited { retry_after } = e else { return Err(e) };
         return Ok(limited(site, cookies, lang, now, "forgot", retry_after));
     }
     let reset_url = format!("{}/auth/password/reset", site.config.sso_base());
@@ -234,7 +235,8 @@ pub async fn change(
     if !csrf::verify(cookies, Some(&form.csrf_token)) {
         return again(Status::Forbidden, "account.errors.expired_form");
     }
-    if let Err(Error::RateLimited { retry_after }) = limits.check(client, Some(&owner.email)) {
+    if let Err(e) = limits.check(client, Some(&owner.email)).await {
+        let Error::RateLimited { retry_after } = e else { return Err(e) };
         return Ok(limited(site, cookies, lang, now, "change", retry_after));
     }
     if let Some(problem) = form.new_password_problem() {

@@ -30,7 +30,7 @@ pub async fn show(
     client: ClientIp,
     url: Option<&str>,
 ) -> Result<Json<LinkPreview>> {
-    previewer.admit(client)?;
+    previewer.admit(client).await?;
     let url = previewer.parse(url.unwrap_or_default()).map_err(|e| match e {
         UrlError::Invalid => Error::invalid("url", "validation.url"),
         UrlError::Refused(reason) => FetchError::Refused(reason).into(),

@@ -40,6 +40,7 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("account_codes", "the account service's single-use codes: private, written on every sign-in"),
     ("account_password_resets", "the account service's password-reset tokens: private"),
     ("signing_keys", "token signing keys: private"),
+    ("rate_limits", "the shared rate limiters' state: private, written on every limited request"),
     ("link_previews", "the link-preview cache of `/api/ogp`, which the render cache never serves"),
     ("inquiries", "messages to staff and their forwarding state: private"),
     ("audit_log", "the staff console's audit trail: staff only"),

@@ -137,7 +137,7 @@ impl Intake<'_> {
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<inquiry::Model> {
-        self.limiter.check(self.client)?;
+        self.limiter.check(self.client).await?;
         let new = input.check(db).await?;
         let ip_hash = self.client.0.map(|ip| self.key.ip_hash(ip));
         let row = inquiry::Model::create(db, new, &self.site.config, lang, ip_hash, now).await?;

@@ -1,89 +1,142 @@
-//! Keyed rate limits (governor) with bounded memory: every limiter of the site — sign-in per
-//! client and per account, inquiries, link previews — is a [`Limiter`]. Keys come from things a
-//! client cannot forge (see [`crate::http::client_ip`]); state for keys that have gone quiet is
-//! pruned as the limiter is used, so a flood of distinct keys cannot grow it without bound.
+//! Keyed rate limits every node shares: every limiter of the site — sign-in per client and per
+//! account, inquiries, link previews, downloads, member search, the in-game codes and chat — is
+//! a [`Limiter`] whose state lives in the database (`rate_limits`), so that a client spreading its
+//! requests over the nodes behind a load balancer meets the same limit as on one node. Keys come
+//! from things a client cannot forge (see [`crate::http::client_ip`]); the table holds a digest
+//! of the limiter's name and the key, never the address or email itself.
+//!
+//! The algorithm is the generic cell rate algorithm (as governor, which kept these limits in
+//! memory before): `n` events per period as a burst of `n`, refilled one every period ÷ `n`. Each
+//! key keeps one number, its theoretical arrival time (TAT); an event passes when
+//! `max(TAT, now) + interval − now ≤ period`, and then moves the TAT by one interval. One
+//! conditional upsert does both, atomically on either database, so concurrent requests on
+//! several nodes never pass more than the limit. A refused event changes nothing, and says how
+//! long to wait. Rows whose TAT has passed are pruned as the limiter is used. Limits run on the
+//! real clock: moving the site's clock never lifts them.
 
-use std::hash::Hash;
-use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::fmt::Display;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use governor::clock::{Clock, DefaultClock};
-use governor::middleware::NoOpMiddleware;
-use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota, RateLimiter};
+use sea_orm::{ConnectionTrait, DatabaseBackend, DatabaseConnection, DbErr, Statement, Value};
+use sha2::{Digest, Sha256};
 
 use crate::config::Config;
 use crate::error::{Error, Result};
 
-/// Prune quiet keys at least once every this many checks.
-const PRUNE_EVERY: u64 = 1024;
-/// Prune at once when more keys than this are held (the bar then rises to twice what a prune
-/// leaves, so a flood of live keys costs amortised constant time per check, not a scan each).
-const PRUNE_ABOVE: usize = 10_000;
+/// Prune quiet keys once every this many checks (per limiter).
+const PRUNE_EVERY: u64 = 512;
 
-/// A keyed rate limiter that forgets keys which have gone quiet.
-pub struct Limiter<K: Hash + Eq + Clone, C: Clock = DefaultClock> {
-    inner: RateLimiter<K, DefaultKeyedStateStore<K>, C, NoOpMiddleware<C::Instant>>,
-    clock: C,
+/// A keyed rate limiter whose state lives in the database.
+pub struct Limiter<K: Display> {
+    db: DatabaseConnection,
+    name: &'static str,
+    limit: i64,
+    period_ms: i64,
     checks: AtomicU64,
-    prune_above: AtomicUsize,
+    key: PhantomData<fn(&K)>,
 }
 
-impl<K: Hash + Eq + Clone> Limiter<K> {
-    /// `n` events per key and minute, as a burst of `n` refilled over the minute.
-    pub fn per_minute(n: u32) -> Self {
-        Self::with_clock(Quota::per_minute(nonzero(n)), DefaultClock::default())
+impl<K: Display> Limiter<K> {
+    /// `n` events per key and minute; `name` tells this limiter's keys from the others'.
+    pub fn per_minute(db: &DatabaseConnection, name: &'static str, n: u32) -> Self {
+        Self::new(db, name, n, Duration::from_secs(60))
     }
 
-    /// `n` events per key and hour, as a burst of `n` refilled over the hour.
-    pub fn per_hour(n: u32) -> Self {
-        Self::with_clock(Quota::per_hour(nonzero(n)), DefaultClock::default())
+    /// `n` events per key and hour.
+    pub fn per_hour(db: &DatabaseConnection, name: &'static str, n: u32) -> Self {
+        Self::new(db, name, n, Duration::from_secs(3600))
     }
-}
 
-impl<K: Hash + Eq + Clone, C: Clock + Clone> Limiter<K, C> {
-    /// A limiter with `quota` on `clock` (tests pass a fake clock).
-    pub fn with_clock(quota: Quota, clock: C) -> Self {
+    fn new(db: &DatabaseConnection, name: &'static str, n: u32, period: Duration) -> Self {
         Self {
-            inner: RateLimiter::new(quota, DefaultKeyedStateStore::default(), clock.clone()),
-            clock,
-            checks: 0.into(),
-            prune_above: PRUNE_ABOVE.into(),
+            db: db.clone(),
+            name,
+            limit: i64::from(n.max(1)),
+            period_ms: i64::try_from(period.as_millis()).unwrap_or(i64::MAX / 4).max(1),
+            checks: AtomicU64::new(0),
+            key: PhantomData,
         }
     }
 
-    /// Counts one event for `key`; `RateLimited` with the seconds to wait when over the limit.
-    pub fn check(&self, key: &K) -> Result<(), Error> {
-        self.prune_now_and_then();
-        self.inner.check_key(key).map_err(|not_until| {
-            let wait: Duration = not_until.wait_time_from(self.clock.now());
-            Error::RateLimited { retry_after: wait.as_secs().max(1) }
-        })
+    /// Milliseconds between two events at the steady rate.
+    fn interval(&self) -> i64 {
+        (self.period_ms / self.limit).max(1)
     }
 
-    /// How many keys the limiter holds state for.
-    pub fn len(&self) -> usize {
-        self.inner.len()
+    /// Counts one event for `key` now; `RateLimited` with the seconds to wait when over the
+    /// limit.
+    pub async fn check(&self, key: &K) -> Result<()> {
+        self.check_at(key, chrono::Utc::now().timestamp_millis()).await
     }
 
-    /// Whether the limiter holds no state.
-    pub fn is_empty(&self) -> bool {
-        self.inner.is_empty()
+    /// Counts one event for `key` at `now_ms` (Unix milliseconds).
+    pub async fn check_at(&self, key: &K, now_ms: i64) -> Result<()> {
+        self.prune_now_and_then(now_ms).await;
+        let bucket = self.bucket(key);
+        let interval = self.interval();
+        let burst = interval * self.limit;
+        let backend = self.db.get_database_backend();
+        let greatest = if backend == DatabaseBackend::Sqlite { "max" } else { "GREATEST" };
+        // A new key starts at now + interval; a known one passes only within the burst.
+        let sql = format!(
+            "INSERT INTO rate_limits (bucket, tat) VALUES ($1, $2 + $3) \
+             ON CONFLICT (bucket) DO UPDATE SET tat = {greatest}(rate_limits.tat, $2) + $3 \
+             WHERE {greatest}(rate_limits.tat, $2) + $3 - $2 <= $4 RETURNING tat"
+        );
+        let values: Vec<Value> = vec![bucket.clone().into(), now_ms.into(), interval.into(), burst.into()];
+        if self.tat(&sql, values).await?.is_some() {
+            return Ok(());
+        }
+        let sql = "SELECT tat FROM rate_limits WHERE bucket = $1";
+        let tat = self.tat(sql, vec![bucket.into()]).await?.unwrap_or(now_ms);
+        Err(Error::RateLimited { retry_after: wait_secs(tat, now_ms, interval, burst) })
     }
 
-    fn prune_now_and_then(&self) {
-        let n = self.checks.fetch_add(1, Ordering::Relaxed);
-        if n.is_multiple_of(PRUNE_EVERY) || self.inner.len() > self.prune_above.load(Ordering::Relaxed) {
-            self.inner.retain_recent();
-            self.inner.shrink_to_fit();
-            self.prune_above.store(PRUNE_ABOVE.max(2 * self.inner.len()), Ordering::Relaxed);
+    /// The row of `key` under this limiter's name.
+    fn bucket(&self, key: &K) -> String {
+        let digest = Sha256::digest(format!("{}\0{key}", self.name).as_bytes());
+        hex::encode(&digest[..20])
+    }
+
+    /// Runs `sql` (written with `$n` placeholders) and reads the TAT it returns, if any.
+    async fn tat(&self, sql: &str, values: Vec<Value>) -> Result<Option<i64>> {
+        let statement =
+            Statement::from_sql_and_values(self.db.get_database_backend(), placeholders(&self.db, sql), values);
+        let row = self.db.query_one_raw(statement).await.map_err(db_error)?;
+        row.map(|r| r.try_get_by_index::<i64>(0)).transpose().map_err(db_error)
+    }
+
+    async fn prune_now_and_then(&self, now_ms: i64) {
+        if !self.checks.fetch_add(1, Ordering::Relaxed).is_multiple_of(PRUNE_EVERY) {
+            return;
+        }
+        let sql = placeholders(&self.db, "DELETE FROM rate_limits WHERE tat < $1");
+        let statement = Statement::from_sql_and_values(self.db.get_database_backend(), sql, [now_ms.into()]);
+        if let Err(e) = self.db.execute_raw(statement).await {
+            tracing::warn!(error = %e, "quiet rate-limit keys not pruned");
         }
     }
 }
 
-fn nonzero(n: u32) -> NonZeroU32 {
-    NonZeroU32::new(n.max(1)).unwrap_or(NonZeroU32::MIN)
+/// Whole seconds (at least one) until a key at `tat` may pass again: until
+/// `tat + interval − now ≤ burst`.
+fn wait_secs(tat: i64, now_ms: i64, interval: i64, burst: i64) -> u64 {
+    let ms = (tat + interval - now_ms - burst).max(0);
+    (ms as u64).div_ceil(1000).max(1)
+}
+
+/// `sql` with PostgreSQL's `$n` placeholders in the database's own spelling (`?n` on SQLite).
+fn placeholders(db: &DatabaseConnection, sql: &str) -> String {
+    match db.get_database_backend() {
+        DatabaseBackend::Sqlite => sql.replace('$', "?"),
+        _ => sql.to_string(),
+    }
+}
+
+fn db_error(e: DbErr) -> Error {
+    Error::Internal(format!("rate limit: {e}"))
 }
 
 /// How many member searches each signed-in user may make per minute (API and page together),
@@ -93,49 +146,25 @@ pub struct UserSearchLimiter(Limiter<i32>);
 
 impl UserSearchLimiter {
     /// The limit of `config` (`circle_user_search_per_minute`).
-    pub fn new(config: &Config) -> Self {
-        Self(Limiter::per_minute(config.circle_user_search_per_minute))
+    pub fn new(config: &Config, db: &DatabaseConnection) -> Self {
+        Self(Limiter::per_minute(db, "member_search", config.circle_user_search_per_minute))
     }
 
     /// Counts one search by `user_id`; `RateLimited` beyond the limit.
-    pub fn check(&self, user_id: i32) -> Result<()> {
-        self.0.check(&user_id)
+    pub async fn check(&self, user_id: i32) -> Result<()> {
+        self.0.check(&user_id).await
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use governor::clock::FakeRelativeClock;
-
     use super::*;
 
     #[test]
-    fn limits_per_key_and_says_when_to_retry() {
-        let clock = FakeRelativeClock::default();
-        let limiter = Limiter::with_clock(Quota::per_minute(nonzero(2)), clock.clone());
-        assert!(limiter.check(&"a").is_ok());
-        assert!(limiter.check(&"a").is_ok());
-        match limiter.check(&"a") {
-            Err(Error::RateLimited { retry_after }) => assert!((1..=30).contains(&retry_after), "{retry_after}"),
-            other => panic!("expected a rate limit, got {other:?}"),
-        }
-        assert!(limiter.check(&"b").is_ok(), "limits are per key");
-        clock.advance(Duration::from_secs(31));
-        assert!(limiter.check(&"a").is_ok(), "the bucket refills");
-    }
-
-    #[test]
-    fn quiet_keys_are_forgotten() {
-        let clock = FakeRelativeClock::default();
-        let limiter = Limiter::with_clock(Quota::per_minute(nonzero(5)), clock.clone());
-        for i in 0..(PRUNE_ABOVE as u32 + 500) {
-            let _ = limiter.check(&i);
-        }
-        assert!(limiter.len() > PRUNE_ABOVE / 2, "recent keys are kept");
-        clock.advance(Duration::from_secs(61));
-        for _ in 0..PRUNE_EVERY {
-            let _ = limiter.check(&u32::MAX);
-        }
-        assert!(limiter.len() <= 1, "{} keys left after a quiet minute", limiter.len());
+    fn the_wait_is_until_one_interval_has_refilled() {
+        // Three a minute (one every 20 s), three just spent at t = 0: the TAT is 60 s ahead.
+        assert_eq!(wait_secs(60_000, 0, 20_000, 60_000), 20);
+        assert_eq!(wait_secs(60_000, 15_500, 20_000, 60_000), 5, "rounded up");
+        assert_eq!(wait_secs(60_000, 40_000, 20_000, 60_000), 1, "at least a second");
     }
 }

@@ -41,8 +41,13 @@ use crate::db::data_version::Watch;
 use crate::http::snapshot::Snapshot;
 
 /// The `Vary` of every answer of a cached route: the language is in the path, and a request
-/// with a credential is never answered from a shared copy ([`crate::http::shared_cache`]).
-pub const VARY: &str = crate::http::shared_cache::VARY;
+/// with a credential is never answered from a shared copy (`crate::http::shared_cache`).
+pub const VARY: &str = "Accept-Encoding";
+
+/// Marks a request a cached route answered (not forwarded) without any credential, with what of
+/// the clock its output shows: a shared cache may keep the answer (`crate::http::shared_cache`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Shareable(pub Option<Clocked>);
 
 /// Bodies shorter than this are never compressed.
 const COMPRESS_FROM: usize = 512;
@@ -433,7 +438,9 @@ impl CachedHandler {
     fn answered<'r>(&self, req: &'r Request<'_>, outcome: Outcome<'r>) -> Outcome<'r> {
         match outcome {
             Outcome::Success(mut res) => {
-                crate::http::shared_cache::mark(req, self.clocked);
+                if req.rocket().state::<RenderCache>().is_some_and(|cache| cache.anonymous(req)) {
+                    req.local_cache(|| Shareable(Some(self.clocked)));
+                }
                 res.set_header(Header::new("Vary", VARY));
                 Outcome::Success(res)
             }

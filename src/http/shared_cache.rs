@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::http::render_cache::{Clocked, RenderCache};
+use crate::http::render_cache::{Clocked, RenderCache, Shareable};
 use crate::http::snapshot::Snapshot;
 pub use crate::jobs::cache_purge::{ALL_KEY, version_key};
 
@@ -40,18 +40,13 @@ pub const SURROGATE_HEADER: &str = "xkey";
 /// `Cache-Control` of everything that is not shareable.
 pub const PRIVATE: &str = "private, no-store";
 /// `Vary` of shareable answers.
-pub const VARY: &str = "Accept-Encoding";
+pub use crate::http::render_cache::VARY;
 
 /// The surrogate key of the event with this permalink.
 pub fn event_key(permalink: &str) -> String {
     let safe: String = permalink.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_')).collect();
     format!("event-{safe}")
 }
-
-/// Marks a request whose route may be shared: set by cached routes for anonymous requests they
-/// answered (not forwarded), with what of the clock their output shows.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Shareable(pub Option<Clocked>);
 
 /// The lifetimes of shareable answers (from the configuration), and the fairing that writes
 /// every answer's caching headers.
@@ -97,13 +92,6 @@ impl CachePolicy {
 /// Whether `req` carries a credential: such a request is never answered with a shareable copy.
 fn anonymous(req: &Request<'_>) -> bool {
     req.rocket().state::<RenderCache>().is_some_and(|cache| cache.anonymous(req))
-}
-
-/// Marks `req` as answered by a cached route, when it carries no credential.
-pub fn mark(req: &Request<'_>, clocked: Clocked) {
-    if anonymous(req) {
-        req.local_cache(|| Shareable(Some(clocked)));
-    }
 }
 
 /// The quoted strong `ETag` of `body` (the one the render cache gives the same bytes).

@@ -5,6 +5,8 @@
 
 use std::net::IpAddr;
 
+use sea_orm::DatabaseConnection;
+
 use crate::config::Config;
 use crate::error::Result;
 use crate::http::client_ip::ClientIp;
@@ -20,26 +22,26 @@ pub struct IngameLimits {
 impl IngameLimits {
     /// `ingame_codes_per_minute` of `config` for the sign-in's, `ingame_chat_per_minute` for
     /// chat.
-    pub fn new(config: &Config) -> Self {
+    pub fn new(config: &Config, db: &DatabaseConnection) -> Self {
         Self {
-            opens: Limiter::per_minute(config.ingame_codes_per_minute),
-            checks: Limiter::per_minute(config.ingame_codes_per_minute),
-            chat: Limiter::per_minute(config.ingame_chat_per_minute),
+            opens: Limiter::per_minute(db, "ingame_open", config.ingame_codes_per_minute),
+            checks: Limiter::per_minute(db, "ingame_code", config.ingame_codes_per_minute),
+            chat: Limiter::per_minute(db, "ingame_chat", config.ingame_chat_per_minute),
         }
     }
 
     /// Counts one chat message of user `user_id`; `RateLimited` beyond the limit.
-    pub fn chat(&self, user_id: i32) -> Result<()> {
-        self.chat.check(&user_id)
+    pub async fn chat(&self, user_id: i32) -> Result<()> {
+        self.chat.check(&user_id).await
     }
 
     /// Counts one new grant from `client`; `RateLimited` beyond the limit.
-    pub fn open(&self, client: ClientIp) -> Result<()> {
-        self.opens.check(&client.limit_key())
+    pub async fn open(&self, client: ClientIp) -> Result<()> {
+        self.opens.check(&client.limit_key()).await
     }
 
     /// Counts one user code typed from `client`; `RateLimited` beyond the limit.
-    pub fn check(&self, client: ClientIp) -> Result<()> {
-        self.checks.check(&client.limit_key())
+    pub async fn check(&self, client: ClientIp) -> Result<()> {
+        self.checks.check(&client.limit_key()).await
     }
 }

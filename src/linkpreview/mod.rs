@@ -101,7 +101,7 @@ pub struct LinkPreviewer {
 
 impl LinkPreviewer {
     /// Builds the service from the `link_preview_*` configuration keys.
-    pub fn new(config: &Config) -> Result<Self, reqwest::Error> {
+    pub fn new(config: &Config, db: &sea_orm::DatabaseConnection) -> Result<Self, reqwest::Error> {
         let policy = Arc::new(Policy::new(&config.link_preview_allowed_hosts));
         let timeout = Duration::from_millis(config.link_preview_timeout_ms.max(1));
         let client = reqwest::Client::builder()
@@ -115,15 +115,15 @@ impl LinkPreviewer {
         Ok(Self {
             client,
             policy,
-            limiter: Limiter::per_minute(config.link_preview_per_minute),
+            limiter: Limiter::per_minute(db, "link_preview", config.link_preview_per_minute),
             timeout,
             cache_ttl: chrono::Duration::seconds(config.link_preview_cache_secs.max(0)),
         })
     }
 
     /// Counts one request from `client`; `RateLimited` says when the next one may succeed.
-    pub fn admit(&self, client: ClientIp) -> Result<(), crate::error::Error> {
-        self.limiter.check(&client.limit_key())
+    pub async fn admit(&self, client: ClientIp) -> Result<(), crate::error::Error> {
+        self.limiter.check(&client.limit_key()).await
     }
 
     /// Parses the requested URL (without its fragment) and checks it against the policy.

@@ -56,6 +56,7 @@ mod payments_sweep;
 mod phases;
 mod process;
 mod query_budget;
+mod rate_limits;
 mod receipts;
 mod redirects;
 mod render_cache;

@@ -473,7 +473,7 @@ async fn outside_development_every_cookie_is_secure_and_pages_carry_the_headers(
     };
     let res = app.get("/__locale?lang=en&path=/worlds").await;
     record(&res);
-    let res = app.get("/en/worlds").await;
+    let res = app.get("/en/mypage").await;
     record(&res);
     let res = app.get("/auth/login?next=%2Fen%2Fworlds").await;
     record(&res);

@@ -62,7 +62,7 @@ pub async fn search(
     id: Id,
     vmarket_id: Option<&str>,
 ) -> Result<Json<UserSearchView>> {
-    limiter.check(current.user.id)?;
+    limiter.check(current.user.id).await?;
     let found = circle::Model::for_owner(api.db, id.0, current.user.id).await?;
     found.ensure_writable()?;
     let term = search_term(vmarket_id)?;

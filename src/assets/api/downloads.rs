@@ -30,8 +30,8 @@ pub struct DownloadLimiter(Limiter<std::net::IpAddr>);
 
 impl DownloadLimiter {
     /// `per_minute` attempts per client and minute.
-    pub fn per_minute(per_minute: u32) -> Self {
-        Self(Limiter::per_minute(per_minute))
+    pub fn per_minute(db: &sea_orm::DatabaseConnection, per_minute: u32) -> Self {
+        Self(Limiter::per_minute(db, "asset_download", per_minute))
     }
 }
 
@@ -73,7 +73,7 @@ pub async fn redeem(
     limiter: &State<DownloadLimiter>,
     body: super::uploader::Body<'_, Redeem>,
 ) -> Result<Json<DownloadUrl>> {
-    limiter.0.check(&client.limit_key())?;
+    limiter.0.check(&client.limit_key()).await?;
     let body = super::uploader::body(body)?;
     let version =
         asset_download_token::Model::redeem(up.db, body.token.trim(), body.password.as_deref(), up.now).await?;

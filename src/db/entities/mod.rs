@@ -63,6 +63,7 @@ pub mod order;
 pub mod payment_history;
 pub mod payment_webhook_event;
 pub mod poster;
+pub mod rate_limit;
 pub mod receipt_addressee;
 pub mod redirect_rule;
 pub mod sign_in_state;

@@ -37,6 +37,7 @@ mod m20261203_002400_ingame_chat;
 mod m20261203_002410_circle_suspension_reason;
 mod m20261204_002500_entry_terms;
 mod m20261204_002510_receipt_addressees;
+mod m20261205_002600_rate_limits;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -79,6 +80,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261203_002410_circle_suspension_reason::Migration),
             Box::new(m20261204_002500_entry_terms::Migration),
             Box::new(m20261204_002510_receipt_addressees::Migration),
+            Box::new(m20261205_002600_rate_limits::Migration),
         ]
     }
 }

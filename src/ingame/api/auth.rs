@@ -115,7 +115,7 @@ pub async fn device(
     limits: &State<IngameLimits>,
     form: Form<DeviceRequest>,
 ) -> Result<Json<DeviceAnswer>> {
-    limits.open(client)?;
+    limits.open(client).await?;
     validate(&*form)?;
     let client_name = form.client_id.as_deref().unwrap_or_default().trim();
     let opened = ingame_device_grant::Model::open(ig.db, client_name, ig.real_now).await?;

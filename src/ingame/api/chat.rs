@@ -96,7 +96,7 @@ pub async fn chat_post(
     channel_session_code: &str,
     body: crate::assets::api::uploader::Body<'_, ChatPost>,
 ) -> Result<(Status, Json<ChatMessageView>)> {
-    limits.chat(player.user.id)?;
+    limits.chat(player.user.id).await?;
     let channel = channel(channel_session_code)?;
     let input = crate::assets::api::uploader::body(body)?.normalized();
     let view = messages::post(ig.db, &player.user, &channel, &input, ig.real_now).await?;

@@ -55,7 +55,8 @@ async fn searched(
     viewer: i32,
     raw: &str,
 ) -> Result<Value> {
-    if let Err(Error::RateLimited { retry_after }) = limiter.check(viewer) {
+    if let Err(e) = limiter.check(viewer).await {
+        let Error::RateLimited { retry_after } = e else { return Err(e) };
         let message = p.site.messages.tf(p.lang, "circles.search.too_many", &[("n", &retry_after.to_string())]);
         return Ok(json!({ "term": raw, "error": message }));
     }

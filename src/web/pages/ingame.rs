@@ -117,7 +117,7 @@ pub async fn check(
     form: Form<CodeForm>,
 ) -> Result<(Status, Template)> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
-    limits.check(client)?;
+    limits.check(client).await?;
     let typed = form.code.as_deref().unwrap_or_default().trim();
     let now = clock.real_now();
     match ingame_device_grant::Model::check(p.db, typed, now).await {
@@ -154,7 +154,7 @@ pub async fn decide(
     form: Form<CodeForm>,
 ) -> Result<Redirect> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
-    limits.check(client)?;
+    limits.check(client).await?;
     let allow = match form.decision.as_deref() {
         Some("allow") => true,
         Some("deny") => false,
