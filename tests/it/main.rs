@@ -13,6 +13,7 @@ mod catalog_search;
 mod circle_pages;
 mod circles;
 mod circles_access;
+mod cluster;
 mod data_version;
 mod demo_accounts;
 mod entries;
