@@ -1,5 +1,5 @@
 # vmarket: `make run` serves the demo site; `make test` runs every test (installs what it needs).
-.PHONY: run test openapi deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean bench bench-upload-memory bench-catalog-search bench-lottery bench-pages
+.PHONY: run cluster cluster-down test-cluster test openapi deps frontend lint test-rust test-sqlite test-postgres test-frontend test-e2e clean bench bench-upload-memory bench-catalog-search bench-lottery bench-pages
 
 NEXTEST := $(shell cargo nextest --version >/dev/null 2>&1 && echo "cargo nextest run" || echo "cargo test")
 
@@ -10,6 +10,20 @@ run:
 	npm run build
 	cargo run --bin vmarket -- seed demo
 	scripts/demo-providers -- cargo run --bin vmarket -- serve
+
+## The topology of README "Running at scale" on this machine: PostgreSQL, an S3-protocol store
+## (moto), two web nodes, a worker and Varnish in front, with the demo data; prints the URL.
+## `make cluster-down` stops it.
+cluster:
+	scripts/cluster up
+
+cluster-down:
+	scripts/cluster down
+
+## The tests through the cluster (tests/it/cluster.rs): brings it up, runs them, takes it down.
+test-cluster:
+	cargo build --bin vmarket
+	scripts/cluster down; scripts/cluster up && { $(NEXTEST) --test it --run-ignored only -j 1 -E 'test(/^cluster::/)'; rc=$$?; scripts/cluster down; exit $$rc; }
 
 ## Rewrites widgets/openapi.json (the front end's typed API client is generated from it).
 openapi:
