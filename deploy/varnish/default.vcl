@@ -5,8 +5,8 @@
 #   is never stored.
 # - Passes every request that carries a credential or a choice: `Authorization`, the sign-in
 #   cookie (`vmarket_token`) or the manual-locale cookie (`VUEI18N_MANUAL_LOCALE`, which can
-#   redirect). Other cookies (analytics, the `i18n_redirected` memo) are dropped from requests
-#   for cacheable paths, so they do not split the cache.
+#   redirect). Other cookies (the `i18n_redirected` memo, form and sign-in state, analytics) do
+#   not split the cache and are passed on to the node on a miss.
 # - Serves stale while revalidating (grace = the answer's `stale-while-revalidate`), and keeps
 #   serving stale copies for a while when every node is down.
 # - Two or more nodes behind a round-robin director with health checks (`/_ah/warmup`, which answers once the database does); a
@@ -76,8 +76,10 @@ sub vcl_recv {
     if (req.http.Cookie ~ "(^|;\s*)(vmarket_token|VUEI18N_MANUAL_LOCALE)=") {
         return (pass);
     }
-    # Nothing else in a cookie changes a shareable answer.
-    unset req.http.Cookie;
+    # Other cookies change nothing a node marks shareable (it marks an answer public only when
+    # the request had no credential and the answer sets no cookie), so a cached copy may answer a
+    # request that carries them. They still reach the node on a miss: the routes that read them
+    # (the sign-in callback's state, form tokens) answer `private, no-store`, never stored.
     return (hash);
 }
 
@@ -95,8 +97,11 @@ sub vcl_backend_response {
     }
     # Only what the node marked shareable is stored.
     if (beresp.http.Cache-Control !~ "(^|[ ,])public([ ,]|$)" || beresp.http.Set-Cookie) {
+        # Remembered as "not from the cache" for a little while, so that concurrent requests for
+        # it go to the nodes side by side instead of queueing for one answer.
         set beresp.uncacheable = true;
-        set beresp.ttl = 0s;
+        set beresp.ttl = 10s;
+        set beresp.grace = 0s;
         return (deliver);
     }
     # s-maxage is Varnish's TTL already; grace from stale-while-revalidate.

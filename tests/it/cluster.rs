@@ -322,3 +322,74 @@ async fn killing_a_node_under_load_loses_no_request() {
     assert!(started.success(), "node 2 starts again");
     eprintln!("{} requests, none lost, node 2 killed mid-way", answered.len());
 }
+
+#[rocket::async_test]
+#[ignore = "needs the cluster: make test-cluster"]
+async fn a_visitor_signs_in_through_varnish() {
+    // The browser's flow, cookies and all: sign-in page, the account service's form, the
+    // callback with its state cookie (a VCL that dropped "unneeded" cookies broke this step).
+    let c = Cluster::open().await;
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let mut jar: HashMap<String, String> = HashMap::new();
+    let header = |jar: &HashMap<String, String>| jar.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
+    let keep = |jar: &mut HashMap<String, String>, res: &reqwest::Response| {
+        for value in res.headers().get_all("set-cookie") {
+            let pair = value.to_str().unwrap().split(';').next().unwrap();
+            if let Some((name, value)) = pair.split_once('=') {
+                jar.insert(name.trim().to_string(), value.to_string());
+            }
+        }
+    };
+    let mut url = c.front("/auth/login?next=%2Fmypage");
+    let mut form_page = String::new();
+    for _ in 0..5 {
+        let res = http.get(&url).header("Cookie", header(&jar)).send().await.unwrap();
+        keep(&mut jar, &res);
+        match res.headers().get("location").and_then(|l| l.to_str().ok()).map(str::to_string) {
+            Some(next) => url = if next.starts_with('/') { c.front(&next) } else { next },
+            None => {
+                form_page = res.text().await.unwrap();
+                break;
+            }
+        }
+    }
+    let form = &form_page[form_page.find("action=\"/account/auth/sign_in\"").expect("the sign-in form")..];
+    let form = &form[..form.find("</form>").unwrap()];
+    let mut fields: Vec<(String, String)> = form
+        .split("<input type=\"hidden\" ")
+        .skip(1)
+        .filter_map(|i| {
+            let name = i.split("name=\"").nth(1)?.split('"').next()?;
+            let value = i.split("value=\"").nth(1)?.split('"').next()?;
+            Some((name.to_string(), value.replace("&amp;", "&")))
+        })
+        .collect();
+    fields.push(("email".into(), "exhibitor@demo.vmarket.test".into()));
+    fields.push(("password".into(), "vmarket-demo-2026".into()));
+    let res = http
+        .post(c.front("/account/auth/sign_in"))
+        .header("Cookie", header(&jar))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(fields.iter().map(|(k, v)| format!("{k}={}", urlencoding(v))).collect::<Vec<_>>().join("&"))
+        .send()
+        .await
+        .unwrap();
+    keep(&mut jar, &res);
+    let mut next = res.headers().get("location").and_then(|l| l.to_str().ok()).expect("signed in: on to the callback").to_string();
+    for _ in 0..5 {
+        let url = if next.starts_with('/') { c.front(&next) } else { next.clone() };
+        let res = http.get(&url).header("Cookie", header(&jar)).send().await.unwrap();
+        keep(&mut jar, &res);
+        assert!(res.status().as_u16() < 400, "{url}: {}", res.status());
+        match res.headers().get("location").and_then(|l| l.to_str().ok()) {
+            Some(l) => next = l.to_string(),
+            None => break,
+        }
+    }
+    assert!(jar.contains_key("vmarket_token"), "signed in through Varnish: {:?}", jar.keys().collect::<Vec<_>>());
+}
+
+/// `text` as `application/x-www-form-urlencoded`.
+fn urlencoding(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
