@@ -331,7 +331,8 @@ async fn a_visitor_signs_in_through_varnish() {
     let c = Cluster::open().await;
     let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let mut jar: HashMap<String, String> = HashMap::new();
-    let header = |jar: &HashMap<String, String>| jar.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
+    let header =
+        |jar: &HashMap<String, String>| jar.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
     let keep = |jar: &mut HashMap<String, String>, res: &reqwest::Response| {
         for value in res.headers().get_all("set-cookie") {
             let pair = value.to_str().unwrap().split(';').next().unwrap();
@@ -375,7 +376,8 @@ async fn a_visitor_signs_in_through_varnish() {
         .await
         .unwrap();
     keep(&mut jar, &res);
-    let mut next = res.headers().get("location").and_then(|l| l.to_str().ok()).expect("signed in: on to the callback").to_string();
+    let mut next =
+        res.headers().get("location").and_then(|l| l.to_str().ok()).expect("signed in: on to the callback").to_string();
     for _ in 0..5 {
         let url = if next.starts_with('/') { c.front(&next) } else { next.clone() };
         let res = http.get(&url).header("Cookie", header(&jar)).send().await.unwrap();
