@@ -121,10 +121,10 @@ async fn pages_load_the_widgets_build_and_share_its_id() {
     .expect("manifest");
     let app = TestApp::builder().dist_dir(dist.path().to_path_buf()).build().await;
     let doc = Doc::parse(&app.page("/en/worlds").await.1);
-    // The header's menu button (static/js/menu.js), the language memo, then the widgets' entry.
+    // The header's menu button (static/js/menu.js), then the widgets' entry.
     assert_eq!(
         doc.attrs("script[type=module]", "src"),
-        ["/static/js/menu.js", "/static/js/locale-memo.js", "/static/dist/widgets/assets/common-abc.js"]
+        ["/static/js/menu.js", "/static/dist/widgets/assets/common-abc.js"]
     );
     assert_eq!(doc.attrs("link[rel=stylesheet]", "href")[1], "/static/dist/widgets/assets/common-abc.css");
     let build_id = doc.attr("meta[name=vmarket-build-id]", "content");
