@@ -146,8 +146,7 @@ impl Coding {
 
 impl Entry {
     fn new(headers: Vec<(String, String)>, body: Vec<u8>) -> Self {
-        let digest = Sha256::digest(&body);
-        let tag = hex::encode(&digest[..12]);
+        let tag = body_tag(&body);
         let etags = if body.len() < COMPRESS_FROM {
             [0; 3].map(|_| format!("\"{tag}\""))
         } else {
@@ -404,6 +403,11 @@ async fn key_of(req: &Request<'_>, clocked: Clocked, lang: LangOf) -> Option<Pen
 /// The language a request is answered in, when the handled URI does not say it (pages: the
 /// locale routing strips the `/en` prefix before routing); `""` when it does (the API's `lang`).
 pub type LangOf = fn(&Request<'_>) -> &'static str;
+
+/// The strong entity tag of `body`, unquoted: the first 96 bits of its SHA-256, in hex.
+pub fn body_tag(body: &[u8]) -> String {
+    hex::encode(&Sha256::digest(body)[..12])
+}
 
 /// A route handler that answers from the cache when it can.
 #[derive(Clone)]

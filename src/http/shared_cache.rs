@@ -26,11 +26,10 @@ use chrono::{DateTime, Utc};
 use rocket::fairing::{Fairing, Info, Kind};
 use rocket::http::{Header, Status};
 use rocket::{Request, Response};
-use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::http::render_cache::{Clocked, RenderCache, Shareable};
+use crate::http::render_cache::{Clocked, Shareable, body_tag};
 use crate::http::snapshot::Snapshot;
 pub use crate::jobs::cache_purge::{ALL_KEY, version_key};
 
@@ -89,17 +88,6 @@ impl CachePolicy {
     }
 }
 
-/// Whether `req` carries a credential: such a request is never answered with a shareable copy.
-fn anonymous(req: &Request<'_>) -> bool {
-    req.rocket().state::<RenderCache>().is_some_and(|cache| cache.anonymous(req))
-}
-
-/// The quoted strong `ETag` of `body` (the one the render cache gives the same bytes).
-fn etag_of(body: &[u8]) -> String {
-    let digest = Sha256::digest(body);
-    format!("\"{}\"", hex::encode(&digest[..12]))
-}
-
 #[rocket::async_trait]
 impl Fairing for CachePolicy {
     fn info(&self) -> Info {
@@ -111,9 +99,9 @@ impl Fairing for CachePolicy {
             return;
         }
         let clocked = req.local_cache(Shareable::default).0;
-        let shareable = matches!(res.status(), Status::Ok | Status::NotModified)
-            && !res.headers().contains("Set-Cookie")
-            && anonymous(req);
+        // The mark is set only for requests without a credential.
+        let shareable =
+            matches!(res.status(), Status::Ok | Status::NotModified) && !res.headers().contains("Set-Cookie");
         let (Some(clocked), true) = (clocked, shareable) else {
             res.set_header(Header::new("Cache-Control", PRIVATE));
             return;
@@ -136,7 +124,8 @@ impl Fairing for CachePolicy {
                 res.set_status(Status::InternalServerError);
                 return;
             };
-            let tag = etag_of(&body);
+            // The tag the render cache gives the same bytes.
+            let tag = format!("\"{}\"", body_tag(&body));
             if req
                 .headers()
                 .get("If-None-Match")
