@@ -119,7 +119,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .mount("/", rocket::routes![locale::locale_redirect])
         .mount("/api/v1", api::v1::routes())
         .mount("/api/v1", admin::time_travel::routes())
-        .mount("/api/v1/booth", booth::routes())
+        .mount("/api/v1/booth_maker", booth::routes())
         .mount("/api/v1/store", store::routes())
         .mount("/ingame", ingame::routes())
         .mount("/uploader", assets::routes())

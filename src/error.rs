@@ -170,6 +170,15 @@ pub enum Error {
     /// A feature the server does not provide.
     #[error("not implemented")]
     NotImplemented,
+    /// Well-formed input that breaks the rules it is checked against, each breach named in the
+    /// details (422), e.g. `scene_over_limit`: a booth over its rule set.
+    #[error("breaches: {code}")]
+    Breaches {
+        /// The error code.
+        code: &'static str,
+        /// The rules breached, as field errors (`attribute` the rule's id).
+        found: Vec<Invalid>,
+    },
     /// Well-formed input that policy refuses, e.g. `url_not_allowed` (422).
     #[error("refused: {code}")]
     Refused {
@@ -217,7 +226,7 @@ impl Error {
         match self {
             Self::NotFound { .. } => Status::NotFound,
             Self::BadRequest { .. } => Status::BadRequest,
-            Self::Validation(_) => Status::UnprocessableEntity,
+            Self::Validation(_) | Self::Breaches { .. } => Status::UnprocessableEntity,
             Self::Unauthorized => Status::Unauthorized,
             Self::Forbidden | Self::CsrfFailed | Self::Denied { .. } => Status::Forbidden,
             Self::Conflict { .. } | Self::Closed { .. } | Self::InUse { .. } => Status::Conflict,
@@ -242,6 +251,7 @@ impl Error {
             | Self::Closed { code, .. }
             | Self::InUse { code, .. }
             | Self::Refused { code }
+            | Self::Breaches { code, .. }
             | Self::Denied { code }
             | Self::BadGateway { code } => code,
             Self::GatewayTimeout => "upstream_timeout",
@@ -290,7 +300,9 @@ impl Error {
     /// and page forms show them beside their fields.
     pub fn details(&self, messages: &Messages, lang: Lang) -> Vec<FieldError> {
         match self {
-            Self::Validation(found) => found.iter().map(|i| i.translate(messages, lang)).collect(),
+            Self::Validation(found) | Self::Breaches { found, .. } => {
+                found.iter().map(|i| i.translate(messages, lang)).collect()
+            }
             Self::InUse { uses, .. } => uses
                 .iter()
                 .map(|u| FieldError { attribute: u.resource.to_string(), message: u.describe(messages, lang) })

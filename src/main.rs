@@ -125,6 +125,8 @@ async fn run(cli: Cli) -> Result<(), String> {
             println!("demo assets: created {assets:?}");
             let after_win = vmarket::exhibit::demo::seed(&conn, now).await.map_err(|e| format!("demo slots: {e}"))?;
             println!("demo slots: created {after_win:?}");
+            let booths = vmarket::booth::demo::seed(&conn, now).await.map_err(|e| format!("demo booths: {e}"))?;
+            println!("demo booths: created {booths:?}");
             if production {
                 println!(
                     "demo sign-in accounts not created: environment is production, and their password is \

@@ -94,6 +94,7 @@ pub fn document() -> Document {
         resource("admin", crate::admin::dashboard::Doc::openapi()),
         resource("uploader", crate::assets::api::Doc::openapi()),
         resource("ingame", crate::ingame::api::Doc::openapi()),
+        resource("booth_maker", crate::booth::api::Doc::openapi()),
     ];
     let mut doc = ApiDoc::openapi();
     doc.merge(merged(parts));

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::assets::demo::BOOTH_PACKAGES;
-use crate::db::entities::event_slot_submission::InspectionStatus;
+use crate::db::entities::event_slot_submission::{InspectionStatus, ToolsType};
 use crate::db::entities::user::Role;
 use crate::db::entities::{
     asset, asset_version, catalog_item_category, catalog_item_category_group, circle, event, user,
@@ -75,7 +75,7 @@ pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<Str
             continue;
         }
         let Some(version) = booth_version(db, owner.id, package).await? else { continue };
-        let submitted = record(db, slot.id, &version, owner.id, now).await?;
+        let submitted = record(db, slot.id, &version, ToolsType::VmarketTools, owner.id, now).await?;
         if let Some(staff) = &staff {
             let verdict = if index == 0 {
                 Verdict { status: InspectionStatus::Passed, findings: Vec::new() }

@@ -261,16 +261,18 @@ pub async fn submit<C: ConnectionTrait + TransactionTrait>(
     }
     ensure_open(&SubmissionTerm::of(event, now), now)?;
     let version = submittable_version(db, user_id, version_id).await?;
-    let row = record(db, slot.id, &version, user_id, now).await?;
+    let row = record(db, slot.id, &version, ToolsType::VmarketTools, user_id, now).await?;
     views(db, vec![row]).await?.pop().ok_or_else(Error::not_found)
 }
 
-/// Records `version` as the next submission of slot `slot_id` by `user_id`, whoever asks and
-/// whenever (the demo's seed; people go through [`submit`]).
+/// Records `version`, made by `tools`, as the next submission of slot `slot_id` by `user_id`,
+/// whoever asks and whenever (the demo's seed, and the booth maker once it checked the scene;
+/// people go through [`submit`] or `crate::booth`).
 pub async fn record<C: ConnectionTrait + TransactionTrait>(
     db: &C,
     slot_id: i32,
     version: &asset_version::Model,
+    tools: ToolsType,
     user_id: i32,
     now: DateTime<Utc>,
 ) -> Result<event_slot_submission::Model> {
@@ -290,7 +292,7 @@ pub async fn record<C: ConnectionTrait + TransactionTrait>(
         application_id: Set(slot_id),
         version: Set(last.unwrap_or(0) + 1),
         asset_version_id: Set(version.id),
-        submission_tools_type: Set(ToolsType::VmarketTools),
+        submission_tools_type: Set(tools),
         submitted_by: Set(user_id),
         submitted_at: Set(now),
         inspection_status: Set(InspectionStatus::Pending),

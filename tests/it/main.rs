@@ -7,6 +7,7 @@ mod admin;
 mod api;
 mod api_contract;
 mod auth;
+mod booth;
 mod catalog;
 mod catalog_api;
 mod catalog_search;

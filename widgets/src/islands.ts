@@ -19,6 +19,7 @@ export type IslandRegistry = Readonly<Record<string, IslandLoader>>;
 export const ISLANDS: IslandRegistry = {
   'asset-status': () => import('./islands/asset-status/AssetStatus'),
   'asset-upload': () => import('./islands/asset-upload/AssetUpload'),
+  'booth-maker': () => import('./islands/booth-maker/BoothMaker'),
   'model-preview': () => import('./islands/model-preview/ModelPreview'),
   'phase-countdown': () => import('./islands/phase-countdown/PhaseCountdown'),
   'profile-form': () => import('./islands/profile-form/ProfileForm'),

@@ -101,6 +101,24 @@ pub fn vitdeck_booth() -> RuleSet {
     RuleSet { id: "vitdeck_booth".into(), version: 1, rules }
 }
 
+/// A booth made in the booth maker (a scene of placed furniture, ASSETS.md "The booth maker"):
+/// the booth box 4×5×4 m, ≤ 50 MB and ≤ 20 materials as a Unity booth (VitDeck), and ≤ 40,000
+/// polygons — the largest scene Vket's web rules list (the world miniature), the nearest sourced
+/// figure for a whole space built from housing props. Checked on the scene's totals
+/// (`crate::booth::totals`); the furniture itself was checked on upload.
+pub fn booth_maker() -> RuleSet {
+    RuleSet {
+        id: "booth_maker".into(),
+        version: 1,
+        rules: vec![
+            rule("booth_space", Error, Limit::BoundingBox(BoxLimit { x: 4.0, y: 5.0, z: 4.0 }), VITDECK),
+            rule("polygons", Error, Limit::MaxTriangles(40_000), VKET_ITEMS),
+            rule("materials", Error, Limit::MaxMaterials(20), VITDECK),
+            rule("file_size", Error, Limit::MaxBytes(50 * MIB), VITDECK),
+        ],
+    }
+}
+
 /// An avatar-part bundle (ZIP): the ZIP listing rules only.
 pub fn zip_bundle() -> RuleSet {
     let mut rules = vec![rule("kinds", Error, Limit::AllowedKinds(vec![Kind::Zip]), ASSETS_MD)];
@@ -137,6 +155,7 @@ pub fn all() -> Vec<RuleSet> {
         vket_housing_prop(),
         vket_world_miniature(),
         vitdeck_booth(),
+        booth_maker(),
         zip_bundle(),
         scene_asset(),
         housing_video(),

@@ -97,6 +97,9 @@ pub async fn create(
     let input = super::uploader::body(body)?;
     validate(&input)?;
     let setting = asset_setting::Model::by_label(up.db, &input.asset_setting_label).await?;
+    if !setting.uploadable() {
+        return Err(Error::NotFound { code: "unknown_asset_setting" });
+    }
     let created = asset::Model::create(up.db, current.user.id, &setting, &input, up.now).await?;
     let file = FileToOpen {
         file_name: &input.file_name,
@@ -192,6 +195,10 @@ pub async fn update_url(
     };
     validate(&input)?;
     let setting = asset_setting::Model::by_id(up.db, found.asset_setting_id).await?;
+    if !setting.uploadable() {
+        // A booth frozen by the booth maker: its versions come from the editor only.
+        return Err(Error::Conflict { code: "asset_not_uploadable" });
+    }
     let file = FileToOpen {
         file_name: &input.file_name,
         byte_size: input.byte_size,

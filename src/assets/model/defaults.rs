@@ -22,6 +22,7 @@ fn rule_set_names(key: &str) -> (&'static str, &'static str) {
         "vket_housing_prop" => ("ハウジング小物", "Housing prop"),
         "vket_world_miniature" => ("ワールドミニチュア", "World miniature"),
         "vitdeck_booth" => ("ブース（Unityパッケージ）", "Booth (Unity package)"),
+        "booth_maker" => ("ブース（ブースメーカー）", "Booth (booth maker)"),
         "zip_bundle" => ("アーカイブ", "Archive"),
         "scene_asset" => ("シーン素材", "Scene asset"),
         "housing_video" => ("ハウジング動画", "Housing video"),
@@ -98,7 +99,21 @@ const BUILTINS: &[Builtin] = &[
         max_bytes: 1024 * MIB,
         rule_set: "housing_video",
     },
+    Builtin {
+        label: BOOTH_SCENE,
+        name_ja: "ブース（ブースメーカー）",
+        name_en: "Booth (booth maker)",
+        asset_type: AssetType::None,
+        kinds: &[],
+        max_bytes: MIB,
+        rule_set: "booth_maker",
+    },
 ];
+
+/// The setting of booths frozen by the booth maker when submitted (`crate::booth`): made by the
+/// server from a scene, never uploaded (it accepts no kind of file, so the upload page does not
+/// offer it and the uploader refuses it).
+pub const BOOTH_SCENE: &str = "booth_scene";
 
 /// Writes the built-in rule sets and settings that are not there yet.
 pub async fn ensure(db: &impl ConnectionTrait, now: DateTime<Utc>) -> Result<()> {

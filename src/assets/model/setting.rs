@@ -103,6 +103,12 @@ impl asset_setting::Model {
         asset_setting::Entity::find_by_id(id).one(db).await?.ok_or(Error::NotFound { code: "unknown_asset_setting" })
     }
 
+    /// Whether users upload files of it (a setting that accepts no kind is made by the server,
+    /// as the booth maker's frozen scenes are).
+    pub fn uploadable(&self) -> bool {
+        !self.accepted_kinds().is_empty()
+    }
+
     /// The kinds of file it accepts.
     pub fn accepted_kinds(&self) -> Vec<Kind> {
         serde_json::from_str(&self.accepted).unwrap_or_default()

@@ -38,6 +38,7 @@ mod m20261203_002410_circle_suspension_reason;
 mod m20261204_002500_entry_terms;
 mod m20261204_002510_receipt_addressees;
 mod m20261205_002600_rate_limits;
+mod m20261206_002700_booth_maker;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -81,6 +82,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261204_002500_entry_terms::Migration),
             Box::new(m20261204_002510_receipt_addressees::Migration),
             Box::new(m20261205_002600_rate_limits::Migration),
+            Box::new(m20261206_002700_booth_maker::Migration),
         ]
     }
 }

@@ -75,5 +75,15 @@ pub async fn submitted(app: &TestApp, slot: i32, owner: i32) -> i32 {
     .insert(&app.db)
     .await
     .unwrap();
-    vmarket::exhibit::submission::record(&app.db, slot, &v, owner, now).await.unwrap().id
+    vmarket::exhibit::submission::record(
+        &app.db,
+        slot,
+        &v,
+        vmarket::db::entities::event_slot_submission::ToolsType::VmarketTools,
+        owner,
+        now,
+    )
+    .await
+    .unwrap()
+    .id
 }

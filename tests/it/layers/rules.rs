@@ -215,8 +215,9 @@ pub const RULES: &[Rule] = &[
             "auth",
             "forms",
             "assets",
+            "exhibit",
         ]),
-        why: "feature: the booth maker (`/api/v1/booth`)",
+        why: "feature: the booth maker (`/api/v1/booth_maker`): scenes of uploaded furniture, submitted for slots (`exhibit`)",
     },
     Rule {
         module: "ingame",
@@ -315,7 +316,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         module: "openapi",
-        may: May::Only(&["types", "error", "config", "http", "api", "account", "admin", "assets", "ingame"]),
+        may: May::Only(&["types", "error", "config", "http", "api", "account", "admin", "assets", "booth", "ingame"]),
         why: "the OpenAPI document of every API and `/api-docs`",
     },
     Rule {

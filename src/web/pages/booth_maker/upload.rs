@@ -26,7 +26,7 @@ pub async fn upload(p: Page<'_>, current: CurrentUser, asset: Option<&str>) -> R
     };
     let mut kinds = Vec::new();
     for setting in asset_setting::Model::all(p.db).await? {
-        if existing.as_ref().is_some_and(|a| a.asset_setting_id != setting.id) {
+        if !setting.uploadable() || existing.as_ref().is_some_and(|a| a.asset_setting_id != setting.id) {
             continue;
         }
         let view = setting.view(p.db, p.lang).await?;

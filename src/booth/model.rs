@@ -1,2 +1,0 @@
-//! The queries, rules and client views of `crate::booth` (none yet), on the entities of
-//! `crate::db` as every model of `crate::model` does: one file per entity when there are several.
