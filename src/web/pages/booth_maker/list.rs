@@ -59,7 +59,7 @@ pub async fn render(
     let base = p.href("/mypage/booth-maker");
     let link = |n: u64| if n > 1 { format!("{base}?page={n}") } else { base.clone() };
     let ctx = json!({
-        "nav": nav(&p),
+        "nav": nav(p),
         "items": items,
         "pagination": pagination,
         "pager": pager(&pagination, link),

@@ -62,7 +62,7 @@ export default function BoothMaker({ lang, scene_id, list_href }: BoothMakerProp
           </p>
         </div>
       )}
-      {load.state === 'ready' && <Editor lang={lang} view={load.view} client={client} listHref={list_href} />}
+      {load.state === 'ready' && <Editor lang={lang} view={load.view} client={client} />}
     </div>
   );
 }

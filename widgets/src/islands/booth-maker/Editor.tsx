@@ -24,14 +24,13 @@ export interface EditorProps {
   lang: Lang;
   view: EditorView;
   client: BoothClient;
-  listHref: string;
 }
 
 function isField(target: EventTarget): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName));
 }
 
-export function Editor({ lang, view, client, listHref }: EditorProps) {
+export function Editor({ lang, view, client }: EditorProps) {
   const t = useT();
   const booth = useBooth(view, client);
   const { state, items } = booth;
@@ -54,13 +53,6 @@ export function Editor({ lang, view, client, listHref }: EditorProps) {
 
   return (
     <div className="booth-maker__editor" onKeyDown={keyDown}>
-      <header className="booth-maker__head">
-        <h1>{view.scene.name}</h1>
-        <p>{t('booth_maker.editor.home', { name: view.home.name })}</p>
-        <p>
-          <a href={listHref}>{t('booth_maker.editor.back_to_list')}</a>
-        </p>
-      </header>
       <div className="booth-maker__main">
         <div className="booth-maker__view">
           <div
