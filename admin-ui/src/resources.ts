@@ -35,6 +35,8 @@ import posters from './posters';
 import redirect_rules from './redirect_rules';
 import streamers from './streamers';
 import tool_releases from './tool_releases';
+import preset_homes from './preset_homes';
+import housing_scenes from './housing_scenes';
 import ingame_emotes from './ingame_emotes';
 import ingame_chat_messages from './ingame_chat_messages';
 import ingame_chat_blocks from './ingame_chat_blocks';
@@ -66,6 +68,8 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'event_slots', ...event_slots },
   { name: 'slot_submissions', ...slot_submissions },
   { name: 'tool_releases', ...tool_releases },
+  { name: 'preset_homes', ...preset_homes },
+  { name: 'housing_scenes', ...housing_scenes },
   { name: 'ingame_emotes', ...ingame_emotes },
   { name: 'ingame_chat_messages', ...ingame_chat_messages },
   { name: 'ingame_chat_blocks', ...ingame_chat_blocks },

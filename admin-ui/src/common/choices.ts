@@ -135,6 +135,7 @@ export const ASSET_KINDS = choices('admin.choices.asset_kind', [
   'avatar_part_bundle',
   'booth_package',
   'housing_video',
+  'booth_scene',
 ]);
 
 /** The kinds of file the analysers tell from the bytes (`assets::analyse::Kind`). */

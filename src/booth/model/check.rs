@@ -43,19 +43,24 @@ pub fn stats_of(version: &asset_version::Model) -> ItemStats {
     }
 }
 
+/// The ids of the asset settings of type `asset_type`.
+pub async fn setting_ids(db: &impl ConnectionTrait, asset_type: AssetType) -> Result<Vec<i32>> {
+    Ok(asset_setting::Entity::find()
+        .filter(asset_setting::Column::AssetType.eq(asset_type))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|s| s.id)
+        .collect())
+}
+
 /// The user's furniture versions among `ids` (not deleted, any status), by version id.
 pub async fn furniture_versions(
     db: &impl ConnectionTrait,
     user_id: i32,
     ids: &[i32],
 ) -> Result<HashMap<i32, (asset_version::Model, asset::Model)>> {
-    let furniture: Vec<i32> = asset_setting::Entity::find()
-        .filter(asset_setting::Column::AssetType.eq(AssetType::Furniture))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|s| s.id)
-        .collect();
+    let furniture = setting_ids(db, AssetType::Furniture).await?;
     let versions =
         asset_version::Entity::find().filter(asset_version::Column::Id.is_in(ids.iter().copied())).all(db).await?;
     let assets: HashMap<i32, asset::Model> = asset::Entity::find()

@@ -8,13 +8,13 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::check::{furniture_versions, stats_of, sub_type_name};
+use super::check::{furniture_versions, setting_ids, stats_of, sub_type_name};
 use crate::assets::api::downloads::link;
 use crate::assets::api::uploader::Uploader;
 use crate::booth::totals::ItemStats;
 use crate::db::entities::asset_setting::AssetType;
 use crate::db::entities::asset_version::UploadStatus;
-use crate::db::entities::{asset, asset_setting, asset_version};
+use crate::db::entities::{asset, asset_version};
 use crate::error::Result;
 
 /// How long the editor's links to the files stay valid (the editor loads them at once).
@@ -42,13 +42,7 @@ pub struct PaletteItem {
 /// The user's newest uploaded furniture versions plus `also` (versions the draft places), each
 /// once, newest asset first.
 pub async fn palette(up: &Uploader<'_>, user_id: i32, also: &[i32]) -> Result<Vec<PaletteItem>> {
-    let furniture: Vec<i32> = asset_setting::Entity::find()
-        .filter(asset_setting::Column::AssetType.eq(AssetType::Furniture))
-        .all(up.db)
-        .await?
-        .into_iter()
-        .map(|s| s.id)
-        .collect();
+    let furniture = setting_ids(up.db, AssetType::Furniture).await?;
     let assets = asset::Entity::find()
         .filter(asset::Column::UserId.eq(user_id))
         .filter(asset::Column::Deleted.eq(false))
@@ -89,13 +83,7 @@ async fn item(up: &Uploader<'_>, version: &asset_version::Model, asset: &asset::
 
 /// The user's newest uploaded avatar (VRM), shown in the editor for scale: its name and link.
 pub async fn avatar(up: &Uploader<'_>, user_id: i32) -> Result<Option<(String, String)>> {
-    let avatars: Vec<i32> = asset_setting::Entity::find()
-        .filter(asset_setting::Column::AssetType.eq(AssetType::Avatar))
-        .all(up.db)
-        .await?
-        .into_iter()
-        .map(|s| s.id)
-        .collect();
+    let avatars = setting_ids(up.db, AssetType::Avatar).await?;
     let newest = asset::Entity::find()
         .filter(asset::Column::UserId.eq(user_id))
         .filter(asset::Column::Deleted.eq(false))

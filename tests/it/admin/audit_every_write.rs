@@ -166,6 +166,21 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
             assert_eq!(status, 201, "{said}");
             old(&said["id"], json!({"hidden": true}))
         }
+        "preset_homes" => new(
+            json!({"platform_code": "vket_cloud", "name_ja": "監査", "name_en": "Audit", "order": 9,
+                   "scene_url": "/static/booth-maker/homes/stall.glb", "width": 4, "height": 3, "depth": 4,
+                   "published": true}),
+            json!({"name_en": "Audited"}),
+        ),
+        "housing_scenes" => {
+            // A booth of the admin's own, in a demo home.
+            vmarket::booth::model::home::ensure_demo_homes(&app.db, app.clock.now()).await.unwrap();
+            let (_, homes) = admin.get_json("/api/v1/booth_maker/preset_homes").await;
+            let body = json!({"name": "監査", "preset_home_id": homes[0]["id"]});
+            let (status, made) = admin.post_json("/api/v1/booth_maker/scenes", &body).await;
+            assert_eq!(status, 201, "{made}");
+            old(&made["id"], json!({"world_code": "audit", "published": true}))
+        }
         "tool_releases" => new(
             json!({"version": "9.9.9", "package_name": "audit.unitypackage", "download_url": "https://example.com/audit.zip"}),
             json!({"is_published": true}),

@@ -57,7 +57,7 @@ async fn a_booth_is_built_checked_and_submitted_for_a_slot() {
     let _workers = app.start_workers().await;
     let mut owner = app.user("booth_owner").await;
     let mut member = app.user("booth_member").await;
-    let stranger = app.user("booth_stranger").await;
+    let mut stranger = app.user("booth_stranger").await;
     let (ev, circles) = drawn(&app, &[&owner], EVENT, 2).await;
     app.join(&owner, circles[0] as i64, &member).await;
     let (_, slots) = owner.get_json(&format!("/api/v1/user/{EVENT}/event_slots")).await;
@@ -113,8 +113,9 @@ async fn a_booth_is_built_checked_and_submitted_for_a_slot() {
     assert_eq!((status, body["code"].as_str()), (409, Some("submission_not_open")), "{body}");
 
     app.clock.set(ev.at(PhaseType::SubmissionStart) + Duration::hours(1));
-    owner.renew().await;
-    member.renew().await;
+    for actor in [&mut owner, &mut member, &mut stranger] {
+        actor.renew().await;
+    }
 
     // Over the polygons rule (three lamps: 42,000 > 40,000): refused, the rule named.
     let heavy = scene(
@@ -133,6 +134,12 @@ async fn a_booth_is_built_checked_and_submitted_for_a_slot() {
     assert_eq!((status, body["code"].as_str()), (422, Some("scene_over_limit")), "{body}");
     assert_eq!(body["details"][0]["attribute"], "polygons", "{body}");
     assert!(body["details"][0]["message"].as_str().unwrap().contains("42000"), "{body}");
+
+    // A slot that is not the submitter's circle's: 404, whatever their own booth holds.
+    let (theirs, _) = started(&app, &stranger).await;
+    let path_theirs = format!("/api/v1/booth_maker/scenes/{theirs}/submissions");
+    let (status, body) = stranger.post_json(&path_theirs, &json!({"slot_id": slot, "revision": 0})).await;
+    assert_eq!((status, body["code"].as_str()), (404, Some("not_found")), "{body}");
 
     // Back under the rules: a member may not submit, the owner may; the slot shows it.
     let (status, _) = owner.put_json(&format!("{path}/draft"), &json!({"revision": 2, "scene": placed})).await;

@@ -3,7 +3,8 @@
 //! file an upload may send and the rule set that checks it. Staff edit them; the label and the
 //! asset type are fixed (clients and stored assets rely on them), and there is no creating or
 //! deleting: the kinds are the product's. The kinds offered must be ones the rule set allows,
-//! so a picker never offers a file the check would refuse for its kind.
+//! so a picker never offers a file the check would refuse for its kind. A kind the server makes
+//! (the booth maker's frozen booths, `booth_scene`) offers none and cannot be given any.
 
 use sea_orm::{ActiveModelTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, Set};
 use serde::{Deserialize, Serialize};
@@ -61,8 +62,9 @@ pub struct AssetSettingInput {
     #[serde(deserialize_with = "blank")]
     #[validate(required, length(max = 128), custom(function = "checks::clean_text"))]
     pub name_en: Option<String>,
-    /// The kinds of file its picker offers (at least one).
-    #[validate(required, length(min = 1, max = 16))]
+    /// The kinds of file its picker offers: at least one for a kind users upload, none for one
+    /// the server makes (the booth maker's `booth_scene`).
+    #[validate(required, length(max = 16))]
     pub accepted_kinds: Option<Vec<Kind>>,
     /// The largest file an upload may send, 1 byte to 5 GiB.
     #[validate(required, range(min = 1, max = MAX_BYTES))]
@@ -116,6 +118,11 @@ impl Resource for AssetSettings {
         let rule_set_id = input.rule_set_id.unwrap_or_default();
         must_exist::<asset_rule_set::Entity, _>(txn, rule_set_id, "rule_set_id").await?;
         let kinds = input.accepted_kinds.unwrap_or_default();
+        match (row.uploadable(), kinds.is_empty()) {
+            (true, true) => return Err(Error::invalid("accepted_kinds", "validation.required")),
+            (false, false) => return Err(Error::invalid("accepted_kinds", "validation.server_made_kind")),
+            _ => {}
+        }
         refuse_kinds_outside(txn, rule_set_id, &kinds).await?;
         let mut active: asset_setting::ActiveModel = row.into();
         active.name_ja = Set(input.name_ja.unwrap_or_default());

@@ -23,6 +23,7 @@ pub mod event_slots;
 pub mod events;
 pub mod exhibitor_notifications;
 pub mod exhibitors;
+pub mod housing_scenes;
 pub mod hub_notifications;
 pub mod hub_tags;
 pub mod ingame_chat_blocks;
@@ -35,6 +36,7 @@ pub mod lottery_runs;
 pub mod names;
 pub mod payments;
 pub mod posters;
+pub mod preset_homes;
 pub mod redirect_rules;
 pub mod slot_submissions;
 pub mod streamers;
@@ -71,6 +73,8 @@ pub const ALL: &[Registered] = &[
     registered::<event_slots::EventSlots>(),
     registered::<slot_submissions::SlotSubmissions>(),
     registered::<tool_releases::ToolReleases>(),
+    registered::<preset_homes::PresetHomes>(),
+    registered::<housing_scenes::HousingScenes>(),
     registered::<ingame_emotes::IngameEmotes>(),
     registered::<ingame_chat_messages::IngameChatMessages>(),
     registered::<ingame_chat_blocks::IngameChatBlocks>(),
