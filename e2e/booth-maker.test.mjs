@@ -1,7 +1,8 @@
 /**
  * The booth maker (issue 29's "done when") in a real browser, the 3D view drawn by three.js on
  * SwiftShader's WebGL: the demo exhibitor, with furniture uploaded through the uploader (two
- * pieces and a heavy one of 14,000 polygons), starts a booth in a preset home, places two items,
+ * pieces and a heavy one of 14,000 polygons), starts a booth in a preset home, shows their avatar
+ * for scale (the demo VRM), places two items,
  * moves one with the keyboard and undoes it, watches the rule check turn red when a third heavy
  * piece puts the booth over 40,000 polygons and green when it is deleted, closes the tab, comes
  * back to the autosaved draft, and submits it for the demo slot (inside 2026Winter's submission
@@ -139,13 +140,18 @@ test('a booth is built, checked as it changes, comes back after the tab closes, 
     await page.waitForFunction((x) => Number(document.querySelector('[data-testid=selected-position]')?.getAttribute('data-x')) > x + 0.05, x0);
     await page.keyboard.press('Control+z');
     await page.waitForFunction((x) => Math.abs(Number(document.querySelector('[data-testid=selected-position]')?.getAttribute('data-x')) - x) < 1e-6, x0);
-    await screenshot(page, 'booth-maker-ja-1280.png');
+    // The user's avatar stands in the room for scale (the demo VRM, drawn as glTF where
+    // three-vrm refuses its skeleton): no "could not be shown".
+    await page.getByTestId('show-avatar').check();
+    await page.locator('[data-testid=show-avatar]:not([data-avatar-state=none])').waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId('show-avatar').getAttribute('data-avatar-state'), 'shown');
+    await screenshot(page, 'booth-maker-ja-1280.png', false);
 
     // Three statues: 42,000 polygons and more, over the 40,000 rule; delete one: back under.
     for (let i = 0; i < 3; i += 1) await place(page, `大きな像-${stamp}`);
     await page.waitForFunction(() => document.querySelector('[data-testid=rule-check]')?.getAttribute('data-status') === 'over');
     assert.equal(await page.locator('[data-testid=rule-row][data-rule=polygons]').getAttribute('data-over'), 'true');
-    await screenshot(page, 'booth-maker-ja-over.png');
+    await screenshot(page, 'booth-maker-ja-over.png', false);
     await page.getByTestId('placed-item').last().click();
     await page.getByTestId('delete').click();
     await page.waitForFunction(() => document.querySelector('[data-testid=rule-check]')?.getAttribute('data-status') === 'ok');
@@ -200,7 +206,7 @@ test('a booth is built, checked as it changes, comes back after the tab closes, 
     await again.goto(url(`/en${editorPath}`));
     await ready(again);
     assert.equal(await again.getByTestId('undo').textContent(), EN.booth_maker.editor.undo);
-    await screenshot(again, 'booth-maker-en-1280.png');
+    await screenshot(again, 'booth-maker-en-1280.png', false);
     await again.setViewportSize({ width: 390, height: 844 });
     await screenshot(again, 'booth-maker-en-390.png');
     assert.notEqual(JA.booth_maker.editor.undo, EN.booth_maker.editor.undo);

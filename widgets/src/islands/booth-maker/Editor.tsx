@@ -36,7 +36,8 @@ export function Editor({ lang, view, client }: EditorProps) {
   const { state, items } = booth;
   const [mode, setMode] = useState<GizmoMode>('translate');
   const [showAvatar, setShowAvatar] = useState(false);
-  const [avatarFailed, setAvatarFailed] = useState(false);
+  /** What became of the avatar once asked for: drawn, or failed (said beside the toggle). */
+  const [avatarState, setAvatarState] = useState<'none' | 'shown' | 'failed'>('none');
   const frame = useRef<HTMLDivElement>(null);
   const names = useMemo(() => new Map(view.palette.map((p) => [p.asset_version_id, p.name])), [view.palette]);
   const urls = useMemo(() => new Map(view.palette.map((p) => [p.asset_version_id, p.url])), [view.palette]);
@@ -49,7 +50,8 @@ export function Editor({ lang, view, client }: EditorProps) {
     if (command && booth.run(command)) e.preventDefault();
   };
   const onSaved = (result: SceneSaved): void => booth.serverChecked(state.items, result.totals, result.findings);
-  const onAvatarError = useCallback(() => setAvatarFailed(true), []);
+  const onAvatarError = useCallback(() => setAvatarState('failed'), []);
+  const onAvatarShown = useCallback(() => setAvatarState('shown'), []);
 
   return (
     <div className="booth-maker__editor" onKeyDown={keyDown}>
@@ -80,6 +82,7 @@ export function Editor({ lang, view, client }: EditorProps) {
                 onDrag={booth.drag}
                 onCommit={booth.commit}
                 onAvatarError={onAvatarError}
+                onAvatarShown={onAvatarShown}
               />
             </Suspense>
           </div>
@@ -98,11 +101,11 @@ export function Editor({ lang, view, client }: EditorProps) {
           />
           {view.avatar && (
             <label className="booth-maker__field booth-maker__field--inline">
-              <input type="checkbox" checked={showAvatar} onChange={(e) => setShowAvatar(e.target.checked)} data-testid="show-avatar" />
+              <input type="checkbox" checked={showAvatar} onChange={(e) => setShowAvatar(e.target.checked)} data-testid="show-avatar" data-avatar-state={showAvatar ? avatarState : 'none'} />
               <span>{t('booth_maker.editor.show_avatar', { name: view.avatar.name })}</span>
             </label>
           )}
-          {avatarFailed && showAvatar && <p className="booth-maker__warn">{t('booth_maker.editor.avatar_failed')}</p>}
+          {avatarState === 'failed' && showAvatar && <p className="booth-maker__warn">{t('booth_maker.editor.avatar_failed')}</p>}
         </div>
         <div className="booth-maker__panels">
           <SavePanel lang={lang} saver={booth.saver} save={booth.save} client={client} scene={view.scene} onSaved={onSaved} />

@@ -30,6 +30,8 @@ export interface ViewportProps {
   onDrag(index: number, item: SceneItem): void;
   onCommit(index: number, item: SceneItem): void;
   onAvatarError(error: unknown): void;
+  /** Called once the avatar is drawn. */
+  onAvatarShown(): void;
 }
 
 /** How long after a gizmo press a click on nothing still does not deselect (ms). */
@@ -94,7 +96,7 @@ export default function Viewport(props: ViewportProps) {
             onGizmo={onGizmo}
           />
         ))}
-        {props.avatarUrl && <Avatar url={props.avatarUrl} size={home.size} onError={props.onAvatarError} />}
+        {props.avatarUrl && <Avatar url={props.avatarUrl} size={home.size} onError={props.onAvatarError} onShown={props.onAvatarShown} />}
         <OrbitControls makeDefault target={[0, h * 0.35, 0]} maxDistance={reach * 10} />
       </Canvas>
       <Progress />
