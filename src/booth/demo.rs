@@ -7,7 +7,6 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, Qu
 use crate::booth::model::home::ensure_demo_homes;
 use crate::booth::model::housing::{NewScene, json};
 use crate::booth::scene::{SceneItem, SceneJson};
-use crate::booth::totals::totals;
 use crate::db::entities::asset::SubType;
 use crate::db::entities::{asset, housing_scene, preset_home, user};
 use crate::error::Result;
@@ -56,8 +55,7 @@ pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<Str
         }],
         ..SceneJson::empty(home.id)
     };
-    let placed_versions = crate::booth::model::check::check(db, owner.id, &home, &placed).await?;
-    let sums = totals(&placed, &crate::booth::model::palette::stats_by_id(&placed_versions));
+    let sums = crate::booth::model::check::weigh(db, owner.id, &home, &placed).await?.totals;
     let mut row: housing_scene::ActiveModel = scene.into();
     row.scene_json = Set(json(&placed)?);
     row.totals = Set(json(&sums)?);

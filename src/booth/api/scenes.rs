@@ -6,20 +6,21 @@
 use rocket::http::Status;
 use rocket::serde::json::Json;
 use rocket::{Route, get, post, put, routes};
+use sea_orm::EntityTrait;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::assets::api::uploader::{Body, Uploader, body};
 use crate::auth::guards::CurrentUser;
-use crate::booth::model::check::{booth_rules, check};
+use crate::booth::model::check::{booth_rules, weigh};
 use crate::booth::model::home::HomeView;
 use crate::booth::model::housing::{
     DraftView, NewScene, SceneView, draft_at, draft_of, put_draft as write_draft, save as save_scene,
 };
-use crate::booth::model::palette::{PaletteItem, avatar, palette, stats_by_id};
+use crate::booth::model::palette::{PaletteItem, avatar, palette};
 use crate::booth::model::submit::{Submission, submit as submit_scene};
 use crate::booth::scene::{MAX_ITEMS, MAX_SCALE, MIN_SCALE, SceneJson};
-use crate::booth::totals::{Breach, RuleView, Totals, breaches, totals};
+use crate::booth::totals::{Breach, RuleView, Totals};
 use crate::db::entities::{housing_scene, preset_home};
 use crate::error::{Error, Result};
 use crate::exhibit::slot::all_slots_for;
@@ -191,10 +192,7 @@ pub async fn show(up: Uploader<'_>, current: CurrentUser, id: Id) -> Result<Json
         };
         let event = EventWithPhases::load(up.db, found).await?;
         let term = SubmissionTerm::of(&event, up.now);
-        let name = match up.lang {
-            crate::types::Lang::Ja => &event.event.name_ja,
-            crate::types::Lang::En => &event.event.name_en,
-        };
+        let name = up.lang.pick(&event.event.name_ja, &event.event.name_en);
         slots.push(SlotChoice {
             id: slot.id,
             label: format!("{name} · {} · {}", slot.circle.name, slot.plan.name),
@@ -214,8 +212,6 @@ pub async fn show(up: Uploader<'_>, current: CurrentUser, id: Id) -> Result<Json
     }))
 }
 
-use sea_orm::EntityTrait;
-
 /// Autosaves the editor's draft: written only if the draft is still at `revision`.
 #[utoipa::path(put, path = "/api/v1/booth_maker/scenes/{id}/draft", tag = "booth_maker", security(("bearer" = [])),
     params(("id" = i32, Path), ("lang" = Option<String>, Query)), request_body = DraftInput,
@@ -232,15 +228,13 @@ pub async fn put_draft(
 ) -> Result<Json<Checked>> {
     let (scene, home) = owned(&up, id, current.user.id).await?;
     let input = body(input)?;
-    let placed = check(up.db, current.user.id, &home, &input.scene).await?;
-    let sums = totals(&input.scene, &stats_by_id(&placed));
-    let (_, _, rules) = booth_rules(up.db).await?;
+    let weighed = weigh(up.db, current.user.id, &home, &input.scene).await?;
     let written = write_draft(up.db, &scene, input.revision, &input.scene, up.now).await?;
     Ok(Json(Checked {
         revision: written.revision,
         updated_at: written.updated_at,
-        findings: breaches(&sums, &rules),
-        totals: sums,
+        totals: weighed.totals,
+        findings: weighed.breaches,
     }))
 }
 
@@ -255,11 +249,9 @@ pub async fn save(up: Uploader<'_>, current: CurrentUser, id: Id, input: Body<'_
     let (scene, home) = owned(&up, id, current.user.id).await?;
     let input = body(input)?;
     let draft = draft_at(up.db, &scene, input.revision, up.now).await?;
-    let placed = check(up.db, current.user.id, &home, &draft).await?;
-    let sums = totals(&draft, &stats_by_id(&placed));
-    let (_, _, rules) = booth_rules(up.db).await?;
-    let saved = save_scene(up.db, scene, &draft, &sums, up.now).await?;
-    Ok(Json(Saved { scene: saved.view(), findings: breaches(&sums, &rules), totals: sums }))
+    let weighed = weigh(up.db, current.user.id, &home, &draft).await?;
+    let saved = save_scene(up.db, scene, &draft, &weighed.totals, up.now).await?;
+    Ok(Json(Saved { scene: saved.view(), totals: weighed.totals, findings: weighed.breaches }))
 }
 
 /// Submits the draft at `revision` for a slot: saved, frozen and sent for inspection.

@@ -11,7 +11,7 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 use crate::assets::analyse::RuleSet;
 use crate::assets::analyse::Stats;
 use crate::booth::scene::SceneJson;
-use crate::booth::totals::{ItemStats, RuleView, scene_rules};
+use crate::booth::totals::{Breach, ItemStats, RuleView, Totals, breaches, scene_rules, totals};
 use crate::db::entities::asset_setting::AssetType;
 use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::{asset, asset_setting, asset_version, preset_home};
@@ -118,6 +118,36 @@ pub async fn check(
             (id, Placeable { version, asset, stats })
         })
         .collect())
+}
+
+/// A checked scene: what it places, its totals, and the booth's rules it is over.
+#[derive(Debug, Clone)]
+pub struct Weighed {
+    /// The placeable versions it uses, by id.
+    pub placed: HashMap<i32, Placeable>,
+    /// The totals.
+    pub totals: Totals,
+    /// The rules over, in order.
+    pub breaches: Vec<Breach>,
+    /// The booth's setting (`booth_scene`) and its rule set, for a submission's frozen file.
+    pub setting: asset_setting::Model,
+    /// That rule set.
+    pub rules: RuleSet,
+}
+
+/// [`check`]s `scene`, sums it and checks the sums against the booth's rules: what every write
+/// of a scene (draft, save, submit) answers with.
+pub async fn weigh(
+    db: &impl ConnectionTrait,
+    user_id: i32,
+    home: &preset_home::Model,
+    scene: &SceneJson,
+) -> Result<Weighed> {
+    let placed = check(db, user_id, home, scene).await?;
+    let stats: HashMap<i32, ItemStats> = placed.iter().map(|(id, p)| (*id, p.stats.clone())).collect();
+    let sums = totals(scene, &stats);
+    let (setting, rules, views) = booth_rules(db).await?;
+    Ok(Weighed { breaches: breaches(&sums, &views), totals: sums, placed, setting, rules })
 }
 
 /// The snake_case name of a sub type.

@@ -38,10 +38,7 @@ impl preset_home::Model {
         HomeView {
             id: self.id,
             platform_code: self.platform_code.clone(),
-            name: match lang {
-                Lang::Ja => self.name_ja.clone(),
-                Lang::En => self.name_en.clone(),
-            },
+            name: lang.pick(&self.name_ja, &self.name_en).to_string(),
             scene_url: self.scene_url.clone(),
             thumbnail_url: self.thumbnail_url.clone(),
             size: [self.width, self.height, self.depth],

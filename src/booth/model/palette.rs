@@ -1,7 +1,6 @@
 //! What the editor may place: the user's furniture (each asset's newest uploaded version, and any
 //! version the draft already places), each with a short-lived link to its GLB and its stats.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
@@ -99,9 +98,4 @@ pub async fn avatar(up: &Uploader<'_>, user_id: i32) -> Result<Option<(String, S
     };
     let url = link(up, &version, Duration::from_secs(LINK_SECS)).await?.url;
     Ok(Some((found.name, url)))
-}
-
-/// Stats by version id, for the totals.
-pub fn stats_by_id(found: &HashMap<i32, super::check::Placeable>) -> HashMap<i32, ItemStats> {
-    found.iter().map(|(id, p)| (*id, p.stats.clone())).collect()
 }

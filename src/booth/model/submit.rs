@@ -10,12 +10,11 @@ use chrono::{DateTime, Utc};
 use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Set, TransactionTrait};
 use serde_json::json;
 
-use super::check::{Placeable, booth_rules, check};
+use super::check::{Placeable, Weighed, weigh};
 use super::housing::{draft_at, json, save};
-use super::palette::stats_by_id;
 use crate::assets::analyse::finding::Severity;
 use crate::assets::analyse::{Analysis, Findings, ReportInput, Stats, build_report, sha256_hex};
-use crate::booth::totals::{Amount, Breach, as_model_stats, breaches, totals};
+use crate::booth::totals::{Amount, Breach, as_model_stats};
 use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::event_slot_submission::ToolsType;
 use crate::db::entities::{asset, asset_version, event, housing_scene, preset_home};
@@ -82,10 +81,8 @@ pub async fn submit<C: ConnectionTrait + TransactionTrait>(
     let event = EventWithPhases::load(db, found).await?;
     ensure_open(&SubmissionTerm::of(&event, now), now)?;
     let draft = draft_at(db, &s.scene, s.revision, now).await?;
-    let placed = check(db, s.user_id, s.home, &draft).await?;
-    let sums = totals(&draft, &stats_by_id(&placed));
-    let (setting, rules, views_of_rules) = booth_rules(db).await?;
-    let over = errors_of(&breaches(&sums, &views_of_rules));
+    let Weighed { placed, totals: sums, breaches, setting, rules } = weigh(db, s.user_id, s.home, &draft).await?;
+    let over = errors_of(&breaches);
     if !over.is_empty() {
         return Err(Error::Breaches { code: "scene_over_limit", found: over });
     }

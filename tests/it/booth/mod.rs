@@ -265,3 +265,22 @@ fn the_demo_homes_are_glbs_the_analysers_accept() {
         assert!(dir.join(format!("{}.svg", home.stem)).exists());
     }
 }
+
+#[rocket::async_test]
+async fn the_new_booth_form_keeps_what_was_typed_and_names_the_problem() {
+    let app = TestApp::builder().live().build().await;
+    vmarket::booth::model::home::ensure_demo_homes(&app.db, app.clock.now()).await.unwrap();
+    let owner = app.user("booth_form").await;
+    let form = owner.form("/mypage/booth-maker", "[data-testid=scene-form]").await;
+    // A name over 100 characters: the list again, the field's error beside it, the name kept.
+    let long = "屋".repeat(101);
+    let (status, _, html) = owner.submit(&form, &[("name", &long), ("preset_home_id", "1")], None).await;
+    assert_eq!(status, 200, "{html}");
+    let doc = crate::support::html::Doc::parse(&html);
+    assert_eq!(doc.attrs("[data-field=name]", "data-field"), ["name"], "the error beside the field");
+    assert_eq!(doc.attr("#scene-name", "value"), long, "what was typed is kept");
+    // A good one opens the editor.
+    let (status, location, _) = owner.submit(&form, &[("name", "灯り"), ("preset_home_id", "1")], None).await;
+    assert_eq!(status, 303);
+    assert!(location.unwrap_or_default().starts_with("/mypage/booth-maker/scenes/"));
+}

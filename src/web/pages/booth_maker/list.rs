@@ -1,6 +1,8 @@
 //! `/mypage/booth-maker[?page=]`: the user's assets (not deleted), newest first, each with its
 //! kind, its newest version's status and report verdict, and a picture once one is made.
 
+use std::collections::HashMap;
+
 use rocket::{Route, get, routes};
 use serde_json::{Value, json};
 
@@ -23,17 +25,17 @@ pub const PAGE_SIZE: u64 = 20;
 /// The list.
 #[get("/mypage/booth-maker?<page>")]
 pub async fn list(p: Page<'_>, up: Uploader<'_>, current: CurrentUser, page: Option<&str>) -> Result<Template> {
-    render(&p, &up, current.user.id, page_number(page)?, &NewScene::default(), &[]).await
+    render(&p, &up, current.user.id, page_number(page)?, &NewScene::default(), &HashMap::new()).await
 }
 
-/// The page, with the new-booth form holding `form` and its `errors` (field → message).
+/// The page, with the new-booth form holding `form` and its `errors` (field → messages).
 pub async fn render(
     p: &Page<'_>,
     up: &Uploader<'_>,
     user_id: i32,
     page: u64,
     form: &NewScene,
-    errors: &[(String, String)],
+    errors: &HashMap<String, Vec<String>>,
 ) -> Result<Template> {
     let req = PageRequest { page, limit: PAGE_SIZE };
     let (rows, count) = asset::Model::owned_page(p.db, user_id, None, req).await?;
@@ -74,12 +76,7 @@ pub async fn render(
         "new_scene": { "name": form.name, "introduction": form.introduction,
                        "action": p.href("/mypage/booth-maker/scenes") },
         "has_errors": !errors.is_empty(),
-        "errors": errors.iter().fold(serde_json::Map::new(), |mut map, (field, message)| {
-            if let Value::Array(list) = map.entry(field.clone()).or_insert_with(|| Value::Array(Vec::new())) {
-                list.push(Value::String(message.clone()));
-            }
-            map
-        }),
+        "errors": errors,
     });
     Ok(p.render("mypage/booth_maker/index", &p.t("booth_maker.title"), ctx))
 }

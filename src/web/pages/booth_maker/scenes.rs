@@ -19,6 +19,7 @@ use crate::http::template::Template;
 use crate::types::Id;
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
+use crate::web::pages::entry_fields::errors_by_field;
 use crate::web::pages::mypage_nav::nav;
 
 /// The new-booth form.
@@ -48,9 +49,8 @@ pub async fn create(
             let href = p.href(&format!("/mypage/booth-maker/scenes/{}", scene.id));
             Ok(Either::Left(crate::http::redirect::to_site(&href)))
         }
-        Err(Error::Validation(found)) => {
-            let errors: Vec<(String, String)> =
-                found.iter().map(|i| (i.attribute.clone(), i.message(&p.site.messages, p.lang))).collect();
+        Err(e @ Error::Validation(_)) => {
+            let errors = errors_by_field(e.details(&p.site.messages, p.lang), str::to_string);
             let page = super::list::render(&p, &up, user.id, 1, &input, &errors).await?;
             Ok(Either::Right(page))
         }
