@@ -95,6 +95,7 @@ pub fn document() -> Document {
         resource("uploader", crate::assets::api::Doc::openapi()),
         resource("ingame", crate::ingame::api::Doc::openapi()),
         resource("booth_maker", crate::booth::api::Doc::openapi()),
+        resource("store", crate::store::api::Doc::openapi()),
     ];
     let mut doc = ApiDoc::openapi();
     doc.merge(merged(parts));

@@ -24,6 +24,7 @@ use crate::jobs::send_mail::SendMail;
 use crate::payments::jobs::payment_sweep::PaymentSweep;
 use crate::payments::jobs::reconcile_payment::ReconcilePayment;
 use crate::queue::{Job, JobContext, Queue};
+use crate::store::jobs::ConvertHousingVideo;
 
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -54,6 +55,7 @@ const JOBS: &[JobType] = &[
     job_type::<PaymentSweep>(),
     job_type::<AssetPipeline>(),
     job_type::<UploadSweep>(),
+    job_type::<ConvertHousingVideo>(),
 ];
 
 /// Running workers; [`Workers::stop`] shuts them down gracefully.

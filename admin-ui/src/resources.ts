@@ -37,6 +37,7 @@ import streamers from './streamers';
 import tool_releases from './tool_releases';
 import preset_homes from './preset_homes';
 import housing_scenes from './housing_scenes';
+import housing_videos from './housing_videos';
 import ingame_emotes from './ingame_emotes';
 import ingame_chat_messages from './ingame_chat_messages';
 import ingame_chat_blocks from './ingame_chat_blocks';
@@ -70,6 +71,7 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'tool_releases', ...tool_releases },
   { name: 'preset_homes', ...preset_homes },
   { name: 'housing_scenes', ...housing_scenes },
+  { name: 'housing_videos', ...housing_videos },
   { name: 'ingame_emotes', ...ingame_emotes },
   { name: 'ingame_chat_messages', ...ingame_chat_messages },
   { name: 'ingame_chat_blocks', ...ingame_chat_blocks },

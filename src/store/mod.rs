@@ -1,5 +1,8 @@
-//! The store (visitors buy exhibitors' items, paid through `crate::payments`). Nothing is built yet; this folder holds its place and its layer (`tests/it/layers`,
-//! README "Layout").
+//! The store and the avatar side (issue 31). Built so far: housing videos — a user's uploaded
+//! video converted (ffmpeg) into an MP4 of bounded size and a thumbnail by a background job
+//! ([`video`], [`model::housing_video`], [`jobs::ConvertHousingVideo`], [`api::housing_videos`],
+//! the page `/mypage/housing-videos`). Store items, purchases, avatar parts, VRChat and box
+//! submissions are not built yet.
 //!
 //! A feature sits above the model and below the edges: `api`, `web`, `admin` and the worker
 //! registry (`crate::workers`) may import it, it imports none of them. It may import everything below the features (`model`, `db`, `storage`, `http`, `auth`, `forms`, the job queue `queue` and the generic `jobs`, `mail`, and what those stand on), `crate::assets` and `crate::payments`; never `booth` or `ingame`.
@@ -11,12 +14,14 @@
 //! what several of them share goes in a file of its own (a module never imports its own
 //! `mod.rs`, `tests/it/layers`).
 
+pub mod api;
 pub mod jobs;
 pub mod model;
+pub mod video;
 
 use rocket::Route;
 
-/// The routes of this feature, mounted at `/api/v1/store` (none yet).
+/// The routes of this feature, mounted at `/api/v1/store`.
 pub fn routes() -> Vec<Route> {
-    Vec::new()
+    api::housing_videos::routes()
 }

@@ -66,6 +66,7 @@ mod security;
 mod seed;
 mod shared_cache;
 mod static_files;
+mod store;
 mod suites;
 mod support;
 mod tokens;

@@ -173,6 +173,12 @@ export const UPLOAD_STATUSES = choices('booth_maker.status', [
 ]);
 
 /** A report's verdict (the site's own labels). */
+/** `db::entities::housing_video::ConvertStatus` (labels: the site's). */
+export const CONVERT_STATUSES = choices('housing_videos.status', ['converting', 'finished', 'error']);
+
+/** `db::entities::housing_video::DiscardStatus`. */
+export const DISCARD_STATUSES = choices('admin.choices.discard_status', ['active', 'discarded']);
+
 export const REPORT_STATUSES = choices('booth_maker.verdict', ['passed', 'warnings', 'failed']);
 
 /** Where staff's inspection of a booth submission stands (`event_slot_submissions.inspection_status`). */

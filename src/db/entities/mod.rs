@@ -39,6 +39,7 @@ pub mod exhibitor_notification;
 pub mod exhibitor_notification_read;
 pub mod exhibitor_slot;
 pub mod housing_scene;
+pub mod housing_video;
 pub mod hub_notification;
 pub mod hub_notification_tag;
 pub mod hub_tag;

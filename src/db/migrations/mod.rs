@@ -39,6 +39,7 @@ mod m20261204_002500_entry_terms;
 mod m20261204_002510_receipt_addressees;
 mod m20261205_002600_rate_limits;
 mod m20261206_002700_booth_maker;
+mod m20261207_002800_housing_videos;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -83,6 +84,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261204_002510_receipt_addressees::Migration),
             Box::new(m20261205_002600_rate_limits::Migration),
             Box::new(m20261206_002700_booth_maker::Migration),
+            Box::new(m20261207_002800_housing_videos::Migration),
         ]
     }
 }

@@ -19,6 +19,7 @@ pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod history;
 pub mod home;
+pub mod housing_videos;
 pub mod hub;
 pub mod ingame;
 pub mod my_events;
@@ -55,6 +56,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(payment_history::routes());
     routes.extend(receipt_pdf::routes());
     routes.extend(booth_maker::routes());
+    routes.extend(housing_videos::routes());
     routes.extend(ingame::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());

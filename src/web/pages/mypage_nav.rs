@@ -14,6 +14,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("/mypage/entry_history", "mypage.nav.entry_history"),
     ("/mypage/payment_history", "mypage.nav.payment_history"),
     ("/mypage/booth-maker", "mypage.nav.booth_maker"),
+    ("/mypage/housing-videos", "mypage.nav.housing_videos"),
     ("/mypage/ingame", "mypage.nav.ingame"),
     ("/mypage/profile", "mypage.nav.profile"),
 ];

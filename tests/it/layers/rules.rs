@@ -316,7 +316,9 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         module: "openapi",
-        may: May::Only(&["types", "error", "config", "http", "api", "account", "admin", "assets", "booth", "ingame"]),
+        may: May::Only(&[
+            "types", "error", "config", "http", "api", "account", "admin", "assets", "booth", "ingame", "store",
+        ]),
         why: "the OpenAPI document of every API and `/api-docs`",
     },
     Rule {

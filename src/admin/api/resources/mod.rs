@@ -24,6 +24,7 @@ pub mod events;
 pub mod exhibitor_notifications;
 pub mod exhibitors;
 pub mod housing_scenes;
+pub mod housing_videos;
 pub mod hub_notifications;
 pub mod hub_tags;
 pub mod ingame_chat_blocks;
@@ -75,6 +76,7 @@ pub const ALL: &[Registered] = &[
     registered::<tool_releases::ToolReleases>(),
     registered::<preset_homes::PresetHomes>(),
     registered::<housing_scenes::HousingScenes>(),
+    registered::<housing_videos::HousingVideos>(),
     registered::<ingame_emotes::IngameEmotes>(),
     registered::<ingame_chat_messages::IngameChatMessages>(),
     registered::<ingame_chat_blocks::IngameChatBlocks>(),
