@@ -1,7 +1,8 @@
 //! The demo's assets (`vmarket seed demo`): real files from the analysers' sample generators —
 //! for the demo exhibitor a VRM 0.x avatar that passes, a GLB table for the floor, a VRM 1.0
-//! avatar of 25,000 triangles whose version failed its report and a booth package (ZIP) for
-//! 2026Winter; for the owner of the exhibitor's other circle, that circle's booth package — sent
+//! avatar of 25,000 triangles whose version failed its report, a booth package (ZIP) for
+//! 2026Winter and a short video for a housing video (`static/demo/videos/lantern-loop.mp4`, not
+//! converted yet: the demo exhibitor converts it on `/mypage/housing-videos`); for the owner of the exhibitor's other circle, that circle's booth package — sent
 //! through the same pipeline as any upload, so each has its analysis, report and pictures. A few
 //! hundred KB in all. Idempotent: an asset its owner already has by that name is left alone.
 
@@ -33,6 +34,8 @@ enum Source {
     Model(ModelSpec),
     /// A booth package: a Unity project's files in a ZIP.
     Booth,
+    /// A file kept in the repository (a video: made once with ffmpeg, 4 s, 41 KB).
+    File(&'static [u8]),
 }
 
 /// One demo asset: its owner, kind, names and file.
@@ -94,6 +97,14 @@ fn demos() -> Vec<Demo> {
             source: Source::Booth,
         },
         Demo {
+            owner: OWNER,
+            label: "housing_video",
+            name: "灯りのループ映像",
+            description: "ブースの壁に流す短いループ映像です。",
+            file_name: "lantern-loop.mp4",
+            source: Source::File(include_bytes!("../../static/demo/videos/lantern-loop.mp4")),
+        },
+        Demo {
             owner: OTHER_OWNER,
             label: "booth_package",
             name: BOOTH_PACKAGES[1].1,
@@ -113,6 +124,7 @@ fn bytes_of(source: &Source) -> Vec<u8> {
             ZipSample::file("Assets/Booth/Materials/Lantern.mat", b"%YAML 1.1\n"),
             ZipSample::file("Assets/Booth/README.txt", b"vmarket demo booth"),
         ]),
+        Source::File(bytes) => bytes.to_vec(),
     }
 }
 
