@@ -44,6 +44,7 @@ test('a video converts, plays, reads in English on a phone and is discarded', { 
       await page.reload();
     }
     assert.equal(await page.getByTestId('convertible-row').count(), 0, 'a converted upload is not offered again');
+    assert.equal(await page.locator('[data-testid=video-row] .asset-card__name').first().innerText(), '灯りのループ映像');
 
     // The converted MP4 plays: its first frame is decoded at the converted size.
     const player = page.getByTestId('video-player').first();

@@ -16,7 +16,7 @@ use crate::auth::guards::CurrentUser;
 use crate::db::entities::housing_video::{self, ConvertStatus, DiscardStatus};
 use crate::error::{Error, Result};
 use crate::store::jobs::ConvertHousingVideo;
-use crate::store::model::housing_video::{HousingVideoView, HousingVideos, key, of_user};
+use crate::store::model::housing_video::{HousingVideoView, HousingVideos, key, of_user, views};
 
 /// What converting an upload names.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -51,7 +51,8 @@ pub async fn create(
     let input = body(input)?;
     let (row, new) = make(&up, current.user.id, input.asset_id).await?;
     let status = if new { Status::Created } else { Status::Ok };
-    Ok((status, Json(HousingVideoView::from(&row))))
+    let view = views(up.db, std::slice::from_ref(&row)).await?.remove(0);
+    Ok((status, Json(view)))
 }
 
 /// The one way a housing video is made (the API and the page's form): the row, and its
@@ -73,7 +74,7 @@ pub async fn make(up: &Uploader<'_>, user_id: i32, asset_id: i32) -> Result<(hou
 #[post("/housing_videos/<uuid>/discard")]
 pub async fn discard(up: Uploader<'_>, current: CurrentUser, uuid: &str) -> Result<Json<HousingVideoView>> {
     let row = throw_away(&up, current.user.id, uuid).await?;
-    Ok(Json(HousingVideoView::from(&row)))
+    Ok(Json(views(up.db, std::slice::from_ref(&row)).await?.remove(0)))
 }
 
 /// The one way a housing video is discarded (the API and the page's form).

@@ -29,6 +29,8 @@ pub struct HousingVideoView {
     pub uuid: String,
     /// The asset it was made from.
     pub asset_id: i32,
+    /// That asset's name (as its owner named it in the uploader).
+    pub name: String,
     /// The name it was uploaded as.
     pub video_filename: String,
     /// `converting`, `finished` or `error`.
@@ -53,13 +55,15 @@ pub struct HousingVideoView {
     pub created_at: DateTime<Utc>,
 }
 
-impl From<&housing_video::Model> for HousingVideoView {
-    fn from(v: &housing_video::Model) -> Self {
+impl HousingVideoView {
+    /// The view of `v`, made from the asset named `name`.
+    fn of(v: &housing_video::Model, name: &str) -> Self {
         let finished = v.convert_status == ConvertStatus::Finished && v.discard_status == DiscardStatus::Active;
-        let link = |name: &str| finished.then(|| format!("/api/v1/store/housing_videos/{}/{name}", v.uuid));
+        let link = |file: &str| finished.then(|| format!("/api/v1/store/housing_videos/{}/{file}", v.uuid));
         Self {
             uuid: v.uuid.clone(),
             asset_id: v.asset_id,
+            name: name.to_string(),
             video_filename: v.video_filename.clone(),
             convert_status: v.convert_status,
             convert_error: v.convert_error.clone(),
@@ -73,6 +77,19 @@ impl From<&housing_video::Model> for HousingVideoView {
             created_at: v.created_at,
         }
     }
+}
+
+/// The views of `rows`, with their assets' names (one query).
+pub async fn views(db: &impl ConnectionTrait, rows: &[housing_video::Model]) -> Result<Vec<HousingVideoView>> {
+    let ids: Vec<i32> = rows.iter().map(|r| r.asset_id).collect();
+    let assets = asset::Entity::find().filter(asset::Column::Id.is_in(ids)).all(db).await?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let name = assets.iter().find(|a| a.id == r.asset_id).map_or("", |a| a.name.as_str());
+            HousingVideoView::of(r, name)
+        })
+        .collect())
 }
 
 /// An uploaded video of the owner's that is not a housing video yet.
@@ -123,7 +140,7 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: i32) -> Result<HousingV
             }
         }
     }
-    Ok(HousingVideos { videos: rows.iter().map(HousingVideoView::from).collect(), convertible })
+    Ok(HousingVideos { videos: views(db, &rows).await?, convertible })
 }
 
 impl housing_video::Model {

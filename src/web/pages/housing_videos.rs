@@ -70,6 +70,7 @@ fn video_json(p: &Page<'_>, v: &HousingVideoView) -> Value {
     let seconds = v.duration_ms.map(|ms| (ms + 500) / 1000).unwrap_or(0);
     json!({
         "uuid": v.uuid,
+        "name": v.name,
         "file_name": v.video_filename,
         "status": status,
         "status_label": p.t(&format!("housing_videos.status.{status}")),

@@ -151,6 +151,8 @@ async fn an_uploaded_video_converts_to_a_bounded_mp4_its_owner_alone_plays_and_d
     let doc = Doc::parse(&html);
     assert_eq!(doc.attrs("[data-testid=video-player]", "src"), vec![link.clone()]);
     assert_eq!(doc.text("[data-testid=video-status]"), "変換完了");
+    assert_eq!(doc.text("[data-testid=video-row] .asset-card__name"), "夜市のループ.mp4", "named as the asset is");
+    assert_eq!(video["name"], "夜市のループ.mp4");
     assert_eq!(doc.count("[data-testid=convertible-row]"), 0, "converted uploads are not offered again");
     let (_, html) = owner.page("/en/mypage/housing-videos").await;
     assert_eq!(Doc::parse(&html).text("[data-testid=video-status]"), "Ready");
