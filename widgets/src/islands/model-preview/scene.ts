@@ -1,11 +1,10 @@
 /**
- * The preview's three.js side: a lit scene, a GLB or VRM loaded through GLTFLoader (VRM 0.x and
- * 1.0 through @pixiv/three-vrm's plugin, VRM 0.x turned to face the camera; a VRM the plugin
- * refuses is drawn as plain glTF), the camera fitted to
+ * The preview's three.js side: a lit scene, a GLB or VRM (`loadModel`: VRM 0.x and 1.0 through
+ * @pixiv/three-vrm's plugin, a VRM the plugin refuses drawn as plain glTF), the camera fitted to
  * the model's box, orbit controls (mouse, touch and the arrow keys), and a PNG of the first frame
  * for the version's snapshot. Rendered on demand: a frame per change, none while idle.
  */
-import { VRMLoaderPlugin, VRMUtils, type VRM } from '@pixiv/three-vrm';
+import { VRMUtils } from '@pixiv/three-vrm';
 import {
   Box3,
   Color,
@@ -15,10 +14,9 @@ import {
   Scene,
   Vector3,
   WebGLRenderer,
-  type Object3D,
 } from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { loadModel } from '../../gltf-model';
 
 /** A mounted preview. */
 export interface Preview {
@@ -46,28 +44,14 @@ export async function mountPreview(canvas: HTMLCanvasElement, url: string, keys:
   sun.position.set(1, 2, 1.5);
   scene.add(sun);
 
-  const vrmLoader = new GLTFLoader();
-  vrmLoader.register((parser) => new VRMLoaderPlugin(parser));
-  let gltf;
+  let loaded;
   try {
-    gltf = await vrmLoader.loadAsync(url);
-  } catch (vrmError) {
-    // A VRM that three-vrm refuses (a humanoid without every required bone, say) is still a
-    // glTF model: drawn as one, without the VRM's own handling. The report is the judge.
-    try {
-      gltf = await new GLTFLoader().loadAsync(url);
-      console.warn('[vmarket] drawn as plain glTF:', vrmError);
-    } catch (err) {
-      renderer.dispose();
-      throw err;
-    }
+    loaded = await loadModel(url);
+  } catch (err) {
+    renderer.dispose();
+    throw err;
   }
-  const vrm = gltf.userData.vrm as VRM | undefined;
-  let model: Object3D = gltf.scene;
-  if (vrm) {
-    VRMUtils.rotateVRM0(vrm);
-    model = vrm.scene;
-  }
+  const { model, vrm } = loaded;
   scene.add(model);
 
   const box = new Box3().setFromObject(model);
