@@ -348,7 +348,8 @@ function isResourceView(path) {
  */
 async function openInConsole(page, path) {
   const t = traffic.get(page);
-  if (t) t.last = Date.now();
+  assert.ok(t, 'every audited tab counts its requests (trackTraffic)');
+  t.last = Date.now();
   await page.evaluate(
     async ([to, views]) => {
       for (const el of Array.from(document.querySelectorAll(views))) el.setAttribute('data-a11y-left', '');
@@ -400,7 +401,7 @@ function trackTraffic(page) {
  */
 async function networkQuiet(page) {
   const t = traffic.get(page);
-  if (!t) return page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+  assert.ok(t, 'every audited tab counts its requests (trackTraffic)');
   const until = Date.now() + 10_000;
   while (Date.now() < until && (t.open > 0 || Date.now() - t.last < 500)) {
     await new Promise((done) => setTimeout(done, 100));

@@ -2,9 +2,10 @@
 //! for the demo exhibitor a VRM 0.x avatar that passes, a GLB table for the floor, a VRM 1.0
 //! avatar of 25,000 triangles whose version failed its report, a booth package (ZIP) for
 //! 2026Winter and a short video for a housing video (`static/demo/videos/lantern-loop.mp4`, not
-//! converted yet: the demo exhibitor converts it on `/mypage/housing-videos`); for the owner of the exhibitor's other circle, that circle's booth package — sent
-//! through the same pipeline as any upload, so each has its analysis, report and pictures. A few
-//! hundred KB in all. Idempotent: an asset its owner already has by that name is left alone.
+//! converted yet: the demo exhibitor converts it on `/mypage/housing-videos`); for the owner of
+//! the exhibitor's other circle, that circle's booth package — sent through the same pipeline as
+//! any upload, so each has its analysis, report and pictures. A few hundred KB in all.
+//! Idempotent: an asset its owner already has by that name is left alone.
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};

@@ -35,7 +35,7 @@ pub enum DiscardStatus {
 pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i32,
-    /// Its public id (spec §3 `uuid`), also in its files' storage keys.
+    /// Its public id (spec §3 `uuid`); its files are stored under `housing_videos/{uuid}/`.
     pub uuid: String,
     /// The owner (the asset's).
     pub user_id: i32,
@@ -49,10 +49,6 @@ pub struct Model {
     pub convert_error: Option<String>,
     /// Runs of the conversion job so far (a storage failure is retried with backoff).
     pub convert_attempts: i32,
-    /// The converted MP4 in the object store.
-    pub converted_key: Option<String>,
-    /// Its thumbnail (JPEG) in the object store.
-    pub thumbnail_key: Option<String>,
     pub converted_bytes: Option<i64>,
     pub duration_ms: Option<i32>,
     pub width: Option<i32>,

@@ -4,9 +4,9 @@
 //!
 //! - `housing_videos`: the owner, the uploaded version it was made from (one housing video per
 //!   version: a unique index), the file name it was uploaded as, `convert_status`
-//!   (`converting → finished | error`, with the error's code), the converted file's and the
-//!   thumbnail's storage keys and measurements, and `discard_status` (`active → discarded`; the
-//!   converted files are deleted then).
+//!   (`converting → finished | error`, with the error's code), the converted file's measurements,
+//!   and `discard_status` (`active → discarded`; the converted files are deleted then). The files
+//!   are stored under `housing_videos/{uuid}/`, so their keys follow from the `uuid`.
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
@@ -32,8 +32,6 @@ impl MigrationTrait for Migration {
                 .col(string_len("convert_status", 16))
                 .col(string_len_null("convert_error", 32))
                 .col(integer("convert_attempts"))
-                .col(string_len_null("converted_key", 512))
-                .col(string_len_null("thumbnail_key", 512))
                 .col(big_integer_null("converted_bytes"))
                 .col(integer_null("duration_ms"))
                 .col(integer_null("width"))

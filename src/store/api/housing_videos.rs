@@ -16,7 +16,7 @@ use crate::auth::guards::CurrentUser;
 use crate::db::entities::housing_video::{self, ConvertStatus, DiscardStatus};
 use crate::error::{Error, Result};
 use crate::store::jobs::ConvertHousingVideo;
-use crate::store::model::housing_video::{HousingVideoView, HousingVideos, key, of_user, views};
+use crate::store::model::housing_video::{HousingVideoView, HousingVideos, folder, key, of_user, views};
 
 /// What converting an upload names.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -77,13 +77,18 @@ pub async fn discard(up: Uploader<'_>, current: CurrentUser, uuid: &str) -> Resu
     Ok(Json(views(up.db, std::slice::from_ref(&row)).await?.remove(0)))
 }
 
-/// The one way a housing video is discarded (the API and the page's form).
+/// The one way a housing video is discarded (the API and the page's form); the video as it
+/// stands after.
 pub async fn throw_away(up: &Uploader<'_>, user_id: i32, uuid: &str) -> Result<housing_video::Model> {
-    let row = housing_video::Model::of_owner(up.db, uuid, user_id).await?;
+    let mut row = housing_video::Model::of_owner(up.db, uuid, user_id).await?;
+    // The compare-and-set fails only when it was discarded already: then the row is as it stands.
     if row.discard(up.db, up.now).await? {
-        up.storage.delete_prefix(&format!("housing_videos/{}", row.uuid)).await?;
+        up.storage.delete_prefix(&folder(&row.uuid)).await?;
+        row.discard_status = DiscardStatus::Discarded;
+        row.discarded_at = Some(up.now);
+        row.updated_at = up.now;
     }
-    housing_video::Model::of_owner(up.db, uuid, user_id).await
+    Ok(row)
 }
 
 /// A converted file, streamed to its owner.

@@ -14,7 +14,7 @@ use crate::db::entities::asset_version;
 use crate::db::entities::housing_video::{self, ConvertStatus, DiscardStatus};
 use crate::error::{Error, Result};
 use crate::queue::{Job, JobContext, Queue};
-use crate::store::model::housing_video::{Finished, key};
+use crate::store::model::housing_video::{Finished, folder, key};
 use crate::store::video::convert::{self, ConvertError, MAX_OUTPUT_BYTES};
 
 /// Runs before a video fails for good.
@@ -85,7 +85,7 @@ async fn run(ctx: &JobContext, video: &housing_video::Model) -> Result<Ran> {
     };
     if !video.finish(&ctx.db, &finished, ctx.clock.now()).await? {
         // Discarded while it converted: what was stored goes with it.
-        ctx.storage.delete_prefix(&format!("housing_videos/{}", video.uuid)).await?;
+        ctx.storage.delete_prefix(&folder(&video.uuid)).await?;
         return Ok(Ran::Nothing);
     }
     Ok(Ran::Finished)

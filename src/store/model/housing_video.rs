@@ -17,9 +17,14 @@ use crate::error::{Error, Result};
 /// The asset setting whose uploads become housing videos.
 pub const SETTING: &str = "housing_video";
 
+/// Where a housing video's files are stored (deleted together when it is discarded).
+pub fn folder(uuid: &str) -> String {
+    format!("housing_videos/{uuid}")
+}
+
 /// The storage key of a housing video's file `name` (`video.mp4`, `thumbnail.jpg`).
 pub fn key(uuid: &str, name: &str) -> String {
-    format!("housing_videos/{uuid}/{name}")
+    format!("{}/{name}", folder(uuid))
 }
 
 /// A housing video as its owner sees it (spec §3 "Housing video").
@@ -207,8 +212,6 @@ impl housing_video::Model {
             convert_status: Set(ConvertStatus::Converting),
             convert_error: Set(None),
             convert_attempts: Set(0),
-            converted_key: Set(None),
-            thumbnail_key: Set(None),
             converted_bytes: Set(None),
             duration_ms: Set(None),
             width: Set(None),
@@ -245,8 +248,6 @@ impl housing_video::Model {
     pub async fn finish(&self, db: &impl ConnectionTrait, made: &Finished, now: DateTime<Utc>) -> Result<bool> {
         let done = housing_video::Entity::update_many()
             .col_expr(housing_video::Column::ConvertStatus, Expr::value(ConvertStatus::Finished))
-            .col_expr(housing_video::Column::ConvertedKey, Expr::value(key(&self.uuid, "video.mp4")))
-            .col_expr(housing_video::Column::ThumbnailKey, Expr::value(key(&self.uuid, "thumbnail.jpg")))
             .col_expr(housing_video::Column::ConvertedBytes, Expr::value(made.bytes))
             .col_expr(housing_video::Column::DurationMs, Expr::value(made.duration_ms))
             .col_expr(housing_video::Column::Width, Expr::value(made.width))

@@ -33,6 +33,7 @@ pub struct VideoForm {
 pub async fn list(p: Page<'_>, current: CurrentUser, done: Option<&str>) -> Result<Template> {
     let found = of_user(p.db, current.user.id).await?;
     let videos: Vec<Value> = found.videos.iter().map(|v| video_json(&p, v)).collect();
+    let converting = videos.iter().any(|v| v["status"] == "converting");
     let convertible: Vec<Value> = found
         .convertible
         .iter()
@@ -43,10 +44,6 @@ pub async fn list(p: Page<'_>, current: CurrentUser, done: Option<&str>) -> Resu
         Some("discarded") => Some(p.t("housing_videos.done.discarded")),
         _ => None,
     };
-    let converting = found
-        .videos
-        .iter()
-        .any(|v| v.convert_status == ConvertStatus::Converting && v.discard_status == DiscardStatus::Active);
     let ctx = json!({
         "nav": nav(&p),
         "videos": videos,
