@@ -43,6 +43,10 @@ pub const EXCLUDED: &[(&str, &str)] = &[
     ("rate_limits", "the shared rate limiters' state: private, written on every limited request"),
     ("temporary_scenes", "the booth maker's autosaved drafts: private to their owner, written every few seconds"),
     ("housing_videos", "users' housing videos and their conversion: private to their owner (mypage) and staff"),
+    (
+        "store_purchases",
+        "who bought which store item: private to buyer, seller and staff (an item's count lives on `store_items`)",
+    ),
     ("link_previews", "the link-preview cache of `/api/ogp`, which the render cache never serves"),
     ("inquiries", "messages to staff and their forwarding state: private"),
     ("audit_log", "the staff console's audit trail: staff only"),

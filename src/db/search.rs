@@ -47,6 +47,14 @@ pub const HUB_NOTIFICATIONS: Searchable = Searchable {
     name_columns: 1,
 };
 
+/// Store items: names in both languages and the description (one text, the seller's language).
+pub const STORE_ITEMS: Searchable = Searchable {
+    table: "store_items",
+    fts_table: "store_items_fts",
+    columns: &["name", "name_en", "description"],
+    name_columns: 2,
+};
+
 /// Every searchable table, for the migration.
 pub const SEARCHABLE: [Searchable; 3] = [ITEMS, CIRCLES, COMPANIES];
 

@@ -13,6 +13,7 @@ pub mod entry;
 pub mod ingame;
 pub mod inquiry;
 pub mod profile;
+pub mod store_item;
 pub mod user_event;
 
 use std::borrow::Cow;

@@ -22,7 +22,7 @@ use sea_orm::sea_query::{Expr, ExprTrait, SimpleExpr};
 pub use crate::model::search_variants::variants;
 
 /// The searchable tables and their columns (the schema half, which the migrations index).
-pub use crate::db::search::{CIRCLES, COMPANIES, HUB_NOTIFICATIONS, ITEMS, Searchable};
+pub use crate::db::search::{CIRCLES, COMPANIES, HUB_NOTIFICATIONS, ITEMS, STORE_ITEMS, Searchable};
 
 /// The fewest characters a term needs for the trigram indexes.
 pub const TRIGRAM: usize = 3;

@@ -17,11 +17,14 @@
 pub mod api;
 pub mod jobs;
 pub mod model;
+pub mod pricing;
 pub mod video;
 
 use rocket::Route;
 
 /// The routes of this feature, mounted at `/api/v1/store`.
 pub fn routes() -> Vec<Route> {
-    api::housing_videos::routes()
+    let mut routes = api::housing_videos::routes();
+    routes.extend(api::items::routes());
+    routes
 }

@@ -40,6 +40,7 @@ mod m20261204_002510_receipt_addressees;
 mod m20261205_002600_rate_limits;
 mod m20261206_002700_booth_maker;
 mod m20261207_002800_housing_videos;
+mod m20261208_002900_store_items;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -85,6 +86,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261205_002600_rate_limits::Migration),
             Box::new(m20261206_002700_booth_maker::Migration),
             Box::new(m20261207_002800_housing_videos::Migration),
+            Box::new(m20261208_002900_store_items::Migration),
         ]
     }
 }

@@ -1,7 +1,9 @@
-//! The store's API, mounted at `/api/v1/store`: the user's housing videos ([`housing_videos`]).
+//! The store's API, mounted at `/api/v1/store`: the user's housing videos ([`housing_videos`]),
+//! store items and purchases ([`items`]).
 //! Same sign-in and error body as `/api/v1`; cookie-authenticated writes need `X-CSRF-Token`.
 
 pub mod housing_videos;
+pub mod items;
 
 /// The OpenAPI operations of the store.
 #[derive(utoipa::OpenApi)]
@@ -12,6 +14,15 @@ pub mod housing_videos;
         housing_videos::discard,
         housing_videos::video,
         housing_videos::thumbnail,
+        items::list,
+        items::show,
+        items::buy_item,
+        items::purchases,
+        items::download,
+        items::my_items,
+        items::create,
+        items::update,
+        items::sales,
     ),
     tags((name = "store", description = "The store and the avatar side (issue 31), mounted at /api/v1/store"))
 )]

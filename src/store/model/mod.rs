@@ -2,3 +2,5 @@
 //! model of `crate::model` does: one file per entity.
 
 pub mod housing_video;
+pub mod purchase;
+pub mod store_item;

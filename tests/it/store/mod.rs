@@ -1,3 +1,5 @@
-//! The store and the avatar side (issue 31): so far, housing videos ([`housing_videos`]).
+//! The store and the avatar side (issue 31): so far, housing videos ([`housing_videos`]) and
+//! store items with their purchases ([`items`]).
 
 mod housing_videos;
+mod items;
