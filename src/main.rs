@@ -127,6 +127,8 @@ async fn run(cli: Cli) -> Result<(), String> {
             println!("demo slots: created {after_win:?}");
             let booths = vmarket::booth::demo::seed(&conn, now).await.map_err(|e| format!("demo booths: {e}"))?;
             println!("demo booths: created {booths:?}");
+            let store = vmarket::store::demo::seed(&conn, now).await.map_err(|e| format!("demo store: {e}"))?;
+            println!("demo store items: created {store:?}");
             if production {
                 println!(
                     "demo sign-in accounts not created: environment is production, and their password is \

@@ -38,6 +38,8 @@ import tool_releases from './tool_releases';
 import preset_homes from './preset_homes';
 import housing_scenes from './housing_scenes';
 import housing_videos from './housing_videos';
+import store_items from './store_items';
+import store_purchases from './store_purchases';
 import ingame_emotes from './ingame_emotes';
 import ingame_chat_messages from './ingame_chat_messages';
 import ingame_chat_blocks from './ingame_chat_blocks';
@@ -72,6 +74,8 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'preset_homes', ...preset_homes },
   { name: 'housing_scenes', ...housing_scenes },
   { name: 'housing_videos', ...housing_videos },
+  { name: 'store_items', ...store_items },
+  { name: 'store_purchases', ...store_purchases },
   { name: 'ingame_emotes', ...ingame_emotes },
   { name: 'ingame_chat_messages', ...ingame_chat_messages },
   { name: 'ingame_chat_blocks', ...ingame_chat_blocks },

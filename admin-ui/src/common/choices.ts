@@ -179,6 +179,15 @@ export const CONVERT_STATUSES = choices('housing_videos.status', ['converting', 
 /** `db::entities::housing_video::DiscardStatus`. */
 export const DISCARD_STATUSES = choices('admin.choices.discard_status', ['active', 'discarded']);
 
+/** `db::entities::store_item::ProductCategory`. */
+export const PRODUCT_CATEGORIES = choices('store.category', ['avatar', 'housing_furniture', 'avatar_part']);
+
+/** `db::entities::store_item::AccessibleStatus`. */
+export const ACCESSIBLE_STATUSES = choices('store.status', ['private', 'limited', 'published']);
+
+/** `db::entities::store_purchase::PurchaseStatus`. */
+export const PURCHASE_STATUSES = choices('admin.choices.purchase_status', ['paid', 'refunded']);
+
 export const REPORT_STATUSES = choices('booth_maker.verdict', ['passed', 'warnings', 'failed']);
 
 /** Where staff's inspection of a booth submission stands (`event_slot_submissions.inspection_status`). */

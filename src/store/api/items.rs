@@ -79,7 +79,11 @@ impl ListingQuery<'_> {
            ("q" = Option<String>, Query), ("page" = Option<u64>, Query), ("limit" = Option<u64>, Query)),
     responses((status = 200, body = StoreItemList), (status = 422, body = crate::error::ErrorBody)))]
 #[get("/items?<query..>")]
-pub async fn list(up: Uploader<'_>, viewer: OptionalUser, query: ListingQuery<'_>) -> Result<Json<StoreItemList>> {
+pub async fn list_items(
+    up: Uploader<'_>,
+    viewer: OptionalUser,
+    query: ListingQuery<'_>,
+) -> Result<Json<StoreItemList>> {
     let (filter, page) = query.parse()?;
     let (rows, count, all) = listing(up.db, &filter, page, up.now).await?;
     let data = views(up.db, rows, viewer.0.map(|u| u.id), up.now).await?;
@@ -90,7 +94,7 @@ pub async fn list(up: Uploader<'_>, viewer: OptionalUser, query: ListingQuery<'_
 #[utoipa::path(get, path = "/api/v1/store/items/{uuid}", tag = "store", params(("uuid" = String, Path)),
     responses((status = 200, body = StoreItemView), (status = 404, body = crate::error::ErrorBody)))]
 #[get("/items/<uuid>")]
-pub async fn show(up: Uploader<'_>, viewer: OptionalUser, uuid: &str) -> Result<Json<StoreItemView>> {
+pub async fn show_item(up: Uploader<'_>, viewer: OptionalUser, uuid: &str) -> Result<Json<StoreItemView>> {
     let viewer = viewer.0.map(|u| u.id);
     let item = store_item::Model::visible(up.db, uuid, viewer).await?;
     Ok(Json(views(up.db, vec![item], viewer, up.now).await?.remove(0)))
@@ -164,7 +168,7 @@ pub async fn my_items(up: Uploader<'_>, current: CurrentUser) -> Result<Json<Vec
               (status = 409, body = crate::error::ErrorBody, description = "asset_not_uploaded"),
               (status = 422, body = crate::error::ErrorBody)))]
 #[post("/my/items", data = "<input>")]
-pub async fn create(
+pub async fn create_item(
     up: Uploader<'_>,
     current: CurrentUser,
     input: Body<'_, StoreItemInput>,
@@ -181,7 +185,7 @@ pub async fn create(
               (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 #[put("/my/items/<uuid>", data = "<input>")]
-pub async fn update(
+pub async fn update_item(
     up: Uploader<'_>,
     current: CurrentUser,
     uuid: &str,
@@ -204,5 +208,5 @@ pub async fn sales(up: Uploader<'_>, current: CurrentUser) -> Result<Json<Vec<Pu
 
 /// Routes of this file.
 pub fn routes() -> Vec<Route> {
-    routes![list, show, buy_item, purchases, download, my_items, create, update, sales]
+    routes![list_items, show_item, buy_item, purchases, download, my_items, create_item, update_item, sales]
 }

@@ -29,6 +29,7 @@ pub mod payment;
 pub mod payment_history;
 pub mod receipt_pdf;
 pub mod redirects;
+pub mod store;
 pub mod support;
 pub mod worlds;
 
@@ -57,6 +58,10 @@ pub fn routes() -> Vec<Route> {
     routes.extend(receipt_pdf::routes());
     routes.extend(booth_maker::routes());
     routes.extend(housing_videos::routes());
+    routes.extend(cached(store::public::routes(), Clocked::Seconds, page_lang));
+    routes.extend(store::public::writes());
+    routes.extend(store::seller::routes());
+    routes.extend(store::buyer::routes());
     routes.extend(ingame::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());

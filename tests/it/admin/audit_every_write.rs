@@ -141,6 +141,15 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
             let uploaded = first(app, admin, "asset_versions", r#"{"upload_status":"uploaded"}"#).await;
             old(&uploaded["id"], json!({"upload_status": "failed", "reason": "監査のため"}))
         }
+        "store_items" => {
+            // The demo exhibitor's table on sale, from their demo upload.
+            let rocket = app.client.rocket();
+            let storage = rocket.state::<vmarket::storage::Storage>().expect("storage");
+            let data_dir = &rocket.state::<vmarket::http::Site>().expect("site").config.data_dir;
+            vmarket::assets::demo::seed(&app.db, storage, data_dir, app.clock.now()).await.expect("demo assets");
+            vmarket::store::demo::seed(&app.db, app.clock.now()).await.expect("demo store");
+            old(&first(app, admin, "store_items", "{}").await["id"], json!({"is_forced_private": true, "fee": 15}))
+        }
         "asset_settings" => {
             old(&first(app, admin, "asset_settings", "{}").await["id"], json!({"max_bytes": 1_048_576}))
         }

@@ -17,13 +17,13 @@ use crate::uploader::one_shot;
 use vmarket::assets::analyse::samples::{ModelSpec, glb};
 
 /// A small furniture GLB.
-fn chair_glb() -> Vec<u8> {
+pub(crate) fn chair_glb() -> Vec<u8> {
     glb(&ModelSpec { triangles: 200, materials: 1, size: [0.5, 0.9, 0.5], ..ModelSpec::default() })
 }
 
 /// `seller` uploads a chair and puts it on sale with `fields` (merged over a published 1,999-yen
 /// item); the item's view.
-async fn on_sale(seller: &Actor<'_>, fields: Value) -> Value {
+pub(crate) async fn on_sale(seller: &Actor<'_>, fields: Value) -> Value {
     let (asset, _) = one_shot(seller, "furniture", "chair.glb", &chair_glb()).await;
     assert_eq!(asset["latest_version"]["upload_status"], "uploaded", "{asset}");
     let mut body = json!({"asset_id": asset["id"], "name": "木の椅子", "name_en": "Wooden chair",
@@ -76,17 +76,18 @@ async fn the_price_in_force_follows_the_clock_and_only_the_public_is_listed() {
     let (_, list) = buyer.get_json("/api/v1/store/items?category=housing_furniture").await;
     assert_eq!(price(&list["data"][0]), (1699, 15), "the listing shows the same price");
     app.clock.set(at("2026-12-12T00:00:00+09:00"));
-    (seller.renew().await, buyer.renew().await);
+    seller.renew().await;
+    buyer.renew().await;
     let (_, seen) = buyer.get_json(&format!("/api/v1/store/items/{uuid}")).await;
     assert_eq!(price(&seen), (1999, 0), "the window's end is exclusive");
 
     // Search and categories.
     let q = |k: &str| format!("?q={}", percent_encoding::utf8_percent_encode(k, percent_encoding::NON_ALPHANUMERIC));
-    assert_eq!(listed(&buyer, &q("椅子")).await, [uuid.clone()]);
-    assert_eq!(listed(&buyer, "?q=wooden").await, [uuid.clone()], "English names are searched too");
+    assert_eq!(listed(&buyer, &q("椅子")).await, vec![uuid.clone()]);
+    assert_eq!(listed(&buyer, "?q=wooden").await, vec![uuid.clone()], "English names are searched too");
     assert!(listed(&buyer, &q("テーブル")).await.is_empty());
     assert!(listed(&buyer, "?category=avatar").await.is_empty());
-    assert_eq!(listed(&buyer, "?sub_category=floor").await, [uuid.clone()]);
+    assert_eq!(listed(&buyer, "?sub_category=floor").await, vec![uuid.clone()]);
 
     // Limited: by link only; private: the seller only; hidden by staff: the seller only.
     let mut body = json!({"name": "木の椅子", "price": 1999, "accessible_status": "limited"});

@@ -1,5 +1,6 @@
 //! The store and the avatar side (issue 31): so far, housing videos ([`housing_videos`]) and
-//! store items with their purchases ([`items`]).
+//! store items with their purchases ([`items`]) and their pages ([`pages`]).
 
 mod housing_videos;
 mod items;
+mod pages;

@@ -40,6 +40,8 @@ pub mod posters;
 pub mod preset_homes;
 pub mod redirect_rules;
 pub mod slot_submissions;
+pub mod store_items;
+pub mod store_purchases;
 pub mod streamers;
 pub mod tool_releases;
 pub mod users;
@@ -77,6 +79,8 @@ pub const ALL: &[Registered] = &[
     registered::<preset_homes::PresetHomes>(),
     registered::<housing_scenes::HousingScenes>(),
     registered::<housing_videos::HousingVideos>(),
+    registered::<store_items::StoreItems>(),
+    registered::<store_purchases::StorePurchases>(),
     registered::<ingame_emotes::IngameEmotes>(),
     registered::<ingame_chat_messages::IngameChatMessages>(),
     registered::<ingame_chat_blocks::IngameChatBlocks>(),

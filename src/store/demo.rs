@@ -1,0 +1,89 @@
+//! The store's demo (`vmarket seed demo`): the demo exhibitor sells their wooden table for free
+//! and their demo avatar for 1,500 yen at 20 % off for two weeks from the seed; the owner of their
+//! other circle has got the table (a sale in the exhibitor's sales). Idempotent: an item of that
+//! asset already there is left alone.
+
+use chrono::{DateTime, Duration, Utc};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
+
+use crate::db::entities::store_item::AccessibleStatus;
+use crate::db::entities::{asset, store_item, user};
+use crate::error::Result;
+use crate::forms::store_item::StoreItemFields;
+use crate::store::model::purchase::buy;
+
+/// One demo item: the asset's name, the item's names, description, price and discount.
+struct Demo {
+    asset: &'static str,
+    name: &'static str,
+    name_en: &'static str,
+    description: &'static str,
+    price: i32,
+    discount_rate: i32,
+}
+
+const DEMOS: [Demo; 2] = [
+    Demo {
+        asset: "木のテーブル",
+        name: "木のテーブル",
+        name_en: "Wooden table",
+        description: "屋台にちょうどいい、小さな木のテーブルです。ブースメーカーで床に置けます。",
+        price: 0,
+        discount_rate: 0,
+    },
+    Demo {
+        asset: "こはくちゃん（デモアバター）",
+        name: "こはくちゃん",
+        name_en: "Kohaku",
+        description: "ともしび工房のオリジナルアバター（VRM）。",
+        price: 1500,
+        discount_rate: 20,
+    },
+];
+
+/// Writes what is missing; answers what was made.
+pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<String>> {
+    let mut made = Vec::new();
+    let by_handle = |handle: &'static str| user::Entity::find().filter(user::Column::VmarketId.eq(handle)).one(db);
+    let (Some(owner), buyer) =
+        (by_handle(crate::assets::demo::OWNER).await?, by_handle(crate::assets::demo::OTHER_OWNER).await?)
+    else {
+        return Ok(made);
+    };
+    for demo in &DEMOS {
+        let Some(found) = asset::Entity::find()
+            .filter(asset::Column::UserId.eq(owner.id))
+            .filter(asset::Column::Name.eq(demo.asset))
+            .one(db)
+            .await?
+        else {
+            continue;
+        };
+        let exists =
+            store_item::Entity::find().filter(store_item::Column::AssetId.eq(found.id)).one(db).await?.is_some();
+        if exists || found.latest_version_id.is_none() {
+            continue;
+        }
+        let discounted = demo.discount_rate > 0;
+        let fields = StoreItemFields {
+            asset_id: Some(found.id),
+            name: demo.name.into(),
+            name_en: demo.name_en.into(),
+            description: demo.description.into(),
+            price: demo.price,
+            accessible_status: AccessibleStatus::Published,
+            start_at: None,
+            end_at: None,
+            discount_rate: demo.discount_rate,
+            discount_start_at: discounted.then_some(now - Duration::hours(1)),
+            discount_end_at: discounted.then_some(now + Duration::days(14)),
+            item_order: 0,
+        };
+        let item = store_item::Model::create(db, owner.id, &fields, now).await?;
+        if let (Some(buyer), 0) = (&buyer, demo.price) {
+            buy(db, buyer.id, &item.uuid, now).await?;
+        }
+        made.push(demo.name.to_string());
+    }
+    Ok(made)
+}

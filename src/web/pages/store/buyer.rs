@@ -1,0 +1,69 @@
+//! `/mypage/purchases`: what the user bought in the store, each with its item's page and a
+//! download button (`POST /mypage/purchases/{uuid}/download`: a short-lived link to the file,
+//! the same as `POST /api/v1/store/purchases/{uuid}/download`); a refunded purchase says so and
+//! has no download.
+
+use rocket::form::Form;
+use rocket::http::CookieJar;
+use rocket::response::Redirect;
+use rocket::{Route, get, post, routes};
+use serde_json::{Value, json};
+
+use crate::assets::api::uploader::Uploader;
+use crate::auth::guards::CurrentUser;
+use crate::error::{Error, Result};
+use crate::http::template::Template;
+use crate::model::lottery_mails::yen;
+use crate::store::api::items::download_link;
+use crate::store::model::purchase::{self, Side};
+use crate::web::page::Page;
+use crate::web::pages::circles::poster;
+use crate::web::pages::mypage_nav::nav;
+
+/// The page.
+#[get("/mypage/purchases")]
+pub async fn list(p: Page<'_>, current: CurrentUser) -> Result<Template> {
+    let rows = purchase::views(p.db, purchase::of_user(p.db, current.user.id, Side::Buyer).await?).await?;
+    let purchases: Vec<Value> = rows
+        .iter()
+        .map(|b| {
+            json!({
+                "item": p.lang.pick(&b.item_name, &b.item_name_en),
+                "item_href": p.href(&format!("/store/items/{}", b.item_uuid)),
+                "price": yen(b.price),
+                "free": b.price == 0,
+                "at": b.created_at,
+                "refunded": b.refunded_at.is_some(),
+                "download_action": b.refunded_at.is_none().then(|| p.href(&format!("/mypage/purchases/{}/download", b.uuid))),
+            })
+        })
+        .collect();
+    let ctx = json!({ "nav": nav(&p), "purchases": purchases, "store_href": p.href("/store") });
+    Ok(p.render("mypage/store/purchases", &p.t("store.purchases.title"), ctx))
+}
+
+/// The download button's form: only the CSRF field.
+#[derive(rocket::FromForm)]
+pub struct DownloadForm {
+    csrf_token: Option<String>,
+}
+
+/// Sends the buyer to a short-lived link to the file they bought.
+#[post("/mypage/purchases/<uuid>/download", data = "<form>")]
+pub async fn download(
+    p: Page<'_>,
+    up: Uploader<'_>,
+    cookies: &CookieJar<'_>,
+    uuid: &str,
+    form: Form<DownloadForm>,
+) -> Result<Redirect> {
+    let user = poster(&p, cookies, form.csrf_token.as_deref())?;
+    let link = download_link(&up, user.id, uuid).await?;
+    let url = url::Url::parse(&link.url).map_err(|_| Error::Internal("download link is not a URL".into()))?;
+    Ok(crate::http::redirect::to_url(&url))
+}
+
+/// Routes of this page.
+pub fn routes() -> Vec<Route> {
+    routes![list, download]
+}
