@@ -1,5 +1,5 @@
 //! The booth maker (issue 29, ASSETS.md "The booth maker"): exhibitors build a booth in a preset
-//! home from their own uploaded furniture in the browser, watch it checked against the booth's
+//! home from their own uploaded furniture (and furniture they bought in the store) in the browser, watch it checked against the booth's
 //! rule set as they drag, and submit it for a slot, where it is inspected like any other upload.
 //!
 //! A feature sits above the model and below the edges: `api`, `web`, `admin` and the worker
@@ -7,7 +7,7 @@
 //! below the features (`model`, `db`, `storage`, `http`, `auth`, `forms`, the job queue `queue`
 //! and the generic `jobs`, `mail`, and what those stand on), `crate::assets` (the furniture and
 //! its reports, the uploader's request guard) and `crate::exhibit` (slots, the submission term,
-//! the submission record); never `store` or `ingame`.
+//! the submission record) and `crate::store` (the furniture a user bought); never `ingame`.
 //!
 //! Where its parts go: its routes ([`api`], mounted at `/api/v1/booth_maker` by `crate::app`),
 //! its queries and client views ([`model`]), its background jobs ([`jobs`]), and the pure parts

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter};
 
 use crate::assets::analyse::RuleSet;
 use crate::assets::analyse::Stats;
@@ -14,8 +14,10 @@ use crate::booth::scene::SceneJson;
 use crate::booth::totals::{Breach, ItemStats, RuleView, Totals, breaches, scene_rules, totals};
 use crate::db::entities::asset_setting::AssetType;
 use crate::db::entities::asset_version::UploadStatus;
+use crate::db::entities::store_item::ProductCategory;
 use crate::db::entities::{asset, asset_setting, asset_version, preset_home};
 use crate::error::{Error, Invalid, Result};
+use crate::store::model::purchase::bought_assets;
 
 /// A placeable version: its asset and stats.
 #[derive(Debug, Clone)]
@@ -54,7 +56,8 @@ pub async fn setting_ids(db: &impl ConnectionTrait, asset_type: AssetType) -> Re
         .collect())
 }
 
-/// The user's furniture versions among `ids` (not deleted, any status), by version id.
+/// The furniture versions among `ids` the user may place — of their own assets or of furniture
+/// they bought and still hold (not deleted, any status), by version id.
 pub async fn furniture_versions(
     db: &impl ConnectionTrait,
     user_id: i32,
@@ -63,9 +66,10 @@ pub async fn furniture_versions(
     let furniture = setting_ids(db, AssetType::Furniture).await?;
     let versions =
         asset_version::Entity::find().filter(asset_version::Column::Id.is_in(ids.iter().copied())).all(db).await?;
+    let bought = bought_assets(db, user_id, ProductCategory::HousingFurniture).await?;
     let assets: HashMap<i32, asset::Model> = asset::Entity::find()
         .filter(asset::Column::Id.is_in(versions.iter().map(|v| v.asset_id)))
-        .filter(asset::Column::UserId.eq(user_id))
+        .filter(Condition::any().add(asset::Column::UserId.eq(user_id)).add(asset::Column::Id.is_in(bought)))
         .filter(asset::Column::Deleted.eq(false))
         .filter(asset::Column::AssetSettingId.is_in(furniture))
         .all(db)

@@ -1,9 +1,9 @@
-//! What the editor may place: the user's furniture (each asset's newest uploaded version, and any
-//! version the draft already places), each with a short-lived link to its GLB and its stats.
+//! What the editor may place: the user's furniture and the furniture they bought in the store
+//! (each asset's newest uploaded version, and any version the draft already places), each with a short-lived link to its GLB and its stats.
 
 use std::time::Duration;
 
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -13,8 +13,10 @@ use crate::assets::api::uploader::Uploader;
 use crate::booth::totals::ItemStats;
 use crate::db::entities::asset_setting::AssetType;
 use crate::db::entities::asset_version::UploadStatus;
+use crate::db::entities::store_item::ProductCategory;
 use crate::db::entities::{asset, asset_version};
 use crate::error::Result;
+use crate::store::model::purchase::bought_assets;
 
 /// How long the editor's links to the files stay valid (the editor loads them at once).
 pub const LINK_SECS: u64 = 900;
@@ -42,8 +44,9 @@ pub struct PaletteItem {
 /// once, newest asset first.
 pub async fn palette(up: &Uploader<'_>, user_id: i32, also: &[i32]) -> Result<Vec<PaletteItem>> {
     let furniture = setting_ids(up.db, AssetType::Furniture).await?;
+    let bought = bought_assets(up.db, user_id, ProductCategory::HousingFurniture).await?;
     let assets = asset::Entity::find()
-        .filter(asset::Column::UserId.eq(user_id))
+        .filter(Condition::any().add(asset::Column::UserId.eq(user_id)).add(asset::Column::Id.is_in(bought)))
         .filter(asset::Column::Deleted.eq(false))
         .filter(asset::Column::AssetSettingId.is_in(furniture))
         .order_by_desc(asset::Column::Id)

@@ -15,7 +15,7 @@ use sea_orm::{
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::db::entities::store_item;
+use crate::db::entities::store_item::{self, ProductCategory};
 use crate::db::entities::store_purchase::{self, PurchaseStatus};
 use crate::error::{Error, Result};
 use crate::store::pricing::{fee_amount, on_sale, price_at};
@@ -114,6 +114,30 @@ pub async fn of_buyer_and_item(
         .filter(store_purchase::Column::ItemId.eq(item_id))
         .one(db)
         .await?)
+}
+
+/// The assets of `category` whose items `buyer_id` bought and still holds (a refund takes them
+/// away): what the booth maker lets them place beside their own furniture.
+pub async fn bought_assets(db: &impl ConnectionTrait, buyer_id: i32, category: ProductCategory) -> Result<Vec<i32>> {
+    let items: Vec<i32> = store_purchase::Entity::find()
+        .filter(store_purchase::Column::BuyerId.eq(buyer_id))
+        .filter(store_purchase::Column::Status.eq(PurchaseStatus::Paid))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|p| p.item_id)
+        .collect();
+    if items.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(store_item::Entity::find()
+        .filter(store_item::Column::Id.is_in(items))
+        .filter(store_item::Column::ProductCategory.eq(category))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|i| i.asset_id)
+        .collect())
 }
 
 /// A purchase as its buyer or seller sees it.

@@ -285,3 +285,44 @@ async fn bad_input_gets_clear_errors_and_changes_nothing() {
     assert_eq!(stranger.post_json("/api/v1/store/items/nope/purchase", &json!({})).await.0, 404);
     assert_eq!(stranger.post_json("/api/v1/store/purchases/nope/download", &json!({})).await.0, 404);
 }
+
+#[rocket::async_test]
+async fn bought_furniture_is_placed_in_the_buyers_booth_until_a_refund() {
+    let app = TestApp::builder().live().config(|c| c.job_poll_interval_ms = 50).build().await;
+    let _workers = app.start_workers().await;
+    let seller = app.user("furniture_seller").await;
+    let buyer = app.user("furniture_buyer").await;
+    let item = on_sale(&seller, json!({"price": 0})).await;
+    let uuid = item["uuid"].as_str().unwrap();
+    let version = item["item_zip"]["id"].as_i64().unwrap();
+
+    vmarket::booth::model::home::ensure_demo_homes(&app.db, app.clock.now()).await.unwrap();
+    let (_, homes) = buyer.get_json("/api/v1/booth_maker/preset_homes").await;
+    let home = homes[0]["id"].as_i64().unwrap();
+    let (status, made) = buyer
+        .post_json("/api/v1/booth_maker/scenes", &json!({"name": "買った椅子の屋台", "preset_home_id": home}))
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let path = format!("/api/v1/booth_maker/scenes/{}", made["id"]);
+    let palette = |view: &Value| -> Vec<i64> {
+        view["palette"].as_array().unwrap().iter().map(|p| p["asset_version_id"].as_i64().unwrap()).collect()
+    };
+    let placed = json!({"version": 1, "home": home, "items": [{"asset_version_id": version, "sub_type": "floor",
+        "position": [0.0, 0.0, 0.0], "rotation": [0, 0, 0, 1], "scale": [1, 1, 1]}]});
+
+    let (_, view) = buyer.get_json(&path).await;
+    assert!(palette(&view).is_empty(), "not bought yet: {view}");
+    let (status, err) = buyer.put_json(&format!("{path}/draft"), &json!({"revision": 0, "scene": placed})).await;
+    assert_eq!(status, 422, "someone else's furniture cannot be placed: {err}");
+
+    buyer.post_json(&format!("/api/v1/store/items/{uuid}/purchase"), &json!({})).await;
+    let (_, view) = buyer.get_json(&path).await;
+    assert_eq!(palette(&view), [version], "bought furniture is in the palette");
+    let (status, saved) = buyer.put_json(&format!("{path}/draft"), &json!({"revision": 0, "scene": placed})).await;
+    assert_eq!(status, 200, "and can be placed: {saved}");
+
+    let row = store_purchase::Entity::find().one(&app.db).await.unwrap().unwrap();
+    vmarket::store::model::purchase::refund(&app.db, &row, "test", app.clock.now()).await.unwrap();
+    let (status, err) = buyer.put_json(&format!("{path}/draft"), &json!({"revision": 1, "scene": placed})).await;
+    assert_eq!(status, 422, "a refund takes it away: {err}");
+}
