@@ -1,0 +1,117 @@
+/**
+ * The store in a real browser (issue 31): the demo exhibitor puts their table on sale a second
+ * time with the mypage form — a discount of 25 % from 10 to 12 January 2027 — after the form
+ * refused a price that is not a number and kept what was typed; a visitor finds it by keyword
+ * at 800 yen; with the clock moved into the discount window (time travel) the store, the item
+ * page and the English pages show 600 yen, 25 % off and when the sale ends, at 1280 and 390 px;
+ * the demo admin gets the free demo table with the item page's button and downloads its file from
+ * "Purchases".
+ */
+// e2e-schedule: private — travels the clock and buys with a demo account: a demo server of its own (scripts/e2e)
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, signIn, travel, url } from './support.mjs';
+
+const DEMO_PASSWORD = 'vmarket-demo-2026';
+const EXHIBITOR = { email: 'exhibitor@demo.vmarket.test', password: DEMO_PASSWORD };
+const ADMIN = { email: 'admin@demo.vmarket.test', password: DEMO_PASSWORD };
+const IN_THE_SALE = '2027-01-10T12:00:00+09:00';
+
+/** @type {import('playwright-core').Browser | undefined} */
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** @param {import('playwright-core').Page} page */
+async function noSidewaysScroll(page) {
+  const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.equal(wider, 0, `no sideways scrolling at 390 px on ${page.url()}`);
+}
+
+test('a seller discounts an item, visitors see the price by the clock, a buyer gets and downloads', { timeout: TEST_TIMEOUT_MS * 3 }, async () => {
+  assert.ok(browser);
+  const seller = await newPage(browser);
+  const visitor = await newPage(browser);
+  const staff = await newPage(browser);
+  let travelled = false;
+  try {
+    // The seller's form: a wrong price comes back with its message, the rest kept.
+    const { page } = seller;
+    await page.goto(url('/mypage/store/items/new'));
+    await signIn(page, EXHIBITOR, (p) => p === '/mypage/store/items/new');
+    await page.locator('#asset_id').selectOption({ label: '木のテーブル (家具)' });
+    await page.locator('#name').fill('木のテーブル（限定色）');
+    await page.locator('#name_en').fill('Wooden table (limited colour)');
+    await page.locator('#price').fill('');
+    await page.locator('input[name=accessible_status][value=published]').check();
+    await page.locator('#discount_rate').fill('25');
+    await page.locator('#discount_start_at').fill('2027-01-10T00:00');
+    await page.locator('#discount_end_at').fill('2027-01-12T00:00');
+    await page.getByTestId('store-save').click();
+    await page.waitForSelector('[data-testid=form-notice]');
+    assert.deepEqual(await page.locator('.field__error').evaluateAll((els) => els.map((e) => e.getAttribute('data-field'))), ['price']);
+    assert.equal(await page.locator('#name').inputValue(), '木のテーブル（限定色）', 'what was typed is kept');
+    assert.equal(await page.locator('#discount_start_at').inputValue(), '2027-01-10T00:00');
+    await page.locator('#price').fill('800');
+    await Promise.all([page.waitForURL((u) => u.search.includes('done=created')), page.getByTestId('store-save').click()]);
+    const mine = page.getByTestId('store-mine-item').filter({ hasText: '木のテーブル（限定色）' });
+    assert.equal(await mine.getByTestId('store-mine-status').innerText(), '公開');
+    await screenshot(page, 'store-mine-ja.png');
+
+    // A visitor finds it by keyword at the regular price.
+    const v = visitor.page;
+    await v.goto(url(`/store?q=${encodeURIComponent('限定色')}`));
+    assert.equal(await v.getByTestId('store-item').count(), 1);
+    assert.equal((await v.getByTestId('store-item-price').innerText()).trim(), '800円');
+
+    // Inside the discount window (time travel): 25 % off, in both languages and on a phone.
+    await staff.page.goto(url('/admin'));
+    await signIn(staff.page, ADMIN, (p) => p === '/admin');
+    travelled = true;
+    await travel(staff.page, IN_THE_SALE);
+    await v.reload();
+    assert.match(await v.getByTestId('store-item-price').innerText(), /^600円\s+25%OFF$/);
+    await screenshot(v, 'store-sale-ja.png');
+    await v.getByTestId('store-item').locator('a').click();
+    await v.waitForSelector('[data-testid=store-item-page]');
+    assert.match(await v.getByTestId('store-price').innerText(), /600円\s+800円\s+25%OFF/);
+    assert.equal(await v.getByTestId('store-discount-until').innerText(), 'セールは2027/01/12 00:00まで');
+    assert.equal(await v.getByTestId('store-buy').getAttribute('data-state'), 'paid_unavailable');
+    const itemPath = new URL(v.url()).pathname;
+    await v.setViewportSize({ width: 390, height: 844 });
+    await v.goto(url(`/en${itemPath}`));
+    assert.equal(await v.locator('h1').innerText(), 'Wooden table (limited colour)');
+    assert.match(await v.getByTestId('store-price').innerText(), /¥600\s+¥800\s+25% off/);
+    await noSidewaysScroll(v);
+    await screenshot(v, 'store-item-en-390.png');
+    await v.goto(url('/en/store'));
+    await noSidewaysScroll(v);
+    await screenshot(v, 'store-en-390.png');
+    await travel(staff.page, null);
+    travelled = false;
+
+    // The admin (a user like any other) gets the free demo table and downloads it.
+    const s = staff.page;
+    await s.goto(url('/store?category=housing_furniture'));
+    await s.getByTestId('store-item').filter({ hasText: '無料' }).locator('a').click();
+    await s.waitForSelector('[data-testid=store-item-page]');
+    assert.equal(await s.locator('h1').innerText(), '木のテーブル');
+    await Promise.all([s.waitForURL((u) => u.search.includes('done=bought')), s.getByTestId('store-get').click()]);
+    assert.match(await s.getByTestId('store-notice').innerText(), /入手しました/);
+    assert.equal(await s.getByTestId('store-buy').getAttribute('data-state'), 'purchased');
+    await s.goto(url('/mypage/purchases'));
+    const bought = s.getByTestId('purchase').filter({ hasText: '木のテーブル' });
+    const [download] = await Promise.all([s.waitForEvent('download'), bought.getByTestId('purchase-download').click()]);
+    assert.equal(download.suggestedFilename(), 'table.glb');
+    await screenshot(s, 'store-purchases-ja.png');
+
+    for (const p of [seller, visitor, staff]) assert.deepEqual(p.errors, []);
+  } finally {
+    if (travelled) await travel(staff.page, null);
+    await Promise.all([seller.close(), visitor.close(), staff.close()]);
+  }
+});
