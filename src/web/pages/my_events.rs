@@ -36,7 +36,7 @@ pub const PAGE_SIZE: u64 = 20;
 type Answer = Either<(Status, Template), Redirect>;
 
 /// `2026-12-13T20:00` in Japan time, as a `datetime-local` field shows it.
-fn local_input(at: DateTime<Utc>) -> String {
+pub(crate) fn local_input(at: DateTime<Utc>) -> String {
     at.with_timezone(&Tokyo).format("%Y-%m-%dT%H:%M").to_string()
 }
 

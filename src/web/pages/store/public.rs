@@ -91,7 +91,7 @@ pub async fn item(p: Page<'_>, uuid: &str, done: Option<&str>, error: Option<&st
     };
     if let serde_json::Value::Object(extra) = json!({
         "description": view.description,
-        "file": view.item_zip.as_ref().map(|f| json!({ "name": f.file_name, "size": crate::web::pages::store::seller::size(f.file_size) })),
+        "file": view.item_zip.as_ref().map(|f| json!({ "name": f.file_name, "size": crate::web::pages::booth_maker::views::size_label(f.file_size) })),
         "buy": buy,
         "buy_action": p.href(&format!("/store/items/{}/purchase", view.uuid)),
         "purchases_href": p.href("/mypage/purchases"),

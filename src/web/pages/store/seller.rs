@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use chrono_tz::Asia::Tokyo;
 use rocket::form::Form;
 use rocket::http::{CookieJar, Status};
 use rocket::response::Redirect;
@@ -29,19 +28,9 @@ use crate::web::pages::store::item_json;
 /// A page answer: the form with its status, or a redirect after a change.
 type Answer = Either<(Status, Template), Redirect>;
 
-/// `2026-12-13T20:00` in Japan time, as a `datetime-local` field shows it.
+/// A time as a `datetime-local` field shows it ("" when none).
 fn local_input(at: Option<DateTime<Utc>>) -> String {
-    at.map(|at| at.with_timezone(&Tokyo).format("%Y-%m-%dT%H:%M").to_string()).unwrap_or_default()
-}
-
-/// `1536` → `1.5 KB`: a file's size for people.
-pub(crate) fn size(bytes: i64) -> String {
-    let b = bytes.max(0) as f64;
-    match b {
-        b if b >= 1024.0 * 1024.0 => format!("{:.1} MB", b / 1024.0 / 1024.0),
-        b if b >= 1024.0 => format!("{:.1} KB", b / 1024.0),
-        b => format!("{b} B"),
-    }
+    at.map(crate::web::pages::my_events::local_input).unwrap_or_default()
 }
 
 /// The seller's items and sales.
