@@ -92,6 +92,14 @@ impl asset_version::Model {
         asset_version::Entity::find_by_id(id).one(db).await?.ok_or_else(Error::not_found)
     }
 
+    /// The newest uploaded version of `asset` (what a housing video, a store item or a buyer's
+    /// download is made from): 409 `asset_not_uploaded` when it has none.
+    pub async fn newest_uploaded(db: &impl ConnectionTrait, asset: &asset::Model) -> Result<Self> {
+        let not_uploaded = || Error::Conflict { code: "asset_not_uploaded" };
+        let version = Self::by_id(db, asset.latest_version_id.ok_or_else(not_uploaded)?).await?;
+        if version.upload_status == UploadStatus::Uploaded { Ok(version) } else { Err(not_uploaded()) }
+    }
+
     /// Every version of the assets `asset_ids`, newest first.
     pub async fn of_assets(db: &impl ConnectionTrait, asset_ids: &[i32]) -> Result<Vec<Self>> {
         if asset_ids.is_empty() {

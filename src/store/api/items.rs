@@ -18,10 +18,10 @@ use crate::assets::api::downloads::{LINK_SECS, link};
 use crate::assets::api::uploader::{Body, Uploader, body};
 use crate::assets::model::views::DownloadUrl;
 use crate::auth::guards::{CurrentUser, OptionalUser};
-use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::store_item::{self, ProductCategory, SubCategory};
 use crate::db::entities::{asset, asset_version};
 use crate::error::{Error, Result};
+use crate::forms::choice;
 use crate::forms::store_item::{StoreItemInput, check};
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest, Pagination};
 use crate::store::model::purchase::{self, PurchaseView, Side, buy, standing};
@@ -51,21 +51,11 @@ pub struct ListingQuery<'r> {
     pub limit: Option<&'r str>,
 }
 
-/// A snake_case choice of `field`, or 422 `invalid_choice` there.
-fn choice<T: serde::de::DeserializeOwned>(field: &str, raw: Option<&str>) -> Result<Option<T>> {
-    match raw.map(str::trim).filter(|s| !s.is_empty()) {
-        None => Ok(None),
-        Some(raw) => serde_json::from_value(serde_json::Value::String(raw.to_string()))
-            .map(Some)
-            .map_err(|_| Error::invalid(field, "validation.invalid_choice")),
-    }
-}
-
 impl ListingQuery<'_> {
     /// The filter and the page asked for.
     pub fn parse(&self) -> Result<(ListingFilter, PageRequest)> {
-        let category: Option<ProductCategory> = choice("category", self.category)?;
-        let sub_category: Option<SubCategory> = choice("sub_category", self.sub_category)?;
+        let category: Option<ProductCategory> = choice("category", self.category.map(str::trim))?;
+        let sub_category: Option<SubCategory> = choice("sub_category", self.sub_category.map(str::trim))?;
         let page = PageRequest::parse(self.page, self.limit, DEFAULT_LIMIT)?;
         let q = self.q.map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
         Ok((ListingFilter { category, sub_category, q }, page))
@@ -140,13 +130,7 @@ pub async fn download_link(up: &Uploader<'_>, buyer_id: i32, uuid: &str) -> Resu
     let bought = standing(up.db, buyer_id, uuid).await?;
     let item = store_item::Entity::find_by_id(bought.item_id).one(up.db).await?.ok_or_else(Error::not_found)?;
     let asset = asset::Model::by_id(up.db, item.asset_id).await?;
-    let version = match asset.latest_version_id {
-        Some(id) => asset_version::Model::by_id(up.db, id).await?,
-        None => return Err(Error::Conflict { code: "asset_not_uploaded" }),
-    };
-    if version.upload_status != UploadStatus::Uploaded {
-        return Err(Error::Conflict { code: "asset_not_uploaded" });
-    }
+    let version = asset_version::Model::newest_uploaded(up.db, &asset).await?;
     link(up, &version, Duration::from_secs(LINK_SECS)).await
 }
 

@@ -9,7 +9,6 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, Query
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::housing_video::{self, ConvertStatus, DiscardStatus};
 use crate::db::entities::{asset, asset_setting, asset_version};
 use crate::error::{Error, Result};
@@ -191,13 +190,7 @@ impl housing_video::Model {
         if setting.label != SETTING {
             return Err(Error::invalid("asset_id", "validation.not_a_housing_video"));
         }
-        let version = match asset.latest_version_id {
-            Some(id) => asset_version::Model::by_id(db, id).await?,
-            None => return Err(Error::Conflict { code: "asset_not_uploaded" }),
-        };
-        if version.upload_status != UploadStatus::Uploaded {
-            return Err(Error::Conflict { code: "asset_not_uploaded" });
-        }
+        let version = asset_version::Model::newest_uploaded(db, &asset).await?;
         let existing =
             || housing_video::Entity::find().filter(housing_video::Column::AssetVersionId.eq(version.id)).one(db);
         if let Some(found) = existing().await? {

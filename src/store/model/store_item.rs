@@ -23,7 +23,6 @@ use crate::forms::store_item::StoreItemFields;
 use crate::model::pagination::PageRequest;
 use crate::model::search::{STORE_ITEMS, matches, name_rank};
 use crate::store::pricing::{Price, on_sale, price_at};
-use crate::types::Lang;
 
 /// The platform's share of a sale, in percent, of a new item (staff change it per item).
 pub const DEFAULT_FEE: i32 = 10;
@@ -111,13 +110,6 @@ pub struct StoreItemView {
     pub image_large: Option<String>,
     /// What a buyer downloads.
     pub item_zip: Option<ItemFile>,
-}
-
-impl StoreItemView {
-    /// The name in `lang` (the Japanese one when there is no English one).
-    pub fn name_in(&self, lang: Lang) -> &str {
-        if lang == Lang::En && !self.name_en.is_empty() { &self.name_en } else { &self.name }
-    }
 }
 
 /// The views of `rows` at `now`, for `viewer` (whose purchases say `purchased`).
@@ -245,10 +237,12 @@ pub async fn listing(
         query = query.filter(store_item::Column::SubCategory.eq(sub));
     }
     let keyword = filter.q.as_deref().unwrap_or_default();
-    if let Some(hit) = matches(backend, STORE_ITEMS, keyword) {
+    let hit = matches(backend, STORE_ITEMS, keyword);
+    let unfiltered = filter.category.is_none() && filter.sub_category.is_none() && hit.is_none();
+    if let Some(hit) = hit {
         query = query.filter(hit);
     }
-    let count = query.clone().count(db).await?;
+    let counted = query.clone();
     if let Some(rank) = name_rank(backend, STORE_ITEMS, keyword) {
         query = query.order_by(rank, sea_orm::Order::Asc);
     }
@@ -259,6 +253,12 @@ pub async fn listing(
         .limit(page.limit)
         .all(db)
         .await?;
+    // The last page tells the count; an unfiltered listing's count is `all`.
+    let count = match page.count_from_rows(rows.len()) {
+        Some(count) => count,
+        None if unfiltered => all,
+        None => counted.count(db).await?,
+    };
     Ok((rows, count, all))
 }
 
@@ -312,13 +312,7 @@ impl store_item::Model {
         let setting = asset_setting::Model::by_id(db, asset.asset_setting_id).await?;
         let category =
             category_of(&setting.label).ok_or_else(|| Error::invalid("asset_id", "validation.not_sellable"))?;
-        let uploaded = match asset.latest_version_id {
-            Some(id) => asset_version::Model::by_id(db, id).await?.upload_status == UploadStatus::Uploaded,
-            None => false,
-        };
-        if !uploaded {
-            return Err(Error::Conflict { code: "asset_not_uploaded" });
-        }
+        asset_version::Model::newest_uploaded(db, &asset).await?;
         let sub_category = match (category, asset.sub_type) {
             (ProductCategory::HousingFurniture, Some(crate::db::entities::asset::SubType::Wall)) => SubCategory::Wall,
             (ProductCategory::HousingFurniture, Some(crate::db::entities::asset::SubType::Ceiling)) => {

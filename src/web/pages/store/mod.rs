@@ -18,7 +18,7 @@ pub(crate) fn item_json(p: &Page<'_>, item: &StoreItemView) -> Value {
     let discounted = item.price.discount_rate > 0;
     json!({
         "uuid": item.uuid,
-        "name": item.name_in(p.lang),
+        "name": p.lang.pick(&item.name, &item.name_en),
         "href": p.href(&format!("/store/items/{}", item.uuid)),
         "image": item.image,
         "image_large": item.image_large,

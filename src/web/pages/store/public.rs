@@ -80,7 +80,7 @@ pub async fn item(p: Page<'_>, uuid: &str, done: Option<&str>, error: Option<&st
     let own = viewer == Some(row.user_id);
     let view = views(p.db, vec![row], viewer, p.now).await?.remove(0);
     let mut shown = item_json(&p, &view);
-    let name = view.name_in(p.lang).to_string();
+    let name = p.lang.pick(&view.name, &view.name_en).to_string();
     let buy = match (&p.user, own, view.purchased == Some(true), view.on_sale, view.price.amount) {
         (_, true, _, _, _) => "own",
         (_, _, true, _, _) => "purchased",
