@@ -61,12 +61,7 @@ impl Api<'_> {
 
     /// Parses an optional snake_case enum value such as `venue=vrc`.
     pub fn choice<T: DeserializeOwned>(&self, name: &str, raw: Option<&str>) -> Result<Option<T>> {
-        match raw.filter(|r| !r.is_empty()) {
-            None => Ok(None),
-            Some(r) => serde_json::from_value(serde_json::Value::String(r.to_string()))
-                .map(Some)
-                .map_err(|_| Error::invalid(name, "validation.invalid_choice")),
-        }
+        crate::forms::choice(name, raw)
     }
 
     /// Parses an optional boolean (`true`/`false`/`1`/`0`).

@@ -18,6 +18,7 @@ pub mod user_event;
 
 use std::borrow::Cow;
 
+use serde::de::DeserializeOwned;
 use validator::{Validate, ValidationError, ValidationErrors, ValidationErrorsKind};
 
 use crate::error::{Error, Invalid, Result};
@@ -74,6 +75,21 @@ impl Problems {
         let order = self.order;
         self.found.sort_by_key(|i| order.iter().position(|f| *f == i.attribute).unwrap_or(order.len()));
         Err(Error::Validation(self.found))
+    }
+}
+
+/// A snake_case choice such as `vrc` read as the enum whose serde name it is; `None` when it is
+/// none of its values.
+pub fn parse_choice<T: DeserializeOwned>(raw: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(raw.to_string())).ok()
+}
+
+/// An optional snake_case choice of the query value or field `name` (blank: none); anything that
+/// is not one of its values is 422 `invalid_choice` there.
+pub fn choice<T: DeserializeOwned>(name: &str, raw: Option<&str>) -> Result<Option<T>> {
+    match raw.filter(|r| !r.is_empty()) {
+        None => Ok(None),
+        Some(r) => parse_choice(r).map(Some).ok_or_else(|| Error::invalid(name, "validation.invalid_choice")),
     }
 }
 

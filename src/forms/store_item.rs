@@ -14,7 +14,7 @@ use validator::Validate;
 use crate::db::entities::store_item::AccessibleStatus;
 use crate::error::Result;
 use crate::forms::checks::{self, parse_instant};
-use crate::forms::{Input, Problems};
+use crate::forms::{Input, Problems, parse_choice};
 
 /// Longest name (either language), in characters.
 pub const NAME_MAX: u64 = 128;
@@ -142,7 +142,7 @@ impl StoreItemForm {
         let discount_rate = number("discount_rate", &self.discount_rate);
         let item_order = number("item_order", &self.item_order);
         let accessible_status = text(&self.accessible_status).and_then(|raw| {
-            let parsed = serde_json::from_value(serde_json::Value::String(raw)).ok();
+            let parsed = parse_choice(&raw);
             if parsed.is_none() {
                 wrong.push(("accessible_status", "validation.invalid_choice"));
             }

@@ -172,7 +172,7 @@ fn only_user_events(value: &str) -> std::result::Result<(), ValidationError> {
 }
 
 fn parse_locale(value: &str) -> Option<HubLocale> {
-    serde_json::from_value(serde_json::Value::String(value.to_string())).ok()
+    super::parse_choice(value)
 }
 
 impl From<&UserEventForm<'_>> for UserEventInput {
