@@ -204,6 +204,24 @@ const SETUPS = {
     }).then((/** @type {string} */ path) => localized(path.replace(/^\/en(?=\/)/, ''), lang));
   },
   /**
+   * The card checkout of the demo avatar (the demo exhibitor sells it; staff's demo account
+   * buys): the item page's button opens the order and lands on its page.
+   * @param {import('playwright-core').Page} page
+   * @param {'ja' | 'en'} lang
+   */
+  async 'store-order'(page, lang) {
+    return once('store-order', async () => {
+      const res = await page.request.get(url('/api/v1/store/items?category=avatar'));
+      const uuid = (await res.json()).data[0].uuid;
+      await page.goto(url(`/store/items/${uuid}`));
+      await Promise.all([
+        page.waitForURL((u) => u.pathname.startsWith('/store/orders/')),
+        page.getByTestId('store-checkout').click(),
+      ]);
+      return new URL(page.url()).pathname;
+    }).then((/** @type {string} */ path) => localized(path, lang));
+  },
+  /**
    * The AMP options page of the signed-in user's own entry to 2026Winter (its circle's id
    * depends on the seed; the page is there whether or not the submission period is still open).
    * @param {import('playwright-core').Page} page

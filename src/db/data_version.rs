@@ -47,6 +47,10 @@ pub const EXCLUDED: &[(&str, &str)] = &[
         "store_purchases",
         "who bought which store item: private to buyer, seller and staff (an item's count lives on `store_items`)",
     ),
+    (
+        "store_orders",
+        "buyers' attempts to pay for store items: private to the buyer and staff, written on every payment step",
+    ),
     ("link_previews", "the link-preview cache of `/api/ogp`, which the render cache never serves"),
     ("inquiries", "messages to staff and their forwarding state: private"),
     ("audit_log", "the staff console's audit trail: staff only"),

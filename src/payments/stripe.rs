@@ -4,7 +4,8 @@
 //! account's default):
 //!
 //! - `POST /v1/payment_intents` (`amount`, `currency=jpy`, `payment_method_types[]=card`,
-//!   `metadata[transaction_uuid]`, `metadata[application_id]`) with `Idempotency-Key:
+//!   `metadata[transaction_uuid]` and what was paid for: `metadata[application_id]`, or
+//!   `metadata[store_order]` and `metadata[store_item]`) with `Idempotency-Key:
 //!   pi-<transaction_uuid>`: a retried create returns the same intent.
 //! - `POST /v1/payment_intents/{id}` (`payment_method`) and `POST /v1/payment_intents/{id}/confirm`
 //!   with `Idempotency-Key: confirm-<transaction_uuid>-<payment_method>`: the card is charged at
@@ -14,6 +15,9 @@
 //!   an attempt we close while its intent is still open (its window closed, another attempt paid)
 //!   is cancelled first, so that the client secret the payer's browser holds can no longer
 //!   confirm it.
+//! - `POST /v1/refunds` (`payment_intent`) with `Idempotency-Key: refund-<key>`: the whole
+//!   amount of a settled intent back to the payer, once per key (a store purchase staff refund,
+//!   or a second payment for an item the buyer already holds).
 //!
 //! Webhooks: `Stripe-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`, each `v1` the HMAC-SHA256 of
 //! `"<t>.<raw body>"` under one endpoint secret (several during a secret rotation). A request
@@ -65,6 +69,17 @@ pub struct Intent {
     pub client_secret: Option<String>,
 }
 
+/// A refund, as far as we read it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Refund {
+    /// `re_…`.
+    pub id: String,
+    /// `succeeded`, `pending`, `failed` or `canceled`.
+    pub status: String,
+    /// Yen refunded.
+    pub amount: i64,
+}
+
 #[derive(Deserialize)]
 struct ErrorEnvelope {
     error: StripeError,
@@ -114,7 +129,7 @@ impl Stripe {
         BrowserOrigins { js: self.js_url.origin().ascii_serialization(), api: api.filter(|o| o != "null") }
     }
 
-    async fn send(&self, req: reqwest::RequestBuilder) -> Result<Intent, ProviderError> {
+    async fn send<T: serde::de::DeserializeOwned>(&self, req: reqwest::RequestBuilder) -> Result<T, ProviderError> {
         let res = req.bearer_auth(self.secret_key.expose()).send().await.map_err(|e| {
             tracing::warn!(error = %e.without_url(), "stripe call failed");
             ProviderError::Unknown
@@ -135,20 +150,22 @@ impl Stripe {
         Err(ProviderError::Refused { code })
     }
 
-    /// Creates (or, replayed, returns) the intent of attempt `transaction_uuid`.
+    /// Creates (or, replayed, returns) the intent of attempt `transaction_uuid` for `amount` yen;
+    /// `paid_for` names what is paid for (metadata: `application_id`, or `store_order` and
+    /// `store_item`).
     pub async fn create_intent(
         &self,
         transaction_uuid: &str,
-        application_id: i32,
+        paid_for: &[(&str, String)],
         amount: i32,
     ) -> Result<Intent, ProviderError> {
-        let form = [
-            ("amount", amount.to_string()),
-            ("currency", "jpy".to_string()),
-            ("payment_method_types[]", "card".to_string()),
-            ("metadata[transaction_uuid]", transaction_uuid.to_string()),
-            ("metadata[application_id]", application_id.to_string()),
+        let mut form = vec![
+            ("amount".to_string(), amount.to_string()),
+            ("currency".to_string(), "jpy".to_string()),
+            ("payment_method_types[]".to_string(), "card".to_string()),
+            ("metadata[transaction_uuid]".to_string(), transaction_uuid.to_string()),
         ];
+        form.extend(paid_for.iter().map(|(k, v)| (format!("metadata[{k}]"), v.clone())));
         let req = self
             .http
             .post(format!("{}/v1/payment_intents", self.base))
@@ -170,7 +187,7 @@ impl Stripe {
             .post(format!("{}/v1/payment_intents/{id}", self.base))
             .header("Idempotency-Key", format!("attach-{transaction_uuid}-{payment_method}"))
             .form(&[("payment_method", payment_method)]);
-        self.send(attach).await?;
+        self.send::<Intent>(attach).await?;
         let confirm =
             self.http.post(format!("{}/v1/payment_intents/{id}/confirm", self.base)).header("Idempotency-Key", key);
         self.send(confirm).await
@@ -184,6 +201,17 @@ impl Stripe {
             .post(format!("{}/v1/payment_intents/{id}/cancel", self.base))
             .header("Idempotency-Key", format!("cancel-{transaction_uuid}"));
         self.send(cancel).await
+    }
+
+    /// Refunds the whole of the settled intent `id`, once per `key` (a replay answers the same
+    /// refund).
+    pub async fn refund(&self, id: &str, key: &str) -> Result<Refund, ProviderError> {
+        let refund = self
+            .http
+            .post(format!("{}/v1/refunds", self.base))
+            .header("Idempotency-Key", format!("refund-{key}"))
+            .form(&[("payment_intent", id)]);
+        self.send(refund).await
     }
 
     /// The intent `id` as Stripe has it now.

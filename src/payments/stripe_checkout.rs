@@ -32,7 +32,11 @@ pub async fn open(
         Some(id) => stripe.retrieve(id).await.map_err(provider_error)?,
         None => {
             let intent = stripe
-                .create_intent(&opened.transaction_uuid, application_id, opened.amount)
+                .create_intent(
+                    &opened.transaction_uuid,
+                    &[("application_id", application_id.to_string())],
+                    opened.amount,
+                )
                 .await
                 .map_err(provider_error)?;
             let stored = order::Model::set_provider_id(db, opened.id, &intent.id, now).await?;

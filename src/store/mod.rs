@@ -19,6 +19,7 @@
 //! `mod.rs`, `tests/it/layers`).
 
 pub mod api;
+pub mod card;
 pub mod demo;
 pub mod jobs;
 pub mod model;
@@ -31,5 +32,6 @@ use rocket::Route;
 pub fn routes() -> Vec<Route> {
     let mut routes = api::housing_videos::routes();
     routes.extend(api::items::routes());
+    routes.extend(api::orders::routes());
     routes
 }

@@ -72,6 +72,7 @@ pub mod redirect_rule;
 pub mod sign_in_state;
 pub mod signing_key;
 pub mod store_item;
+pub mod store_order;
 pub mod store_purchase;
 pub mod temporary_scene;
 pub mod time_travel;

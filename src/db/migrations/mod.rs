@@ -41,6 +41,7 @@ mod m20261205_002600_rate_limits;
 mod m20261206_002700_booth_maker;
 mod m20261207_002800_housing_videos;
 mod m20261208_002900_store_items;
+mod m20261209_003000_store_orders;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -87,6 +88,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261206_002700_booth_maker::Migration),
             Box::new(m20261207_002800_housing_videos::Migration),
             Box::new(m20261208_002900_store_items::Migration),
+            Box::new(m20261209_003000_store_orders::Migration),
         ]
     }
 }

@@ -97,7 +97,7 @@ pub async fn show_item(up: Uploader<'_>, viewer: OptionalUser, uuid: &str) -> Re
     responses((status = 201, body = PurchaseView), (status = 200, body = PurchaseView, description = "bought before"),
               (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
               (status = 409, body = crate::error::ErrorBody,
-               description = "own_item, not_on_sale, purchase_refunded, paid_purchase_unavailable")))]
+               description = "own_item, not_on_sale, purchase_refunded, payment_required (a priced item: open an order)")))]
 #[post("/items/<uuid>/purchase")]
 pub async fn buy_item(up: Uploader<'_>, current: CurrentUser, uuid: &str) -> Result<(Status, Json<PurchaseView>)> {
     let bought = buy(up.db, current.user.id, uuid, up.now).await?;

@@ -1,9 +1,10 @@
 //! The store's API, mounted at `/api/v1/store`: the user's housing videos ([`housing_videos`]),
-//! store items and purchases ([`items`]).
+//! store items and purchases ([`items`]), paying for priced items by card ([`orders`]).
 //! Same sign-in and error body as `/api/v1`; cookie-authenticated writes need `X-CSRF-Token`.
 
 pub mod housing_videos;
 pub mod items;
+pub mod orders;
 
 /// The OpenAPI operations of the store.
 #[derive(utoipa::OpenApi)]
@@ -23,6 +24,9 @@ pub mod items;
         items::create_item,
         items::update_item,
         items::sales,
+        orders::open_order,
+        orders::capture_order,
+        orders::show_order,
     ),
     tags((name = "store", description = "The store and the avatar side (issue 31), mounted at /api/v1/store"))
 )]

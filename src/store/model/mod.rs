@@ -2,5 +2,6 @@
 //! model of `crate::model` does: one file per entity.
 
 pub mod housing_video;
+pub mod order;
 pub mod purchase;
 pub mod store_item;

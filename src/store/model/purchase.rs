@@ -2,9 +2,9 @@
 //! item — the database's unique key decides a race), a buyer's purchases and a seller's sales,
 //! and staff's refund, which revokes the downloads.
 //!
-//! Built: free items (price in force 0) are bought at once, with no payment. An item with a
-//! price is refused with 409 `paid_purchase_unavailable`: paying for it through the providers
-//! is not built yet (`README.md` "Store").
+//! Free items (price in force 0) are bought here at once, with no payment; an item with a price
+//! is paid for through an order (`crate::store::model::order`, `crate::store::card`), whose
+//! settle inserts the purchase with [`insert_in`] under the same unique key.
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
@@ -31,7 +31,7 @@ pub struct Bought {
 
 /// `buyer_id` buys item `uuid` at `now`. 404 for an item they may not see; 409 `own_item` for
 /// their own, `not_on_sale` outside its sale window, `purchase_refunded` after a refund,
-/// `paid_purchase_unavailable` for an item with a price. Buying again (or twenty times at once)
+/// `payment_required` for an item with a price (paid for through an order). Buying again (or twenty times at once)
 /// answers the one purchase: the unique key on (item, buyer) decides, and the item's
 /// `purchase_count` is raised in the same transaction as the one insert that won.
 pub async fn buy(
@@ -48,7 +48,7 @@ pub async fn buy(
     let refused = if !on_sale(&item, now) {
         Some("not_on_sale")
     } else if price.amount > 0 {
-        Some("paid_purchase_unavailable")
+        Some("payment_required")
     } else {
         None
     };
@@ -59,37 +59,75 @@ pub async fn buy(
             None => Err(Error::Conflict { code }),
         };
     }
-    // No look for an earlier purchase first: the insert below is the one check, and the unique
-    // key on (item, buyer) its guard (a look-then-insert would race).
+    // No look for an earlier purchase first: the insert is the one check, and the unique key on
+    // (item, buyer) its guard (a look-then-insert would race).
+    match record(db, &item, buyer_id, price.amount, fee_amount(price.amount, item.fee), now).await? {
+        Some(purchase) => Ok(Bought { purchase, new: true }),
+        None => {
+            let found = of_buyer_and_item(db, buyer_id, item.id)
+                .await?
+                .ok_or_else(|| Error::Internal("the purchase that won the race vanished".into()))?;
+            answer_existing(found)
+        }
+    }
+}
+
+/// Records `buyer_id`'s purchase of `item` at `price` and `fee` yen and raises the item's count,
+/// in one transaction; `None` when the buyer holds a purchase of it already (the unique key).
+async fn record(
+    db: &(impl ConnectionTrait + TransactionTrait),
+    item: &store_item::Model,
+    buyer_id: i32,
+    price: i32,
+    fee: i32,
+    now: DateTime<Utc>,
+) -> Result<Option<store_purchase::Model>> {
     let txn = crate::db::begin_write(db).await?;
+    match insert_in(&txn, item, buyer_id, price, fee, now).await? {
+        Some(purchase) => {
+            txn.commit().await?;
+            Ok(Some(purchase))
+        }
+        None => {
+            txn.rollback().await?;
+            Ok(None)
+        }
+    }
+}
+
+/// Inside the caller's write transaction `txn`: inserts `buyer_id`'s purchase of `item` at
+/// `price` and `fee` yen and raises the item's count. `None` when the buyer holds a purchase of
+/// it already (the unique key on (item, buyer)); the caller must then roll `txn` back (on
+/// PostgreSQL the failed insert aborted it).
+pub async fn insert_in(
+    txn: &impl ConnectionTrait,
+    item: &store_item::Model,
+    buyer_id: i32,
+    price: i32,
+    fee: i32,
+    now: DateTime<Utc>,
+) -> Result<Option<store_purchase::Model>> {
     let inserted = store_purchase::ActiveModel {
         uuid: Set(uuid::Uuid::new_v4().to_string()),
         item_id: Set(item.id),
         buyer_id: Set(buyer_id),
         seller_id: Set(item.user_id),
-        price: Set(price.amount),
-        fee_amount: Set(fee_amount(price.amount, item.fee)),
+        price: Set(price),
+        fee_amount: Set(fee),
         status: Set(PurchaseStatus::Paid),
         created_at: Set(now),
         refunded_at: Set(None),
         refund_reason: Set(None),
         ..Default::default()
     }
-    .insert(&txn)
+    .insert(txn)
     .await;
     match inserted {
         Ok(purchase) => {
-            store_item::Model::count_purchase(&txn, item.id, 1, now).await?;
-            txn.commit().await?;
-            Ok(Bought { purchase, new: true })
+            store_item::Model::count_purchase(txn, item.id, 1, now).await?;
+            Ok(Some(purchase))
         }
-        Err(e) if matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
-            txn.rollback().await?;
-            let found = of_buyer_and_item(db, buyer_id, item.id)
-                .await?
-                .ok_or_else(|| Error::Internal("the purchase that won the race vanished".into()))?;
-            answer_existing(found)
-        }
+        Err(e) if matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => Ok(None),
         Err(e) => Err(e.into()),
     }
 }

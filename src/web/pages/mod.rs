@@ -62,6 +62,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(store::public::writes());
     routes.extend(store::seller::routes());
     routes.extend(store::buyer::routes());
+    routes.extend(store::checkout::routes());
     routes.extend(ingame::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());

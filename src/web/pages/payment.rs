@@ -47,6 +47,13 @@ pub struct PaymentPage {
     csp: Option<String>,
 }
 
+impl PaymentPage {
+    /// `template` with its own policy `csp` (or the site's, with none).
+    pub fn new(template: Template, csp: Option<String>) -> Self {
+        Self { template, csp }
+    }
+}
+
 impl<'r> Responder<'r, 'static> for PaymentPage {
     fn respond_to(self, req: &'r Request<'_>) -> response::Result<'static> {
         let mut res = self.template.respond_to(req)?;

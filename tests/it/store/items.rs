@@ -164,12 +164,12 @@ async fn a_free_item_is_bought_once_downloaded_counted_and_a_refund_revokes_it()
     let (status, err) = buyer.post_json(&format!("/api/v1/store/items/{uuid}/purchase"), &json!({})).await;
     assert_eq!((status, err["code"].as_str()), (409, Some("purchase_refunded")));
 
-    // An item with a price is not sold yet: paying for it is not built.
+    // An item with a price is paid for through an order (`orders.rs`), never bought here.
     let priced = on_sale(&seller, json!({})).await;
     let (status, err) = buyer
         .post_json(&format!("/api/v1/store/items/{}/purchase", priced["uuid"].as_str().unwrap()), &json!({}))
         .await;
-    assert_eq!((status, err["code"].as_str()), (409, Some("paid_purchase_unavailable")), "{err}");
+    assert_eq!((status, err["code"].as_str()), (409, Some("payment_required")), "{err}");
 }
 
 /// Buys item `uuid` for `buyer_id` from `tasks` tasks at once; how many purchases stand and the

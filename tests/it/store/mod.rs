@@ -1,6 +1,7 @@
 //! The store and the avatar side (issue 31): so far, housing videos ([`housing_videos`]) and
-//! store items with their purchases ([`items`]) and their pages ([`pages`]).
+//! store items with their purchases ([`items`]), paid for by card ([`orders`]), and their pages ([`pages`]).
 
 mod housing_videos;
 mod items;
+mod orders;
 mod pages;

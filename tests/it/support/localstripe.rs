@@ -104,6 +104,21 @@ impl LocalStripe {
         body["id"].as_str().expect("an id").to_string()
     }
 
+    /// The amounts refunded of PaymentIntent `id`, as localstripe has them.
+    pub async fn refunds(&self, id: &str) -> Vec<i64> {
+        let body: Value = self
+            .http
+            .get(format!("{}/v1/refunds?payment_intent={id}", self.base))
+            .bearer_auth(SECRET_KEY)
+            .send()
+            .await
+            .expect("localstripe answers")
+            .json()
+            .await
+            .expect("a list of refunds");
+        body["data"].as_array().expect("refunds").iter().filter_map(|r| r["amount"].as_i64()).collect()
+    }
+
     /// The PaymentIntent `id` as localstripe has it.
     pub async fn intent(&self, id: &str) -> Value {
         self.http

@@ -1,8 +1,9 @@
 //! The store's pages (issue 31): the public store and item pages ([`public`]), the seller's items
-//! and sales under mypage ([`seller`]) and the buyer's purchases ([`buyer`]). Over
+//! and sales under mypage ([`seller`]) the buyer's purchases ([`buyer`]) and paying by card ([`checkout`]). Over
 //! `crate::store`, the same calls as `/api/v1/store`.
 
 pub mod buyer;
+pub mod checkout;
 pub mod public;
 pub mod seller;
 

@@ -1,19 +1,21 @@
 //! The public store: `/store` (the listing: categories, keyword search, pages) and
 //! `/store/items/{uuid}` (one item: pictures, the price in force with its discount, the seller,
-//! the file; a buy button for a free item). Rendered like the catalogue, from the render cache
+//! the file; a button to get a free item, or to pay for a priced one by card). Rendered like the catalogue, from the render cache
 //! for visitors without a sign-in (to the second: a discount starts and ends by the clock);
-//! buying posts `/store/items/{uuid}/purchase`.
+//! getting a free item posts `/store/items/{uuid}/purchase`, paying for one
+//! `/store/items/{uuid}/checkout` (`checkout.rs`).
 
 use rocket::form::Form;
 use rocket::http::CookieJar;
 use rocket::response::Redirect;
-use rocket::{Route, get, post, routes};
+use rocket::{Route, State, get, post, routes};
 use serde_json::json;
 
 use crate::db::entities::store_item::{self, ProductCategory};
 use crate::error::{Error, Result};
 use crate::http::template::Template;
 use crate::model::pagination::Pagination;
+use crate::payments::Providers;
 use crate::store::api::items::ListingQuery;
 use crate::store::model::purchase::buy;
 use crate::store::model::store_item::{listing, views};
@@ -74,19 +76,27 @@ pub async fn index(p: Page<'_>, query: ListingQuery<'_>) -> Result<Template> {
 
 /// One item.
 #[get("/store/items/<uuid>?<done>&<error>")]
-pub async fn item(p: Page<'_>, uuid: &str, done: Option<&str>, error: Option<&str>) -> Result<Template> {
+pub async fn item(
+    p: Page<'_>,
+    providers: &State<Providers>,
+    uuid: &str,
+    done: Option<&str>,
+    error: Option<&str>,
+) -> Result<Template> {
     let viewer = p.user.as_ref().map(|u| u.id);
     let row = store_item::Model::visible(p.db, uuid, viewer).await?;
     let own = viewer == Some(row.user_id);
     let view = views(p.db, vec![row], viewer, p.now).await?.remove(0);
     let mut shown = item_json(&p, &view);
     let name = p.lang.pick(&view.name, &view.name_en).to_string();
-    let buy = match (&p.user, own, view.purchased == Some(true), view.on_sale, view.price.amount) {
-        (_, true, _, _, _) => "own",
-        (_, _, true, _, _) => "purchased",
-        (_, _, _, false, _) => "not_on_sale",
-        (_, _, _, _, amount) if amount > 0 => "paid_unavailable",
-        (None, _, _, _, _) => "sign_in",
+    let priced = view.price.amount > 0;
+    let buy = match (&p.user, own, view.purchased == Some(true), view.on_sale) {
+        (_, true, _, _) => "own",
+        (_, _, true, _) => "purchased",
+        (_, _, _, false) => "not_on_sale",
+        _ if priced && providers.stripe.is_none() => "paid_unavailable",
+        (None, _, _, _) => "sign_in",
+        _ if priced => "paid",
         _ => "free",
     };
     if let serde_json::Value::Object(extra) = json!({
@@ -94,6 +104,8 @@ pub async fn item(p: Page<'_>, uuid: &str, done: Option<&str>, error: Option<&st
         "file": view.item_zip.as_ref().map(|f| json!({ "name": f.file_name, "size": crate::web::pages::booth_maker::views::size_label(f.file_size) })),
         "buy": buy,
         "buy_action": p.href(&format!("/store/items/{}/purchase", view.uuid)),
+        "checkout_action": p.href(&format!("/store/items/{}/checkout", view.uuid)),
+        "priced": priced,
         "purchases_href": p.href("/mypage/purchases"),
         "edit_href": own.then(|| p.href(&format!("/mypage/store/items/{}/edit", view.uuid))),
         "limited": view.accessible_status != store_item::AccessibleStatus::Published,
@@ -113,8 +125,18 @@ pub struct BuyForm {
     csrf_token: Option<String>,
 }
 
-/// The refusals of a buy that the item page explains (anything else is an error page).
-const REFUSALS: [&str; 4] = ["own_item", "not_on_sale", "purchase_refunded", "paid_purchase_unavailable"];
+/// The refusals of a buy or a checkout that the item page explains (anything else is an error
+/// page).
+pub(crate) const REFUSALS: [&str; 8] = [
+    "own_item",
+    "not_on_sale",
+    "purchase_refunded",
+    "payment_required",
+    "already_purchased",
+    "free_item",
+    "order_open",
+    "provider_unavailable",
+];
 
 /// Buys a free item; back to its page, which says so (or why not).
 #[post("/store/items/<uuid>/purchase", data = "<form>")]

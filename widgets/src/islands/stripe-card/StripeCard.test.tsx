@@ -86,7 +86,7 @@ describe('stripe-card', () => {
     });
     await waitFor(() => expect(navigate).toHaveBeenCalledWith(`/en/payment/complete?transaction=${TRANSACTION}`));
     expect(calls.preOrder).toHaveBeenCalledTimes(1);
-    expect(calls.preOrder).toHaveBeenCalledWith(14);
+    expect(calls.preOrder).toHaveBeenCalledWith();
     expect(calls.capture).toHaveBeenCalledTimes(1);
     expect(calls.capture).toHaveBeenCalledWith(TRANSACTION, 'pm_card');
     expect(button().disabled).toBe(true);

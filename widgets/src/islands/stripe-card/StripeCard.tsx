@@ -1,5 +1,6 @@
 /**
- * Island `stripe-card` (/payment/confirm with Stripe): the card form of one won application.
+ * Island `stripe-card` (/payment/confirm with Stripe; the store's `/store/orders/{uuid}`): the
+ * card form of one won application, or of one store order (`storeItem` and `storeOrder`).
  * Stripe.js comes from the page (`<script id="stripe-js">`, the URL of the server's
  * `stripe_js_url`; the page's Content-Security-Policy allows its origin); the island waits for
  * it, mounts Stripe's card Element and, on "Pay", runs {@link payByCard}.
@@ -14,16 +15,20 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { hasAuthError, onAuthError, signInHref } from '../../auth';
 import { documentLang, type Lang } from '../../i18n';
 import { useT } from '../../i18n-react';
-import { payByCard, productApi, type CardElementLike, type Outcome, type PaymentApi, type StripeLike } from './flow';
+import { payByCard, productApi, storeApi, type CardElementLike, type Outcome, type PaymentApi, type StripeLike } from './flow';
 import './stripe-card.css';
 
 export interface StripeCardProps {
   lang?: Lang;
-  applicationId: number;
+  /** The won application paid for… */
+  applicationId?: number;
+  /** …or the store item and the buyer's order for it. */
+  storeItem?: string;
+  storeOrder?: string;
   publishableKey: string;
-  /** `/payment/complete` in the page's language. */
+  /** `/payment/complete` (the store: the order's page) in the page's language. */
   completePath: string;
-  /** `/payment?application_id=…` in the page's language. */
+  /** `/payment?application_id=…` (the store: the item's page) in the page's language. */
   payPath: string;
   /** The fee as the page shows it (`9,000円`, `¥9,000`). */
   amountLabel: string;
@@ -70,7 +75,7 @@ interface Shown {
 }
 
 export default function StripeCard(props: StripeCardProps) {
-  const { applicationId, publishableKey, completePath, payPath, amountLabel } = props;
+  const { applicationId, storeItem, storeOrder, publishableKey, completePath, payPath, amountLabel } = props;
   const t = useT();
   const lang: Lang = props.lang === 'en' || props.lang === 'ja' ? props.lang : documentLang();
   const id = useId();
@@ -119,7 +124,10 @@ export default function StripeCard(props: StripeCardProps) {
     inFlight.current = true;
     setBusy(true);
     setShown(null);
-    const outcome: Outcome = await payByCard(stripe, card, applicationId, props.calls ?? productApi(lang)).catch(
+    const calls =
+      props.calls ??
+      (storeItem && storeOrder ? storeApi(lang, storeItem, storeOrder) : productApi(lang, applicationId ?? 0));
+    const outcome: Outcome = await payByCard(stripe, card, calls).catch(
       (err: unknown): Outcome => {
         console.error('[vmarket] payment failed', err);
         return { kind: 'failed', message: 'failed', again: true };

@@ -1,12 +1,15 @@
 /**
- * The card payment of one won application, as the `stripe-card` island runs it (issue 13,
- * spec §7 "Payments (no retry)"):
+ * The card payment of one won application (issue 13, spec §7 "Payments (no retry)") or of one
+ * store order (issue 31), as the `stripe-card` island runs it:
  *
  * 1. `POST /api/v1/user/payment/pre_order` opens the attempt — or returns the one already open
  *    for this application and Stripe, so a second tab or a reload pays the same PaymentIntent.
+ *    (The store: `POST /api/v1/store/items/{uuid}/orders` answers the buyer's open order, which
+ *    must be the one the page shows: its amount is what the page said.)
  * 2. Stripe.js turns the card into a PaymentMethod (`createPaymentMethod`; a Stripe.js that
  *    returns none, such as localstripe's fake of it, gives a tokenized card instead).
- * 3. `POST /api/v1/user/payment/capture` confirms it on the server. When the card needs 3-D
+ * 3. `POST /api/v1/user/payment/capture` (the store: `POST /api/v1/store/orders/{uuid}/capture`)
+ *    confirms it on the server. When the card needs 3-D
  *    Secure (409 `payment_requires_action`), Stripe.js authenticates it with the
  *    PaymentIntent's client secret and the capture is asked once more, without a card.
  *
@@ -65,16 +68,22 @@ export type Outcome =
   /** Not paid; `again`: the payer may try again (with the same or another card). */
   | { kind: 'failed'; message: string; params?: Record<string, string>; again: boolean };
 
-/** The API calls, injectable for tests. */
+/** An opened attempt: what is captured, and the client secret for 3-D Secure. */
+export interface Opened {
+  transaction_uuid: string;
+  client_secret?: string | null;
+}
+
+/** The API calls of one payment, injectable for tests. */
 export interface PaymentApi {
-  preOrder(applicationId: number): Promise<{ transaction_uuid: string; client_secret?: string | null }>;
+  preOrder(): Promise<Opened>;
   capture(transaction: string, paymentMethod?: string): Promise<unknown>;
 }
 
-/** The product API (cookie auth, CSRF header, never repeated). */
-export function productApi(lang: Lang): PaymentApi {
+/** The product API of application `applicationId` (cookie auth, CSRF header, never repeated). */
+export function productApi(lang: Lang, applicationId: number): PaymentApi {
   return {
-    preOrder: (applicationId) =>
+    preOrder: () =>
       api.post('/api/v1/user/payment/pre_order', {
         lang,
         body: { application_id: applicationId, payment_type: 'stripe' },
@@ -87,12 +96,43 @@ export function productApi(lang: Lang): PaymentApi {
   };
 }
 
+/** The store's API for order `order` of item `item` (cookie auth, CSRF header, never repeated). */
+export function storeApi(lang: Lang, item: string, order: string): PaymentApi {
+  return {
+    preOrder: async () => {
+      const opened = await api.post('/api/v1/store/items/{uuid}/orders', {
+        lang,
+        path: { uuid: item },
+        body: { payment_type: 'stripe' },
+      });
+      // Another order (the page's expired meanwhile): its amount may differ from the page's.
+      if (opened.order.uuid !== order) throw new OrderChanged();
+      return { transaction_uuid: order, client_secret: opened.client_secret };
+    },
+    capture: (transaction, paymentMethod) =>
+      api.post('/api/v1/store/orders/{uuid}/capture', {
+        lang,
+        path: { uuid: transaction },
+        body: paymentMethod ? { payment_method: paymentMethod } : {},
+      }),
+  };
+}
+
+/** The order the page shows is no longer the buyer's open one. */
+export class OrderChanged extends Error {}
+
 /** The message of an API error that ends the attempt (before anything was charged). */
 function refused(err: unknown): Outcome {
+  if (err instanceof OrderChanged) return { kind: 'failed', message: 'order_changed', again: false };
   if (!(err instanceof ApiError)) return { kind: 'failed', message: 'failed', again: true };
   switch (err.code) {
     case 'already_paid':
       return { kind: 'failed', message: 'already_paid', again: false };
+    case 'already_purchased':
+      return { kind: 'failed', message: 'already_purchased', again: false };
+    case 'order_expired':
+    case 'not_on_sale':
+      return { kind: 'failed', message: 'order_expired', again: false };
     case 'payment_closed':
       return { kind: 'failed', message: 'closed', again: false };
     case 'provider_unavailable':
@@ -140,16 +180,11 @@ function captured(err: unknown, transaction: string): Outcome | null {
   }
 }
 
-/** Pays application `applicationId` with the card in `card`; see the module comment. */
-export async function payByCard(
-  stripe: StripeLike,
-  card: CardElementLike,
-  applicationId: number,
-  calls: PaymentApi,
-): Promise<Outcome> {
-  let opened: { transaction_uuid: string; client_secret?: string | null };
+/** Pays what `calls` open with the card in `card`; see the module comment. */
+export async function payByCard(stripe: StripeLike, card: CardElementLike, calls: PaymentApi): Promise<Outcome> {
+  let opened: Opened;
   try {
-    opened = await calls.preOrder(applicationId);
+    opened = await calls.preOrder();
   } catch (err) {
     return refused(err);
   }

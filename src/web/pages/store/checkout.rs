@@ -1,0 +1,122 @@
+//! Paying for a priced store item by card (issue 31): the item page's button posts
+//! `/store/items/{uuid}/checkout`, which opens (or finds) the buyer's order at the price in
+//! force and sends them to `/store/orders/{uuid}`. That page shows the amount the order holds
+//! and until when, and the `stripe-card` island in its store mode (the page's
+//! Content-Security-Policy allows Stripe.js, as the application payment page does); the island
+//! pays the order through `/api/v1/store/…` and comes back to the same page, which then tells
+//! how the order ended — paid (with the way to the download), still being confirmed (the page
+//! asks Stripe itself), expired or closed (with the way back to the item). The buyer's alone:
+//! anyone else gets the 404 page.
+
+use rocket::form::Form;
+use rocket::http::CookieJar;
+use rocket::response::Redirect;
+use rocket::{Route, State, get, post, routes};
+use sea_orm::EntityTrait;
+use serde_json::json;
+
+use crate::auth::guards::CurrentUser;
+use crate::db::entities::store_item;
+use crate::db::entities::store_order::StoreOrderState;
+use crate::error::{Error, Result};
+use crate::model::lottery_mails::yen;
+use crate::payments::Providers;
+use crate::store::card;
+use crate::store::model::order::of_buyer;
+use crate::web::headers::SecurityHeaders;
+use crate::web::page::Page;
+use crate::web::pages::circles::poster;
+use crate::web::pages::entry_views::fee_text;
+use crate::web::pages::payment::PaymentPage;
+use crate::web::pages::store::public::REFUSALS;
+
+/// The checkout button's form: only the CSRF field.
+#[derive(rocket::FromForm)]
+pub struct CheckoutForm {
+    csrf_token: Option<String>,
+}
+
+/// Opens the buyer's card order for the item and goes to it; a refusal goes back to the item
+/// page, which explains it.
+#[post("/store/items/<uuid>/checkout", data = "<form>")]
+pub async fn checkout(
+    p: Page<'_>,
+    cookies: &CookieJar<'_>,
+    providers: &State<Providers>,
+    uuid: &str,
+    form: Form<CheckoutForm>,
+) -> Result<Redirect> {
+    let user = poster(&p, cookies, form.csrf_token.as_deref())?;
+    let to = match card::open(p.db, providers, user.id, uuid, p.now).await {
+        Ok(opened) => format!("/store/orders/{}", opened.order.uuid),
+        Err(Error::Conflict { code }) if REFUSALS.contains(&code) => format!("/store/items/{uuid}?error={code}"),
+        Err(Error::BadGateway { .. } | Error::Validation(_)) => {
+            format!("/store/items/{uuid}?error=provider_unavailable")
+        }
+        Err(other) => return Err(other),
+    };
+    Ok(crate::http::redirect::to_site(&p.href(&to)))
+}
+
+/// The buyer's order: pay it, or how it ended.
+#[get("/store/orders/<uuid>")]
+pub async fn order(
+    p: Page<'_>,
+    current: CurrentUser,
+    providers: &State<Providers>,
+    headers: &State<SecurityHeaders>,
+    uuid: &str,
+) -> Result<PaymentPage> {
+    let buyer = current.user.id;
+    let mut found = of_buyer(p.db, buyer, uuid).await?;
+    if found.state == StoreOrderState::Pending && found.provider_order_id.is_some() {
+        // Paid in another tab, or an answer the browser lost: Stripe tells (never charges).
+        let _ = card::capture(p.db, providers, buyer, uuid, None, p.now).await;
+        found = of_buyer(p.db, buyer, uuid).await?;
+    }
+    let item = store_item::Entity::find_by_id(found.item_id).one(p.db).await?.ok_or_else(Error::not_found)?;
+    let item_href = p.href(&format!("/store/items/{}", item.uuid));
+    let open = found.state == StoreOrderState::Pending && found.expires_at > p.now;
+    let state = match found.state {
+        StoreOrderState::Pending if open => "open",
+        StoreOrderState::Pending => "expired",
+        StoreOrderState::Captured => "paid",
+        StoreOrderState::Failed if found.closed_reason.as_deref() == Some("expired") => "expired",
+        StoreOrderState::Failed => "closed",
+        StoreOrderState::Duplicate => "duplicate",
+    };
+    let mut csp = None;
+    let stripe = match &providers.stripe {
+        Some(stripe) if open => {
+            let origins = stripe.browser_origins();
+            csp = Some(headers.csp_with_stripe(&origins.js, origins.api.as_deref()));
+            let props = json!({
+                "lang": p.lang.code(),
+                "storeItem": item.uuid,
+                "storeOrder": found.uuid,
+                "publishableKey": stripe.publishable_key(),
+                "completePath": p.href(&format!("/store/orders/{}", found.uuid)),
+                "payPath": item_href,
+                "amountLabel": fee_text(&p, found.amount),
+            });
+            Some(json!({ "js_url": stripe.js_url().as_str(), "island_props": props.to_string() }))
+        }
+        _ => None,
+    };
+    let ctx = json!({
+        "state": state,
+        "item": p.lang.pick(&item.name, &item.name_en),
+        "item_href": item_href,
+        "amount": yen(found.amount),
+        "expires_at": found.expires_at,
+        "stripe": stripe,
+        "purchases_href": p.href("/mypage/purchases"),
+    });
+    let template = p.render("store/order", &p.t("store.order.title"), ctx);
+    Ok(PaymentPage::new(template, csp))
+}
+
+/// The routes (never cached: a buyer's own).
+pub fn routes() -> Vec<Route> {
+    routes![checkout, order]
+}
