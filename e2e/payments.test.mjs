@@ -16,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { TEST_TIMEOUT_MS, launchBrowser, screenshot, signIn } from './support.mjs';
+import { TEST_TIMEOUT_MS, launchBrowser, screenshot, signIn, typeCard } from './support.mjs';
 import { privateServer } from './payments-support.mjs';
 
 /** @type {import('playwright-core').Browser | undefined} */
@@ -85,18 +85,6 @@ async function signedIn(account, start) {
   await page.goto(url(start));
   await signIn(page, account, (p) => p === start);
   return { context, page, errors };
-}
-
-/**
- * Types a card into localstripe's fake card Element (number, month, year, CVC, postal code).
- * @param {import('playwright-core').Page} page
- */
-async function typeCard(page) {
-  const inputs = page.getByTestId('card-element').locator('input');
-  await inputs.first().waitFor();
-  for (const [i, value] of ['4242424242424242', '12', '30', '123', '1500001'].entries()) {
-    await inputs.nth(i).fill(value);
-  }
 }
 
 /**

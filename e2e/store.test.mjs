@@ -4,13 +4,14 @@
  * refused a price that is not a number and kept what was typed; a visitor finds it by keyword
  * at 800 yen; with the clock moved into the discount window (time travel) the store, the item
  * page and the English pages show 600 yen, 25 % off and when the sale ends, at 1280 and 390 px;
- * the demo admin gets the free demo table with the item page's button and downloads its file from
- * "Purchases".
+ * the demo admin, a buyer like any other, buys it there by card (localstripe's Stripe.js) at the
+ * 600 yen the order page holds, gets the free demo table with the item page's button, and
+ * downloads both files from "Purchases".
  */
 // e2e-schedule: private — travels the clock and buys with a demo account: a demo server of its own (scripts/e2e)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, signIn, travel, url } from './support.mjs';
+import { TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, signIn, travel, typeCard, url } from './support.mjs';
 
 const DEMO_PASSWORD = 'vmarket-demo-2026';
 const EXHIBITOR = { email: 'exhibitor@demo.vmarket.test', password: DEMO_PASSWORD };
@@ -80,7 +81,7 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     await v.waitForSelector('[data-testid=store-item-page]');
     assert.match(await v.getByTestId('store-price').innerText(), /600円\s+800円\s+25%OFF/);
     assert.equal(await v.getByTestId('store-discount-until').innerText(), 'セールは2027/01/12 00:00まで');
-    assert.equal(await v.getByTestId('store-buy').getAttribute('data-state'), 'paid_unavailable');
+    assert.equal(await v.getByTestId('store-buy').getAttribute('data-state'), 'sign_in', 'a visitor signs in to buy');
     const itemPath = new URL(v.url()).pathname;
     await v.setViewportSize({ width: 390, height: 844 });
     await v.goto(url(`/en${itemPath}`));
@@ -91,11 +92,26 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     await v.goto(url('/en/store'));
     await noSidewaysScroll(v);
     await screenshot(v, 'store-en-390.png');
+
+    // The admin (a buyer like any other) buys it by card inside the window, at the price held.
+    const s = staff.page;
+    await s.goto(url(itemPath));
+    assert.equal(await s.getByTestId('store-buy').getAttribute('data-state'), 'paid');
+    await Promise.all([
+      s.waitForURL((u) => u.pathname.startsWith('/store/orders/')),
+      s.getByTestId('store-checkout').click(),
+    ]);
+    assert.equal(await s.getByTestId('store-order-amount').innerText(), '600円');
+    await typeCard(s);
+    assert.equal((await s.getByTestId('pay-button').innerText()).trim(), '600円を支払う');
+    await screenshot(s, 'store-order-ja.png');
+    await s.getByTestId('pay-button').dblclick();
+    await s.waitForSelector('[data-testid=store-order][data-state=paid]');
+    await screenshot(s, 'store-order-paid-ja.png');
     await travel(staff.page, null);
     travelled = false;
 
-    // The admin (a user like any other) gets the free demo table and downloads it.
-    const s = staff.page;
+    // Then the free demo table with the item page's button, and both files downloaded.
     await s.goto(url('/store?category=housing_furniture'));
     await s.getByTestId('store-item').filter({ hasText: '無料' }).locator('a').click();
     await s.waitForSelector('[data-testid=store-item-page]');
@@ -104,9 +120,13 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     assert.match(await s.getByTestId('store-notice').innerText(), /入手しました/);
     assert.equal(await s.getByTestId('store-buy').getAttribute('data-state'), 'purchased');
     await s.goto(url('/mypage/purchases'));
-    const bought = s.getByTestId('purchase').filter({ hasText: '木のテーブル' });
+    const bought = s.getByTestId('purchase').filter({ hasText: '木のテーブル' }).filter({ hasNotText: '限定色' });
     const [download] = await Promise.all([s.waitForEvent('download'), bought.getByTestId('purchase-download').click()]);
     assert.equal(download.suggestedFilename(), 'table.glb');
+    const paid = s.getByTestId('purchase').filter({ hasText: '限定色' });
+    assert.match(await paid.innerText(), /600円/, 'the price charged');
+    const [file] = await Promise.all([s.waitForEvent('download'), paid.getByTestId('purchase-download').click()]);
+    assert.equal(file.suggestedFilename(), 'table.glb');
     await screenshot(s, 'store-purchases-ja.png');
 
     for (const p of [seller, visitor, staff]) assert.deepEqual(p.errors, []);

@@ -214,3 +214,15 @@ export async function travel(staff, at, address = url) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * Types a card into localstripe's fake card Element (number, month, year, CVC, postal code).
+ * @param {import('playwright-core').Page} page
+ */
+export async function typeCard(page) {
+  const inputs = page.getByTestId('card-element').locator('input');
+  await inputs.first().waitFor();
+  for (const [i, value] of ['4242424242424242', '12', '30', '123', '1500001'].entries()) {
+    await inputs.nth(i).fill(value);
+  }
+}
