@@ -3,7 +3,7 @@
  * sends the signed-in browser's cookies, the CSRF token on writes and `?lang=` (so errors come
  * in the console's language), and turns the server's error body into react-admin's shape:
  * `details` become field errors shown beside the inputs. Plus the console's own calls:
- * dashboard, clock, time travel and a payment's reconcile.
+ * dashboard, clock, time travel, a payment's reconcile and a store purchase's refund.
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { type DataProvider, HttpError, fetchUtils } from 'react-admin';
@@ -166,6 +166,12 @@ export type ConsoleDataProvider = DataProvider & {
   timeTravel: (timestamp: string | null) => Promise<ClockState>;
   /** `POST /admin/api/<resource>/<id>/reconcile`: the record as it is now, with `outcome`. */
   reconcile: (resource: string, id: number | string) => Promise<Record<string, unknown> & { outcome: string }>;
+  /** `POST /admin/api/<resource>/<id>/refund` with the reason: the record as it is now, with `outcome`. */
+  refund: (
+    resource: string,
+    id: number | string,
+    reason: string,
+  ) => Promise<Record<string, unknown> & { outcome: string }>;
 };
 
 export function createDataProvider(env: HttpEnvironment = browser): ConsoleDataProvider {
@@ -181,6 +187,13 @@ export function createDataProvider(env: HttpEnvironment = browser): ConsoleDataP
     clock: async () => (await http(`${API_URL}/clock`)).json,
     reconcile: async (resource, id) =>
       (await http(`${API_URL}/${resource}/${encodeURIComponent(String(id))}/reconcile`, { method: 'POST' })).json,
+    refund: async (resource, id, reason) =>
+      (
+        await http(`${API_URL}/${resource}/${encodeURIComponent(String(id))}/refund`, {
+          method: 'POST',
+          body: JSON.stringify({ reason }),
+        })
+      ).json,
     timeTravel: async (timestamp) =>
       (
         await http(TIME_TRAVEL_URL, timestamp === null

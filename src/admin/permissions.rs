@@ -18,7 +18,7 @@ pub enum Area {
     Exhibitors,
     /// Lottery runs (commit, preview, publish).
     Lottery,
-    /// Payments (read; admins also reconcile).
+    /// Payments and store purchases (read; admins also reconcile payments and refund purchases).
     Payments,
     /// Inquiries and their categories, redirects.
     Support,
@@ -41,7 +41,7 @@ pub enum Access {
     None,
     /// Read only.
     Read,
-    /// Read and the one extra action of the area (payments: reconcile).
+    /// Read and the extra actions of the area (payments: reconcile, refund).
     ReadAndAct,
     /// Read and write.
     Write,
@@ -62,14 +62,17 @@ pub enum Action {
     /// Remove a record (`DELETE`).
     Delete,
     /// Ask the provider where a stuck payment stands and settle, fail or expire it
-    /// (`POST /admin/api/{resource}/{id}/reconcile`): the one extra action of the payments area.
+    /// (`POST /admin/api/{resource}/{id}/reconcile`): an extra action of the payments area.
     Reconcile,
+    /// Give the money of a purchase back and revoke what it bought, with a reason
+    /// (`POST /admin/api/{resource}/{id}/refund`): an extra action of the payments area.
+    Refund,
 }
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 6] =
-        [Action::List, Action::Show, Action::Create, Action::Edit, Action::Delete, Action::Reconcile];
+    pub const ALL: [Action; 7] =
+        [Action::List, Action::Show, Action::Create, Action::Edit, Action::Delete, Action::Reconcile, Action::Refund];
     /// Reading only.
     pub const READ: &'static [Action] = &[Action::List, Action::Show];
     /// Reading and changing existing records.
@@ -81,7 +84,7 @@ impl Action {
     pub fn needs(self) -> Access {
         match self {
             Action::List | Action::Show => Access::Read,
-            Action::Reconcile => Access::ReadAndAct,
+            Action::Reconcile | Action::Refund => Access::ReadAndAct,
             Action::Create | Action::Edit | Action::Delete => Access::Write,
         }
     }
@@ -95,6 +98,7 @@ impl Action {
             Action::Edit => "edit",
             Action::Delete => "delete",
             Action::Reconcile => "reconcile",
+            Action::Refund => "refund",
         }
     }
 }

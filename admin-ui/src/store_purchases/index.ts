@@ -3,13 +3,15 @@ import ShoppingBagIcon from '@mui/icons-material/ShoppingBag';
 import { PURCHASE_STATUSES } from '../common/choices';
 import type { ResourceSpec } from '../common/spec';
 import { pagesOf } from '../common/views';
+import { RefundButton } from './RefundButton';
 
-/** Who got which store item, at what price and fee; read only. */
+/** Who got which store item, at what price and fee; an admin refunds one from its page. */
 export const spec: ResourceSpec = {
   name: 'store_purchases',
   search: true,
   sort: { field: 'id', order: 'DESC' },
   actions: 'read',
+  showActions: RefundButton,
   fields: [
     { source: 'created_at', kind: 'datetime', list: true, sortable: true },
     { source: 'item_id', kind: 'reference', reference: 'store_items', list: true, filter: true },

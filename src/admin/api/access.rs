@@ -96,7 +96,7 @@ pub struct Allowed<'r> {
 }
 
 /// The action of a console request: its method, whether it names a record, and the step it
-/// names after the record (`/{id}/reconcile`).
+/// names after the record (`/{id}/reconcile`, `/{id}/refund`).
 pub fn action_of(method: Method, names_record: bool, step: Option<&str>) -> Option<Action> {
     match (method, names_record, step) {
         (Method::Get | Method::Head, false, None) => Some(Action::List),
@@ -105,6 +105,7 @@ pub fn action_of(method: Method, names_record: bool, step: Option<&str>) -> Opti
         (Method::Put, true, None) => Some(Action::Edit),
         (Method::Delete, true, None) => Some(Action::Delete),
         (Method::Post, true, Some("reconcile")) => Some(Action::Reconcile),
+        (Method::Post, true, Some("refund")) => Some(Action::Refund),
         _ => None,
     }
 }

@@ -5,8 +5,9 @@ use rocket::data::Data;
 use rocket::response::status;
 use rocket::serde::json::Json;
 use rocket::{Route, delete, get, post, put, routes};
+use serde::Deserialize;
 use serde_json::Value;
-use utoipa::OpenApi;
+use utoipa::{OpenApi, ToSchema};
 
 use crate::admin::api::access::Allowed;
 use crate::admin::api::contract::{Listed, RawList};
@@ -133,12 +134,55 @@ pub async fn reconcile_record(
     (found.reconcile)(&cx, id.0).await.map(Json)
 }
 
+/// Why staff refund.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RefundInput {
+    /// Shown to staff and kept with the purchase and the audit entry (1–500 characters).
+    pub reason: Option<String>,
+}
+
+/// Refunds a record (store purchases: the money back at the provider for one paid by card,
+/// then the purchase `refunded` and its downloads revoked); audited with the reason. Answers the
+/// record as it is now with `outcome` (`refunded`). 409 `purchase_refunded` when refunded
+/// already, 422 without a reason, 502 when the provider did not answer (nothing changed; the
+/// audit entry is stored all the same).
+#[utoipa::path(post, path = "/admin/api/{resource}/{id}/refund", tag = "admin", security(("bearer" = [])),
+    params(("resource" = String, Path, description = "A console resource that refunds (`store_purchases`)"),
+           ("id" = i32, Path, description = "Record id")),
+    request_body = RefundInput,
+    responses((status = 200, body = Object, description = "The record with `outcome`: `refunded`"),
+              (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+              (status = 404, body = crate::error::ErrorBody), (status = 405, body = crate::error::ErrorBody),
+              (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody),
+              (status = 502, body = crate::error::ErrorBody)))]
+#[post("/api/<resource>/<id>/refund", data = "<body>")]
+pub async fn refund_record(
+    resource: &str,
+    id: Id,
+    allowed: std::result::Result<Allowed<'_>, Error>,
+    body: std::result::Result<Json<RefundInput>, rocket::serde::json::Error<'_>>,
+) -> Result<Json<Value>> {
+    let Allowed { resource: found, cx, .. } = allowed?;
+    debug_assert_eq!(found.name, resource);
+    let Json(input) = body.map_err(|_| Error::BadRequest { code: "bad_request" })?;
+    let reason = input.reason.unwrap_or_default();
+    (found.refund)(&cx, id.0, reason).await.map(Json)
+}
+
 /// The OpenAPI operations of the resource routes.
 #[derive(OpenApi)]
-#[openapi(paths(list_records, show_record, create_record, update_record, delete_record, reconcile_record))]
+#[openapi(paths(
+    list_records,
+    show_record,
+    create_record,
+    update_record,
+    delete_record,
+    reconcile_record,
+    refund_record
+))]
 pub struct Doc;
 
 /// Routes of every console resource (mounted at `/admin`).
 pub fn routes() -> Vec<Route> {
-    routes![list_records, show_record, create_record, update_record, delete_record, reconcile_record]
+    routes![list_records, show_record, create_record, update_record, delete_record, reconcile_record, refund_record]
 }

@@ -16,7 +16,7 @@ use crate::admin::api::contract::{Columns, ListParams, Listed, RawList, column};
 use crate::admin::api::cx::Cx;
 use crate::admin::api::image_slot::ImageSlot;
 use crate::admin::api::input;
-use crate::admin::api::resource::{Resource, Row, id_column};
+use crate::admin::api::resource::{Reconciliation, Resource, Row, id_column};
 use crate::admin::permissions::{Action, Area};
 use crate::error::{Error, Result};
 use crate::model::audit;
@@ -45,6 +45,7 @@ pub struct Registered {
     pub(super) update: for<'a> fn(&'a Cx<'a>, i32, Value) -> BoxFuture<'a, Result<Value>>,
     pub(super) delete: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
     pub(super) reconcile: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
+    pub(super) refund: for<'a> fn(&'a Cx<'a>, i32, String) -> BoxFuture<'a, Result<Value>>,
     /// Whether every declared column exists (checked by a test).
     pub check_columns: fn() -> std::result::Result<(), String>,
 }
@@ -63,6 +64,7 @@ pub const fn registered<R: Resource>() -> Registered {
         update: |cx, id, body| Box::pin(update::<R>(cx, id, body)),
         delete: |cx, id| Box::pin(delete::<R>(cx, id)),
         reconcile: |cx, id| Box::pin(reconcile::<R>(cx, id)),
+        refund: |cx, id, reason| Box::pin(refund::<R>(cx, id, reason)),
         check_columns: check_columns::<R>,
     }
 }
@@ -230,11 +232,41 @@ fn with_key(record: &Value, key: &str, value: Value) -> Value {
 async fn reconcile<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<Value> {
     let (row, before) = one::<R, _>(cx.db, id, cx).await?;
     let done = R::reconcile(row, cx).await?;
+    acted::<R>(cx, id, Action::Reconcile, before, done, None).await
+}
+
+/// The longest refund reason staff may give.
+pub const REFUND_REASON_MAX: usize = 500;
+
+async fn refund<R: Resource>(cx: &Cx<'_>, id: i32, reason: String) -> Result<Value> {
+    let reason = reason.trim();
+    if reason.is_empty() || reason.chars().count() > REFUND_REASON_MAX {
+        return Err(Error::invalid("reason", "admin.store_purchases.reason_invalid"));
+    }
+    let (row, before) = one::<R, _>(cx.db, id, cx).await?;
+    let done = R::refund(row, cx, reason).await?;
+    acted::<R>(cx, id, Action::Refund, before, done, Some(reason)).await
+}
+
+/// After an action that reached outside (a provider) and stands on its own: the audit entry of
+/// `action` on record `id` (before → after, with the outcome and any `reason`) in a
+/// transaction of its own; the record as it is now with `outcome`, or the action's error.
+async fn acted<R: Resource>(
+    cx: &Cx<'_>,
+    id: i32,
+    action: Action,
+    before: Value,
+    done: Reconciliation,
+    reason: Option<&str>,
+) -> Result<Value> {
     let (_, after) = one::<R, _>(cx.db, id, cx).await?;
     let outcome = Value::String(done.outcome.into());
-    let logged = with_key(&snapshot::<R>(&after), "outcome", outcome.clone());
+    let mut logged = with_key(&snapshot::<R>(&after), "outcome", outcome.clone());
+    if let Some(reason) = reason {
+        logged = with_key(&logged, "reason", Value::String(reason.into()));
+    }
     let txn = crate::db::begin_write(cx.db).await?;
-    audited(txn, cx, R::NAME, id, Action::Reconcile, Some(snapshot::<R>(&before)), Some(logged)).await?;
+    audited(txn, cx, R::NAME, id, action, Some(snapshot::<R>(&before)), Some(logged)).await?;
     match done.error {
         Some(error) => Err(error),
         None => Ok(with_key(&after, "outcome", outcome)),

@@ -104,6 +104,13 @@ pub trait Resource: Send + Sync + 'static {
         async { Err(Error::MethodNotAllowed) }
     }
 
+    /// Refunds `row` for `reason` (a store purchase: the money back at its provider, then what it
+    /// bought revoked). By default a resource does not refund (405).
+    fn refund(row: Row<Self>, cx: &Cx<'_>, reason: &str) -> impl Future<Output = Result<Reconciliation>> + Send {
+        let _ = (row, cx, reason);
+        async { Err(Error::MethodNotAllowed) }
+    }
+
     /// Removes `row` (by default the row alone; its children go with it by foreign key, so a
     /// resource whose rows others refer to overrides it and refuses while they do: `crate::admin::api::uses::Uses`).
     fn delete(txn: &DatabaseTransaction, row: Row<Self>, cx: &Cx<'_>) -> impl Future<Output = Result<()>> + Send {

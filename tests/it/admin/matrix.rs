@@ -18,7 +18,7 @@ use crate::support::actors::{Actor, Via};
 const ROLES: [Role; 4] = [Role::Admin, Role::Director, Role::UcStaff, Role::QaTester];
 
 /// What each role may do, per area (DOMAIN.md "Staff roles"), written out independently of the
-/// code: `r` read, `w` write, `a` read and reconcile, `-` nothing; columns admin, director,
+/// code: `r` read, `w` write, `a` read, reconcile and refund, `-` nothing; columns admin, director,
 /// uc_staff, qa_tester.
 fn expected_access(area: &str) -> [char; 4] {
     match area {
@@ -38,7 +38,7 @@ fn expected_access(area: &str) -> [char; 4] {
 fn role_allows(area: &str, role_index: usize, action: Action) -> bool {
     match expected_access(area)[role_index] {
         'w' => true,
-        'a' => matches!(action, Action::List | Action::Show | Action::Reconcile),
+        'a' => matches!(action, Action::List | Action::Show | Action::Reconcile | Action::Refund),
         'r' => matches!(action, Action::List | Action::Show),
         _ => false,
     }
@@ -52,7 +52,7 @@ async fn some_id(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<i64
 }
 
 /// Sends `action` on `resource` as `who` (`None`: anonymous). Writes carry a body that is not an
-/// object, which no resource accepts, and deletions and reconciles name a record that does not
+/// object, which no resource accepts, and deletions, reconciles and refunds name a record that does not
 /// exist: nothing changes.
 async fn attempt(app: &TestApp, who: Option<&Actor<'_>>, resource: &str, action: Action, id: Option<i64>) -> Answer {
     let (method, path, body) = match action {
@@ -62,6 +62,9 @@ async fn attempt(app: &TestApp, who: Option<&Actor<'_>>, resource: &str, action:
         Action::Edit => (Method::Put, format!("/admin/api/{resource}/{}", id.unwrap_or(999_999)), Some(json!([]))),
         Action::Delete => (Method::Delete, format!("/admin/api/{resource}/999999"), None),
         Action::Reconcile => (Method::Post, format!("/admin/api/{resource}/999999/reconcile"), None),
+        Action::Refund => {
+            (Method::Post, format!("/admin/api/{resource}/999999/refund"), Some(json!({"reason": "test"})))
+        }
     };
     match who {
         Some(actor) => call(app, actor, method, &path, body.as_ref()).await,
@@ -80,7 +83,7 @@ fn allowed_status(action: Action, has_record: bool) -> &'static [u16] {
     match (action, has_record) {
         (Action::List, _) => &[200],
         (Action::Show, true) => &[200],
-        (Action::Show | Action::Edit, false) | (Action::Delete | Action::Reconcile, _) => &[404],
+        (Action::Show | Action::Edit, false) | (Action::Delete | Action::Reconcile | Action::Refund, _) => &[404],
         (Action::Create | Action::Edit, _) => &[422],
     }
 }

@@ -118,10 +118,26 @@ async fn the_order_holds_the_price_shown_through_the_discounts_end_and_pays_once
     let (status, _) = buyer.post_json(&format!("/api/v1/store/purchases/{purchase}/download"), &json!({})).await;
     assert_eq!(status, 200, "the buyer downloads what they paid for");
 
-    // Staff refund it: the money goes back at Stripe and the download is revoked.
+    // An admin refunds it in the console with a reason: the money goes back at Stripe, the
+    // download is revoked, the audit log keeps the reason; a director may not refund.
     let bought = store_purchase::Entity::find().one(&app.db).await.unwrap().unwrap();
-    let providers = vmarket::payments::Providers::from_config(&app.config);
-    assert!(vmarket::store::card::refund(&app.db, &providers, &bought, "test", app.clock.now()).await.unwrap());
+    let refund_path = format!("/admin/api/store_purchases/{}/refund", bought.id);
+    let director = app.as_staff(vmarket::model::user::Role::Director).await;
+    assert_eq!(director.post_json(&refund_path, &json!({"reason": "返金依頼"})).await.0, 403);
+    let admin = app.as_staff(vmarket::model::user::Role::Admin).await;
+    let (status, err) = admin.post_json(&refund_path, &json!({"reason": "  "})).await;
+    assert_eq!((status, err["details"][0]["attribute"].as_str()), (422, Some("reason")), "{err}");
+    let (status, done) = admin.post_json(&refund_path, &json!({"reason": "購入者からの返金依頼"})).await;
+    assert_eq!(
+        (status, done["outcome"].as_str(), done["status"].as_str()),
+        (200, Some("refunded"), Some("refunded")),
+        "{done}"
+    );
+    let (status, err) = admin.post_json(&refund_path, &json!({"reason": "もう一度"})).await;
+    assert_eq!((status, code(&err)), (409, Some("purchase_refunded")), "refunded once");
+    let (_, audit) = admin.get_json("/admin/api/audit_log?filter=%7B%22resource%22%3A%22store_purchases%22%7D").await;
+    assert_eq!(audit.as_array().map(Vec::len), Some(1), "{audit}");
+    assert_eq!(audit[0]["after"]["reason"], "購入者からの返金依頼", "{audit}");
     let refunds = stripe.refunds(row.provider_order_id.as_deref().unwrap()).await;
     assert_eq!(refunds, vec![1600], "one refund of the whole amount");
     let (status, err) = buyer.post_json(&format!("/api/v1/store/purchases/{purchase}/download"), &json!({})).await;

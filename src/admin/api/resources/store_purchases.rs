@@ -1,16 +1,21 @@
 //! `store_purchases`: who got which store item, at what price and fee (issue 31), for the staff
-//! who answer buyers and sellers. Read only: a purchase is made by its buyer; refunds of paid
-//! purchases come with paying through the providers (not built yet).
+//! who answer buyers and sellers. A purchase is made by its buyer; an admin **refunds** one with
+//! a reason (`POST /admin/api/store_purchases/{id}/refund`): one paid by card gets its money
+//! back at Stripe first (a silent Stripe: 502, nothing changed), then the purchase is
+//! `refunded`, which revokes its downloads and takes bought furniture out of the booth maker.
+//! Audited with the reason.
 
 use chrono::{DateTime, Utc};
 use sea_orm::ConnectionTrait;
 use serde::Serialize;
 
 use crate::admin::api::contract::Columns;
-use crate::admin::api::resource::{NoInput, Resource};
+use crate::admin::api::cx::Cx;
+use crate::admin::api::resource::{NoInput, Reconciliation, Resource, Row};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::store_purchase::{self, PurchaseStatus};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::store::card;
 
 /// The resource.
 pub struct StorePurchases;
@@ -49,7 +54,7 @@ impl Resource for StorePurchases {
 
     const NAME: &'static str = "store_purchases";
     const AREA: Area = Area::Payments;
-    const ACTIONS: &'static [Action] = Action::READ;
+    const ACTIONS: &'static [Action] = &[Action::List, Action::Show, Action::Refund];
     const COLUMNS: Columns = Columns {
         sort: &["id", "created_at", "price"],
         filter: &["item_id", "buyer_id", "seller_id", "status"],
@@ -77,5 +82,18 @@ impl Resource for StorePurchases {
                 refund_reason: r.refund_reason,
             })
             .collect())
+    }
+
+    async fn refund(row: Row<Self>, cx: &Cx<'_>, reason: &str) -> Result<Reconciliation> {
+        if row.status == PurchaseStatus::Refunded {
+            return Err(Error::Conflict { code: "purchase_refunded" });
+        }
+        match card::refund(cx.db, cx.providers, &row, reason, cx.acted_at()).await {
+            Ok(_) => Ok(Reconciliation { outcome: "refunded", error: None }),
+            Err(error @ Error::BadGateway { .. }) => {
+                Ok(Reconciliation { outcome: "provider_unavailable", error: Some(error) })
+            }
+            Err(other) => Err(other),
+        }
     }
 }
