@@ -34,18 +34,33 @@ struct StripeEventData {
     object: serde_json::Value,
 }
 
+/// A notification as it came: the raw body and its signature header, if any.
+#[derive(Debug, Clone, Copy)]
+pub struct Signed<'a> {
+    /// The raw body.
+    pub payload: &'a [u8],
+    /// Stripe's `Stripe-Signature`.
+    pub signature: Option<&'a str>,
+}
+
 /// Verifies a Stripe webhook (`Stripe-Signature` over the raw `payload`, against every
 /// configured secret, at unix time `real_now`) and applies it once. 400 `invalid_signature`
 /// for a bad or stale signature, 400 `bad_request` for a body that is not an event.
-pub async fn stripe_webhook(
+///
+/// A PaymentIntent no application attempt owns is offered to `others` (the store's orders:
+/// this module knows no feature above it) with the event's type; `true` when it owned it.
+pub async fn stripe_webhook<F>(
     db: &DatabaseConnection,
     outbox: Outbox<'_>,
     config: &Config,
-    payload: &[u8],
-    signature: Option<&str>,
+    Signed { payload, signature }: Signed<'_>,
     real_now: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<WebhookOutcome> {
+    others: F,
+) -> Result<WebhookOutcome>
+where
+    F: AsyncFnOnce(&Intent, &str) -> Result<bool>,
+{
     if config.stripe_webhook_secrets.iter().all(|s| s.is_empty()) {
         return Err(Error::NotFound { code: "not_found" });
     }
@@ -58,19 +73,23 @@ pub async fn stripe_webhook(
     if event_seen(db, PaymentType::Stripe, &event.id).await? {
         return Ok(WebhookOutcome::Duplicate);
     }
-    let outcome = apply_stripe_event(db, outbox, &event, now).await?;
+    let outcome = apply_stripe_event(db, outbox, &event, now, others).await?;
     if !record_event(db, PaymentType::Stripe, &event.id, &event.kind, now).await? {
         return Ok(WebhookOutcome::Duplicate);
     }
     Ok(outcome)
 }
 
-async fn apply_stripe_event(
+async fn apply_stripe_event<F>(
     db: &DatabaseConnection,
     outbox: Outbox<'_>,
     event: &StripeEvent,
     now: DateTime<Utc>,
-) -> Result<WebhookOutcome> {
+    others: F,
+) -> Result<WebhookOutcome>
+where
+    F: AsyncFnOnce(&Intent, &str) -> Result<bool>,
+{
     if !event.kind.starts_with("payment_intent.") {
         return Ok(WebhookOutcome::Ignored);
     }
@@ -78,7 +97,11 @@ async fn apply_stripe_event(
         return Ok(WebhookOutcome::Ignored);
     };
     let Some(found) = order::Model::by_provider_id(db, PaymentType::Stripe, &intent.id).await? else {
-        return Ok(WebhookOutcome::Ignored);
+        return Ok(if others(&intent, &event.kind).await? {
+            WebhookOutcome::Processed
+        } else {
+            WebhookOutcome::Ignored
+        });
     };
     match event.kind.as_str() {
         "payment_intent.succeeded" | "payment_intent.canceled" => {

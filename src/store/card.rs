@@ -10,6 +10,8 @@
 //!   the buyer holds already is refunded at Stripe at once. An outcome Stripe did not tell us
 //!   leaves the order pending: the next capture (the buyer's purchases page asks again) reads
 //!   the intent before anything else, and nothing is confirmed twice (Stripe's idempotency keys).
+//! - [`on_webhook`] applies Stripe's `payment_intent.succeeded` and `.canceled` to the order
+//!   that owns the intent: a buyer whose browser closed after paying still gets the item.
 //! - [`refund`] gives staff's refund of a paid purchase back at Stripe before the purchase is
 //!   marked refunded.
 
@@ -210,6 +212,23 @@ async fn apply(
         }
         _ => Ok(None),
     }
+}
+
+/// Applies Stripe's webhook event `kind` about `intent` when a store order owns it (`false`
+/// otherwise): a payment that succeeded is settled (or refunded, for an item the buyer held
+/// already) even when the buyer's browser never came back; a cancelled one closes the order.
+pub async fn on_webhook(
+    db: &DatabaseConnection,
+    providers: &Providers,
+    intent: &Intent,
+    kind: &str,
+    now: DateTime<Utc>,
+) -> Result<bool> {
+    let Some(found) = order::by_provider_id(db, &intent.id).await? else { return Ok(false) };
+    if matches!(kind, "payment_intent.succeeded" | "payment_intent.canceled") {
+        apply(db, providers.stripe()?, &found, intent, now).await?;
+    }
+    Ok(true)
 }
 
 /// Staff refund `purchase` with `reason`: a purchase paid by card is refunded at Stripe first

@@ -1,12 +1,14 @@
 //! The store and the avatar side (issue 31). Built so far: store items — a seller's uploaded
 //! avatar, furniture or avatar-part bundle on sale, with the price in force by the clock
-//! ([`pricing`]), the public listing and search, free purchases once per buyer with a download
-//! link ([`model::store_item`], [`model::purchase`], [`api::items`], the pages `/store`,
-//! `/mypage/store/items`, `/mypage/purchases`) — and housing videos — a user's uploaded video
+//! ([`pricing`]), the public listing and search, purchases once per buyer with a download link
+//! ([`model::store_item`], [`model::purchase`], [`api::items`], the pages `/store`,
+//! `/mypage/store/items`, `/mypage/purchases`), priced items paid for by card through an order
+//! that holds its price ([`model::order`], [`card`], [`api::orders`], `/store/orders/{uuid}`) —
+//! and housing videos — a user's uploaded video
 //! converted (ffmpeg) into an MP4 of bounded size and a thumbnail by a background job
 //! ([`video`], [`model::housing_video`], [`jobs::ConvertHousingVideo`], [`api::housing_videos`],
-//! the page `/mypage/housing-videos`). Paid purchases, avatar parts, VRChat and box submissions
-//! are not built yet.
+//! the page `/mypage/housing-videos`). Avatar parts, VRChat and box submissions are not built
+//! yet.
 //!
 //! A feature sits above the model and below the edges: `api`, `web`, `admin` and the worker
 //! registry (`crate::workers`) may import it, it imports none of them. It may import everything below the features (`model`, `db`, `storage`, `http`, `auth`, `forms`, the job queue `queue` and the generic `jobs`, `mail`, and what those stand on), `crate::assets` and `crate::payments`; never `booth` or `ingame`.

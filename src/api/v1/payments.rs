@@ -135,7 +135,8 @@ pub struct WebhookAnswer {
 
 /// Stripe's webhook endpoint (register `payment_intent.succeeded` and `payment_intent.canceled`):
 /// verified by `Stripe-Signature` (HMAC-SHA256 over the raw body, 300 s tolerance, any of the
-/// configured secrets), each event applied once. 404 when no webhook secret is configured.
+/// configured secrets), each event applied once — to an application's attempt, or to a store
+/// order (`crate::store::card::on_webhook`). 404 when no webhook secret is configured.
 #[utoipa::path(post, path = "/api/v1/payment/stripe/webhook", tag = "payments",
     request_body(content = String, content_type = "application/json", description = "a Stripe event"),
     responses((status = 200, body = WebhookAnswer),
@@ -147,6 +148,7 @@ pub async fn stripe_webhook(
     clock: &State<Clock>,
     queue: &State<Queue>,
     mailer: &State<Mailer>,
+    providers: &State<Providers>,
     signature: StripeSignature,
     payload: Data<'_>,
 ) -> Result<Json<WebhookAnswer>> {
@@ -160,10 +162,10 @@ pub async fn stripe_webhook(
         api.db,
         Outbox { mailer, queue },
         config,
-        &bytes.into_inner(),
-        signature.0.as_deref(),
+        payments::webhooks::Signed { payload: &bytes.into_inner(), signature: signature.0.as_deref() },
         clock.real_now(),
         api.now,
+        async |intent, kind| crate::store::card::on_webhook(api.db, providers, intent, kind, api.now).await,
     )
     .await?;
     Ok(Json(WebhookAnswer { outcome }))

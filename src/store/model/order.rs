@@ -132,6 +132,15 @@ pub async fn of_buyer(db: &impl ConnectionTrait, buyer_id: i32, uuid: &str) -> R
         .ok_or_else(Error::not_found)
 }
 
+/// The order whose payment object at Stripe is `provider_order_id`, if any.
+pub async fn by_provider_id(db: &impl ConnectionTrait, provider_order_id: &str) -> Result<Option<store_order::Model>> {
+    Ok(store_order::Entity::find()
+        .filter(store_order::Column::Provider.eq(PaymentType::Stripe))
+        .filter(store_order::Column::ProviderOrderId.eq(provider_order_id))
+        .one(db)
+        .await?)
+}
+
 /// The order that made purchase `purchase_id`, if it was paid for.
 pub async fn of_purchase(db: &impl ConnectionTrait, purchase_id: i32) -> Result<Option<store_order::Model>> {
     Ok(store_order::Entity::find()

@@ -5,7 +5,8 @@
 //! its unique key, which opens several); twenty captures at once make one purchase and one
 //! charge; an order past its lifetime is cancelled at Stripe and a new one opens at the price
 //! then in force; strangers get 404 and bad input clear codes. The checkout page holds the
-//! amount, lets Stripe.js load and tells how the order ended.
+//! amount, lets Stripe.js load and tells how the order ended. A payment confirmed in the
+//! browser whose buyer never came back is settled by Stripe's signed webhook.
 
 use std::sync::Arc;
 
@@ -20,6 +21,9 @@ use crate::support::html::Doc;
 use crate::support::localstripe::LocalStripe;
 use crate::support::{TestApp, at};
 
+/// The webhook endpoint's secret.
+const WEBHOOK_SECRET: &str = "whsec_store";
+
 /// A live app with workers whose Stripe is `stripe`.
 async fn app_with(stripe: &LocalStripe) -> TestApp {
     let mut with_stripe = vmarket::config::Config::default();
@@ -33,6 +37,7 @@ async fn app_with(stripe: &LocalStripe) -> TestApp {
             c.stripe_js_url = with_stripe.stripe_js_url;
             c.stripe_api_base = with_stripe.stripe_api_base;
             c.payment_timeout_ms = 2_000;
+            c.stripe_webhook_secrets = vec![WEBHOOK_SECRET.into()];
         })
         .build()
         .await
@@ -307,6 +312,9 @@ async fn the_checkout_page_holds_the_amount_runs_stripe_js_and_tells_how_the_ord
     );
     assert_eq!(stranger.page(&order_path).await.0, 404, "an order is its buyer's");
     assert_eq!(app.get(&order_path).await.status().code, 303, "signed out: to the sign-in");
+    let (_, page) = buyer.page("/mypage/purchases").await;
+    let doc = Doc::parse(&page);
+    assert_eq!(doc.attr("[data-testid=open-order] a", "href"), order_path, "the checkout left open is listed");
 
     let (status, paid) = capture(&buyer, order, Some(&stripe.card("4242424242424242").await)).await;
     assert_eq!(status, 200, "{paid}");
@@ -317,4 +325,47 @@ async fn the_checkout_page_holds_the_amount_runs_stripe_js_and_tells_how_the_ord
     assert_eq!(doc.count("[data-testid=card-island]"), 0, "nothing left to pay");
     let (_, page) = buyer.page(&path).await;
     assert_eq!(Doc::parse(&page).attr("[data-testid=store-buy]", "data-state"), "purchased");
+    let (_, page) = buyer.page("/mypage/purchases").await;
+    let doc = Doc::parse(&page);
+    assert_eq!((doc.count("[data-testid=open-order]"), doc.count("[data-testid=purchase]")), (0, 1));
+}
+
+#[rocket::async_test]
+async fn stripes_webhook_settles_an_order_whose_buyer_never_came_back() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let app = app_with(&stripe).await;
+    let _workers = app.start_workers().await;
+    stripe.register_webhook(&format!("{}/api/v1/payment/stripe/webhook", app.origin), WEBHOOK_SECRET).await;
+    // localstripe signs with the wall clock's time, which the app checks without time travel.
+    app.clock.set(chrono::Utc::now());
+    let seller = app.user("hook_seller").await;
+    let buyer = app.user("hook_buyer").await;
+    let item = on_sale(&seller, json!({"price": 700})).await;
+    let (_, opened) = open(&buyer, item["uuid"].as_str().unwrap()).await;
+    let row = store_order::Entity::find().one(&app.db).await.unwrap().unwrap();
+    let pi = row.provider_order_id.clone().unwrap();
+    assert_eq!(opened["order"]["uuid"], row.uuid.as_str());
+
+    // The browser confirms at Stripe itself (as after 3-D Secure), then closes.
+    let card = stripe.card("4242424242424242").await;
+    let http = reqwest::Client::new();
+    let key = crate::support::localstripe::SECRET_KEY;
+    http.post(format!("{}/v1/payment_intents/{pi}", stripe.base))
+        .bearer_auth(key)
+        .form(&[("payment_method", card.as_str())])
+        .send()
+        .await
+        .unwrap();
+    http.post(format!("{}/v1/payment_intents/{pi}/confirm", stripe.base)).bearer_auth(key).send().await.unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let purchase = loop {
+        if let Some(p) = store_purchase::Entity::find().one(&app.db).await.unwrap() {
+            break p;
+        }
+        assert!(std::time::Instant::now() < deadline, "the webhook settled the order");
+        rocket::tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert_eq!((purchase.price, purchase.buyer_id), (700, buyer.user.id));
+    let (_, shown) = buyer.get_json(&format!("/api/v1/store/orders/{}", row.uuid)).await;
+    assert_eq!(shown["state"], "captured", "{shown}");
 }

@@ -1,20 +1,24 @@
 //! `/mypage/purchases`: what the user bought in the store, each with its item's page and a
 //! download button (`POST /mypage/purchases/{uuid}/download`: a short-lived link to the file,
 //! the same as `POST /api/v1/store/purchases/{uuid}/download`); a refunded purchase says so and
-//! has no download.
+//! has no download. A card checkout left before paying is listed above them, with its page,
+//! while its price holds.
 
 use rocket::form::Form;
 use rocket::http::CookieJar;
 use rocket::response::Redirect;
 use rocket::{Route, get, post, routes};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
 use crate::assets::api::uploader::Uploader;
 use crate::auth::guards::CurrentUser;
+use crate::db::entities::store_item;
 use crate::error::{Error, Result};
 use crate::http::template::Template;
 use crate::model::lottery_mails::yen;
 use crate::store::api::items::download_link;
+use crate::store::model::order;
 use crate::store::model::purchase::{self, Side};
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
@@ -38,8 +42,38 @@ pub async fn list(p: Page<'_>, current: CurrentUser) -> Result<Template> {
             })
         })
         .collect();
-    let ctx = json!({ "nav": nav(&p), "purchases": purchases, "store_href": p.href("/store") });
+    let ctx = json!({
+        "nav": nav(&p),
+        "purchases": purchases,
+        "open_orders": open_orders(&p, current.user.id).await?,
+        "store_href": p.href("/store"),
+    });
     Ok(p.render("mypage/store/purchases", &p.t("store.purchases.title"), ctx))
+}
+
+/// The buyer's card orders still open (a checkout left before paying), each with its page.
+async fn open_orders(p: &Page<'_>, buyer_id: i32) -> Result<Vec<Value>> {
+    let orders: Vec<_> =
+        order::open_of_buyer(p.db, buyer_id).await?.into_iter().filter(|o| o.expires_at > p.now).collect();
+    let items: std::collections::HashMap<i32, store_item::Model> = store_item::Entity::find()
+        .filter(store_item::Column::Id.is_in(orders.iter().map(|o| o.item_id)))
+        .all(p.db)
+        .await?
+        .into_iter()
+        .map(|i| (i.id, i))
+        .collect();
+    Ok(orders
+        .iter()
+        .filter_map(|o| {
+            let item = items.get(&o.item_id)?;
+            Some(json!({
+                "item": p.lang.pick(&item.name, &item.name_en),
+                "amount": yen(o.amount),
+                "expires_at": o.expires_at,
+                "href": p.href(&format!("/store/orders/{}", o.uuid)),
+            }))
+        })
+        .collect())
 }
 
 /// The download button's form: only the CSRF field.
