@@ -38,6 +38,7 @@ import tool_releases from './tool_releases';
 import preset_homes from './preset_homes';
 import housing_scenes from './housing_scenes';
 import housing_videos from './housing_videos';
+import box_submissions from './box_submissions';
 import store_items from './store_items';
 import store_purchases from './store_purchases';
 import ingame_emotes from './ingame_emotes';
@@ -76,6 +77,7 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'housing_videos', ...housing_videos },
   { name: 'store_items', ...store_items },
   { name: 'store_purchases', ...store_purchases },
+  { name: 'box_submissions', ...box_submissions },
   { name: 'ingame_emotes', ...ingame_emotes },
   { name: 'ingame_chat_messages', ...ingame_chat_messages },
   { name: 'ingame_chat_blocks', ...ingame_chat_blocks },

@@ -47,6 +47,7 @@ pub const EXCLUDED: &[(&str, &str)] = &[
         "store_purchases",
         "who bought which store item: private to buyer, seller and staff (an item's count lives on `store_items`)",
     ),
+    ("box_submission_reviews", "staff's verdicts on box submissions: private to the submitter and staff"),
     (
         "store_orders",
         "buyers' attempts to pay for store items: private to the buyer and staff, written on every payment step",

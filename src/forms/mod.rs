@@ -7,6 +7,7 @@
 //! same message in the same language.
 
 pub mod asset;
+pub mod box_submission;
 pub mod checks;
 pub mod circle;
 pub mod entry;

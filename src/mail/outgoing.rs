@@ -44,11 +44,14 @@ pub enum MailKind {
     /// To a circle's owner: staff suspended the circle (with the reason) or lifted the
     /// suspension (`suspended` in the context says which).
     CircleSuspended,
+    /// To a box submission's owner: staff approved it, rejected it (with the reason) or put it on
+    /// display (`outcome` in the context says which).
+    BoxSubmissionReviewed,
 }
 
 impl MailKind {
     /// Every kind.
-    pub const ALL: [MailKind; 14] = [
+    pub const ALL: [MailKind; 15] = [
         MailKind::Test,
         MailKind::CircleInvited,
         MailKind::CircleApproved,
@@ -63,6 +66,7 @@ impl MailKind {
         MailKind::PaymentReceipt,
         MailKind::SubmissionInspected,
         MailKind::CircleSuspended,
+        MailKind::BoxSubmissionReviewed,
     ];
 
     /// The template name, stored in `mails.kind`; never rename one.
@@ -82,6 +86,7 @@ impl MailKind {
             Self::PaymentReceipt => "payment_receipt",
             Self::SubmissionInspected => "submission_inspected",
             Self::CircleSuspended => "circle_suspended",
+            Self::BoxSubmissionReviewed => "box_submission_reviewed",
         }
     }
 }

@@ -51,6 +51,7 @@ fn sources(kind: MailKind) -> [(&'static str, &'static str); 3] {
         MailKind::PaymentReceipt => kind_sources!("payment_receipt"),
         MailKind::SubmissionInspected => kind_sources!("submission_inspected"),
         MailKind::CircleSuspended => kind_sources!("circle_suspended"),
+        MailKind::BoxSubmissionReviewed => kind_sources!("box_submission_reviewed"),
     }
 }
 

@@ -35,5 +35,6 @@ pub fn routes() -> Vec<Route> {
     let mut routes = api::housing_videos::routes();
     routes.extend(api::items::routes());
     routes.extend(api::orders::routes());
+    routes.extend(api::box_submissions::routes());
     routes
 }

@@ -188,6 +188,15 @@ export const ACCESSIBLE_STATUSES = choices('store.status', ['private', 'limited'
 /** `db::entities::store_purchase::PurchaseStatus`. */
 export const PURCHASE_STATUSES = choices('admin.choices.purchase_status', ['paid', 'refunded']);
 
+/** Where a box submission stands (`box_submissions.status`). */
+export const BOX_STATUSES = choices('box.status', [
+  'not_published',
+  'in_review',
+  'review_approved',
+  'review_rejected',
+  'published',
+]);
+
 export const REPORT_STATUSES = choices('booth_maker.verdict', ['passed', 'warnings', 'failed']);
 
 /** Where staff's inspection of a booth submission stands (`event_slot_submissions.inspection_status`). */

@@ -15,6 +15,8 @@ pub mod asset_upload;
 pub mod asset_upload_part;
 pub mod asset_version;
 pub mod audit_log;
+pub mod box_submission;
+pub mod box_submission_review;
 pub mod catalog_item;
 pub mod catalog_item_category;
 pub mod catalog_item_category_group;

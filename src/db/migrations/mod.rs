@@ -42,6 +42,7 @@ mod m20261206_002700_booth_maker;
 mod m20261207_002800_housing_videos;
 mod m20261208_002900_store_items;
 mod m20261209_003000_store_orders;
+mod m20261210_003100_box_submissions;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -89,6 +90,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_002800_housing_videos::Migration),
             Box::new(m20261208_002900_store_items::Migration),
             Box::new(m20261209_003000_store_orders::Migration),
+            Box::new(m20261210_003100_box_submissions::Migration),
         ]
     }
 }

@@ -1,7 +1,9 @@
 //! The store's API, mounted at `/api/v1/store`: the user's housing videos ([`housing_videos`]),
-//! store items and purchases ([`items`]), paying for priced items by card ([`orders`]).
+//! store items and purchases ([`items`]), paying for priced items by card ([`orders`]), box submissions
+//! ([`box_submissions`]).
 //! Same sign-in and error body as `/api/v1`; cookie-authenticated writes need `X-CSRF-Token`.
 
+pub mod box_submissions;
 pub mod housing_videos;
 pub mod items;
 pub mod orders;
@@ -27,6 +29,11 @@ pub mod orders;
         orders::open_order,
         orders::capture_order,
         orders::show_order,
+        box_submissions::list_boxes,
+        box_submissions::create_box,
+        box_submissions::update_box,
+        box_submissions::submit_box,
+        box_submissions::discard_box,
     ),
     tags((name = "store", description = "The store and the avatar side (issue 31), mounted at /api/v1/store"))
 )]

@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod booth_maker;
+pub mod box_submissions;
 pub mod catalog;
 pub mod checkout;
 pub mod circle_members;
@@ -63,6 +64,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(store::seller::routes());
     routes.extend(store::buyer::routes());
     routes.extend(store::checkout::routes());
+    routes.extend(box_submissions::routes());
     routes.extend(ingame::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());

@@ -15,6 +15,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("/mypage/payment_history", "mypage.nav.payment_history"),
     ("/mypage/booth-maker", "mypage.nav.booth_maker"),
     ("/mypage/housing-videos", "mypage.nav.housing_videos"),
+    ("/mypage/box-submissions", "mypage.nav.box_submissions"),
     ("/mypage/store/items", "mypage.nav.store_items"),
     ("/mypage/purchases", "mypage.nav.purchases"),
     ("/mypage/ingame", "mypage.nav.ingame"),

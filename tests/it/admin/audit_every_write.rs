@@ -150,6 +150,35 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
             vmarket::store::demo::seed(&app.db, app.clock.now()).await.expect("demo store");
             old(&first(app, admin, "store_items", "{}").await["id"], json!({"is_forced_private": true, "fee": 15}))
         }
+        "box_submissions" => {
+            // The demo exhibitor's demo avatar, submitted for review.
+            let rocket = app.client.rocket();
+            let storage = rocket.state::<vmarket::storage::Storage>().expect("storage");
+            let data_dir = &rocket.state::<vmarket::http::Site>().expect("site").config.data_dir;
+            vmarket::assets::demo::seed(&app.db, storage, data_dir, app.clock.now()).await.expect("demo assets");
+            use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+            let avatar = vmarket::db::entities::asset::Entity::find()
+                .filter(vmarket::db::entities::asset::Column::Name.eq("こはくちゃん（デモアバター）"))
+                .one(&app.db)
+                .await
+                .unwrap()
+                .expect("the demo avatar");
+            let fields = vmarket::forms::box_submission::BoxSubmissionFields {
+                asset_id: avatar.id,
+                pose_id: 1,
+                face_id: 1,
+                name: "こはく".into(),
+                author: "ともしび工房".into(),
+                website: String::new(),
+                comment: String::new(),
+            };
+            let model =
+                vmarket::store::model::box_submission::create(&app.db, avatar.user_id, &fields, app.clock.now())
+                    .await
+                    .expect("a draft");
+            vmarket::store::model::box_submission::submit(&app.db, &model, app.clock.now()).await.expect("sent");
+            old(&json!(model.id), json!({"status": "review_approved"}))
+        }
         "asset_settings" => {
             old(&first(app, admin, "asset_settings", "{}").await["id"], json!({"max_bytes": 1_048_576}))
         }

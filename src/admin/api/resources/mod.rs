@@ -10,6 +10,7 @@ pub mod asset_rule_sets;
 pub mod asset_settings;
 pub mod asset_versions;
 pub mod audit_log;
+pub mod box_submissions;
 pub mod catalog_item_categories;
 pub mod catalog_items;
 pub mod circles;
@@ -81,6 +82,7 @@ pub const ALL: &[Registered] = &[
     registered::<housing_videos::HousingVideos>(),
     registered::<store_items::StoreItems>(),
     registered::<store_purchases::StorePurchases>(),
+    registered::<box_submissions::BoxSubmissions>(),
     registered::<ingame_emotes::IngameEmotes>(),
     registered::<ingame_chat_messages::IngameChatMessages>(),
     registered::<ingame_chat_blocks::IngameChatBlocks>(),
