@@ -1,7 +1,8 @@
 //! The store's demo (`vmarket seed demo`): the demo exhibitor sells their wooden table for free
 //! and their demo avatar for 1,500 yen at 20 % off for two weeks from the seed; the owner of their
-//! other circle has got the table (a sale in the exhibitor's sales). Idempotent: an item of that
-//! asset already there is left alone.
+//! other circle has got the table (a sale in the exhibitor's sales); the exhibitor has a draft box
+//! submission of the demo avatar. Idempotent: an item of that asset already there is left alone,
+//! and a user with a submission gets no draft.
 
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
@@ -9,7 +10,9 @@ use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 use crate::db::entities::store_item::AccessibleStatus;
 use crate::db::entities::{asset, store_item, user};
 use crate::error::Result;
+use crate::forms::box_submission::BoxSubmissionFields;
 use crate::forms::store_item::StoreItemFields;
+use crate::store::model::box_submission;
 use crate::store::model::purchase::buy;
 
 /// One demo item: the asset's name, the item's names, description, price and discount.
@@ -84,6 +87,26 @@ pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<Str
             buy(db, buyer.id, &item.uuid, now).await?;
         }
         made.push(demo.name.to_string());
+    }
+    if box_submission::of_user(db, owner.id).await?.is_empty()
+        && let Some(avatar) = asset::Entity::find()
+            .filter(asset::Column::UserId.eq(owner.id))
+            .filter(asset::Column::Name.eq(DEMOS[1].asset))
+            .one(db)
+            .await?
+        && avatar.latest_version_id.is_some()
+    {
+        let fields = BoxSubmissionFields {
+            asset_id: avatar.id,
+            pose_id: 3,
+            face_id: 1,
+            name: DEMOS[1].name.into(),
+            author: "ともしび工房".into(),
+            website: String::new(),
+            comment: "手を振るこはくちゃんを展示したいです。".into(),
+        };
+        box_submission::create(db, owner.id, &fields, now).await?;
+        made.push("box submission draft".to_string());
     }
     Ok(made)
 }

@@ -43,8 +43,8 @@ pub struct BoxSubmissionRecord {
     pub name: String,
     /// Its author.
     pub author: String,
-    /// Their site.
-    pub website: String,
+    /// Their site (none when not given).
+    pub website: Option<String>,
     /// Their comment.
     pub comment: String,
     /// 1–4 (standing, sitting, waving, peace).
@@ -116,7 +116,7 @@ impl Resource for BoxSubmissions {
                     status: r.status,
                     name: r.name,
                     author: r.author,
-                    website: r.website,
+                    website: Some(r.website).filter(|w| !w.is_empty()),
                     comment: r.comment,
                     pose_id: r.pose_id,
                     face_id: r.face_id,
