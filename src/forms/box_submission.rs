@@ -11,7 +11,7 @@ use validator::Validate;
 
 use crate::error::Result;
 use crate::forms::checks;
-use crate::forms::{Input, Problems};
+use crate::forms::{Input, Problems, given as text};
 
 /// The poses a box shows an avatar in (`pose_id`), as their message keys name them.
 pub const POSES: [&str; 4] = ["standing", "sitting", "waving", "peace"];
@@ -82,11 +82,6 @@ pub struct BoxSubmissionForm {
     pub website: Option<String>,
     /// Raw `comment`.
     pub comment: Option<String>,
-}
-
-/// Text trimmed, blank as absent.
-fn text(v: &Option<String>) -> Option<String> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
 impl BoxSubmissionForm {

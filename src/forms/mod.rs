@@ -79,6 +79,11 @@ impl Problems {
     }
 }
 
+/// A form field's text trimmed, blank as absent (how every page form reads its text fields).
+pub fn given(v: &Option<String>) -> Option<String> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
 /// A snake_case choice such as `vrc` read as the enum whose serde name it is; `None` when it is
 /// none of its values.
 pub fn parse_choice<T: DeserializeOwned>(raw: &str) -> Option<T> {

@@ -14,7 +14,7 @@ use validator::Validate;
 use crate::db::entities::store_item::AccessibleStatus;
 use crate::error::Result;
 use crate::forms::checks::{self, parse_instant};
-use crate::forms::{Input, Problems, parse_choice};
+use crate::forms::{Input, Problems, given as text, parse_choice};
 
 /// Longest name (either language), in characters.
 pub const NAME_MAX: u64 = 128;
@@ -115,11 +115,6 @@ pub struct StoreItemForm {
     pub discount_end_at: Option<String>,
     /// Raw `item_order`.
     pub item_order: Option<String>,
-}
-
-/// Text trimmed, blank as absent.
-fn text(v: &Option<String>) -> Option<String> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
 impl StoreItemForm {

@@ -16,7 +16,10 @@
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set, SqlErr};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set, SqlErr,
+    TransactionSession, TransactionTrait,
+};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -259,9 +262,7 @@ pub async fn change(
         .filter(box_submission::Column::Status.is_in(OWNER_EDITS))
         .exec(db)
         .await?;
-    if done.rows_affected == 0 {
-        return Err(Error::Conflict { code: "submission_locked" });
-    }
+    owner_may(done.rows_affected)?;
     reload(db, row.id).await
 }
 
@@ -280,37 +281,29 @@ pub async fn submit(
         .filter(box_submission::Column::Status.is_in(OWNER_EDITS))
         .exec(db)
         .await?;
-    if done.rows_affected == 0 {
-        return Err(Error::Conflict { code: "submission_locked" });
-    }
+    owner_may(done.rows_affected)?;
     reload(db, row.id).await
 }
 
 /// Removes `row` (a draft or a rejected one), freeing its place. 409 `submission_locked`
 /// otherwise.
-pub async fn discard(db: &impl ConnectionTrait, row: &box_submission::Model) -> Result<()> {
+pub async fn discard(db: &(impl ConnectionTrait + TransactionTrait), row: &box_submission::Model) -> Result<()> {
+    // One transaction: its reviews go with it, or nothing goes (a send that came first wins).
+    let txn = crate::db::begin_write(db).await?;
     box_submission_review::Entity::delete_many()
         .filter(box_submission_review::Column::SubmissionId.eq(row.id))
-        .filter(
-            box_submission_review::Column::SubmissionId.in_subquery(
-                sea_orm::sea_query::Query::select()
-                    .column(box_submission::Column::Id)
-                    .from(box_submission::Entity)
-                    .and_where(box_submission::Column::Id.eq(row.id))
-                    .and_where(box_submission::Column::Status.is_in(OWNER_EDITS))
-                    .to_owned(),
-            ),
-        )
-        .exec(db)
+        .exec(&txn)
         .await?;
     let done = box_submission::Entity::delete_many()
         .filter(box_submission::Column::Id.eq(row.id))
         .filter(box_submission::Column::Status.is_in(OWNER_EDITS))
-        .exec(db)
+        .exec(&txn)
         .await?;
-    if done.rows_affected == 0 {
-        return Err(Error::Conflict { code: "submission_locked" });
+    if let Err(locked) = owner_may(done.rows_affected) {
+        txn.rollback().await?;
+        return Err(locked);
     }
+    txn.commit().await?;
     Ok(())
 }
 
@@ -381,6 +374,12 @@ pub async fn review(
         .await?;
     }
     reload(txn, id).await
+}
+
+/// An owner's compare-and-set that changed no row found the submission where its owner may no
+/// longer act: 409 `submission_locked`.
+fn owner_may(rows_affected: u64) -> Result<()> {
+    if rows_affected == 0 { Err(Error::Conflict { code: "submission_locked" }) } else { Ok(()) }
 }
 
 async fn reload(db: &impl ConnectionTrait, id: i32) -> Result<box_submission::Model> {

@@ -28,6 +28,7 @@ use crate::model::pagination::{PageRequest, Pagination};
 use crate::types::Id;
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
+use crate::web::pages::entry_fields::errors_by_field;
 use crate::web::pages::mypage_nav::nav;
 
 /// Circles and invitations per list page.
@@ -294,10 +295,7 @@ impl FormView {
 
     fn typed(form: &CircleForm<'_>, errors: &[FieldError]) -> Self {
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
-        let mut by_field: HashMap<String, Vec<String>> = HashMap::new();
-        for e in errors {
-            by_field.entry(e.attribute.clone()).or_default().push(e.message.clone());
-        }
+        let by_field = errors_by_field(errors.to_vec(), str::to_string);
         let values = json!({
             "name_ja": text(&form.name_ja), "name_en": text(&form.name_en),
             "description_ja": text(&form.description_ja), "description_en": text(&form.description_en),

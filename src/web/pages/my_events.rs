@@ -27,6 +27,7 @@ use crate::model::user_event::Scope;
 use crate::types::{Id, Permalink};
 use crate::web::page::Page;
 use crate::web::pager::{page_number, pager};
+use crate::web::pages::entry_fields::errors_by_field;
 use crate::web::pages::mypage_nav::nav;
 
 /// Posts per list page.
@@ -173,10 +174,7 @@ impl FormView {
     }
 
     fn typed(form: &UserEventForm<'_>, errors: &[FieldError], thumbnail: Option<String>) -> Self {
-        let mut by_field: HashMap<String, Vec<String>> = HashMap::new();
-        for e in errors {
-            by_field.entry(e.attribute.clone()).or_default().push(e.message.clone());
-        }
+        let by_field = errors_by_field(errors.to_vec(), str::to_string);
         Self {
             values: json!({
                 "title": text(&form.title), "content": text(&form.content), "start_at": text(&form.start_at),

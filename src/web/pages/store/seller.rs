@@ -22,6 +22,7 @@ use crate::store::model::purchase::{self, Side};
 use crate::store::model::store_item::{sellable_assets, views};
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
+use crate::web::pages::entry_fields::errors_by_field;
 use crate::web::pages::mypage_nav::nav;
 use crate::web::pages::store::item_json;
 
@@ -126,10 +127,7 @@ impl FormView {
 
     fn typed(form: &StoreItemForm, errors: &[crate::error::FieldError]) -> Self {
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
-        let mut by_field: HashMap<String, Vec<String>> = HashMap::new();
-        for e in errors {
-            by_field.entry(e.attribute.clone()).or_default().push(e.message.clone());
-        }
+        let by_field = errors_by_field(errors.to_vec(), str::to_string);
         Self {
             values: json!({
                 "asset_id": text(&form.asset_id), "name": text(&form.name), "name_en": text(&form.name_en),
