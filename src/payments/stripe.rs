@@ -193,6 +193,26 @@ impl Stripe {
         self.send(confirm).await
     }
 
+    /// Confirms intent `id` with the card `payment_method` ([`Stripe::confirm`]); a refusal that
+    /// was a concurrent confirm going through (the intent reads `succeeded`) answers that intent.
+    /// `Refused`: the card was declined; `Unknown`: the outcome is not known (the re-read failed
+    /// too).
+    pub async fn confirm_card(
+        &self,
+        id: &str,
+        payment_method: &str,
+        transaction_uuid: &str,
+    ) -> Result<Intent, ProviderError> {
+        match self.confirm(id, payment_method, transaction_uuid).await {
+            Err(ProviderError::Refused { code }) => match self.retrieve(id).await {
+                Ok(intent) if intent.status == "succeeded" => Ok(intent),
+                Ok(_) => Err(ProviderError::Refused { code }),
+                Err(_) => Err(ProviderError::Unknown),
+            },
+            answer => answer,
+        }
+    }
+
     /// Cancels intent `id` of attempt `transaction_uuid` (Stripe refuses once it succeeded or is
     /// processing: `payment_intent_unexpected_state`).
     pub async fn cancel(&self, id: &str, transaction_uuid: &str) -> Result<Intent, ProviderError> {
@@ -217,6 +237,17 @@ impl Stripe {
     /// The intent `id` as Stripe has it now.
     pub async fn retrieve(&self, id: &str) -> Result<Intent, ProviderError> {
         self.send(self.http.get(format!("{}/v1/payment_intents/{id}", self.base))).await
+    }
+}
+
+/// The card PaymentMethod id a payer sent (`pm_…`, tokenized by Stripe.js): `None` when absent
+/// or blank, 422 on `payment_method` when it is not such an id (at most 255 ASCII letters, digits
+/// and `_`).
+pub fn payment_method(raw: Option<&str>) -> crate::error::Result<Option<&str>> {
+    match raw.filter(|pm| !pm.is_empty()) {
+        None => Ok(None),
+        Some(pm) if pm.len() <= 255 && pm.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => Ok(Some(pm)),
+        Some(_) => Err(crate::error::Error::invalid("payment_method", "payments.validation.payment_method")),
     }
 }
 

@@ -73,27 +73,16 @@ pub async fn capture(
 ) -> Result<payment_history::Model> {
     let stripe = providers.stripe()?;
     let intent_id = found.provider_order_id.clone().ok_or(Error::Conflict { code: "payment_not_completed" })?;
-    let answer = match payment_method.as_deref().filter(|pm| !pm.is_empty()) {
-        Some(pm) if pm.len() <= 255 && pm.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
-            stripe.confirm(&intent_id, pm, &found.transaction_uuid).await
-        }
-        Some(_) => return Err(Error::invalid("payment_method", "payments.validation.payment_method")),
+    let answer = match crate::payments::stripe::payment_method(payment_method.as_deref())? {
+        Some(pm) => stripe.confirm_card(&intent_id, pm, &found.transaction_uuid).await,
         None => stripe.retrieve(&intent_id).await,
     };
     let intent = match answer {
         Ok(intent) => intent,
-        // A refusal of the confirm may be a concurrent confirm that went through: ask.
-        Err(ProviderError::Refused { code }) => match stripe.retrieve(&intent_id).await {
-            Ok(intent) if intent.status == "succeeded" => intent,
-            Ok(_) => {
-                tracing::info!(order_id = found.id, %code, "payment declined");
-                return Err(Error::Refused { code: "payment_declined" });
-            }
-            Err(_) => {
-                reconcile_later(outbox.queue, found.id, found.reconcile_attempts + 1).await;
-                return Err(Error::BadGateway { code: "payment_pending" });
-            }
-        },
+        Err(ProviderError::Refused { code }) => {
+            tracing::info!(order_id = found.id, %code, "payment declined");
+            return Err(Error::Refused { code: "payment_declined" });
+        }
         Err(ProviderError::Unknown) => {
             reconcile_later(outbox.queue, found.id, found.reconcile_attempts + 1).await;
             return Err(Error::BadGateway { code: "payment_pending" });

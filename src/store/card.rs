@@ -23,7 +23,7 @@ use crate::db::entities::{store_item, store_purchase};
 use crate::error::{Error, Result};
 use crate::payments::provider_http::ProviderError;
 use crate::payments::providers::{Providers, provider_error};
-use crate::payments::stripe::{Intent, Stripe};
+use crate::payments::stripe::{self, Intent, Stripe};
 use crate::store::model::order::{self, Settled};
 use crate::store::model::purchase;
 
@@ -138,22 +138,15 @@ pub async fn capture(
         }
         now_known
     } else {
-        match payment_method.filter(|pm| !pm.is_empty()) {
-            Some(pm) if pm.len() <= 255 && pm.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
-                match stripe.confirm(&intent_id, pm, &found.uuid).await {
-                    Ok(intent) => intent,
-                    Err(ProviderError::Refused { code }) => match stripe.retrieve(&intent_id).await {
-                        Ok(intent) if intent.status == "succeeded" => intent,
-                        Ok(_) => {
-                            tracing::info!(store_order_id = found.id, %code, "store payment declined");
-                            return Err(Error::Refused { code: "payment_declined" });
-                        }
-                        Err(_) => return Err(Error::BadGateway { code: "payment_pending" }),
-                    },
-                    Err(ProviderError::Unknown) => return Err(Error::BadGateway { code: "payment_pending" }),
+        match stripe::payment_method(payment_method)? {
+            Some(pm) => match stripe.confirm_card(&intent_id, pm, &found.uuid).await {
+                Ok(intent) => intent,
+                Err(ProviderError::Refused { code }) => {
+                    tracing::info!(store_order_id = found.id, %code, "store payment declined");
+                    return Err(Error::Refused { code: "payment_declined" });
                 }
-            }
-            Some(_) => return Err(Error::invalid("payment_method", "payments.validation.payment_method")),
+                Err(ProviderError::Unknown) => return Err(Error::BadGateway { code: "payment_pending" }),
+            },
             None => known,
         }
     };
