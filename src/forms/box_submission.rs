@@ -11,7 +11,7 @@ use validator::Validate;
 
 use crate::error::Result;
 use crate::forms::checks;
-use crate::forms::{Input, Problems, given as text};
+use crate::forms::{Input, Problems, given as text, whole_number};
 
 /// The poses a box shows an avatar in (`pose_id`), as their message keys name them.
 pub const POSES: [&str; 4] = ["standing", "sitting", "waving", "peace"];
@@ -89,8 +89,7 @@ impl BoxSubmissionForm {
     pub fn input(&self) -> (BoxSubmissionInput, Vec<(&'static str, &'static str)>) {
         let mut wrong = Vec::new();
         let mut number = |field: &'static str, raw: &Option<String>| {
-            let raw = text(raw)?;
-            raw.parse::<i64>().map_err(|_| wrong.push((field, "validation.invalid_choice"))).ok()
+            whole_number(raw, field, "validation.invalid_choice", &mut wrong)
         };
         let input = BoxSubmissionInput {
             asset_id: number("asset_id", &self.asset_id),

@@ -84,6 +84,17 @@ pub fn given(v: &Option<String>) -> Option<String> {
     v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
+/// A form field's whole number ([`given`] text), `None` when blank; text that is not a number
+/// adds (`field`, `key`) to `wrong`, the problems a page form reports beside its fields.
+pub fn whole_number(
+    raw: &Option<String>,
+    field: &'static str,
+    key: &'static str,
+    wrong: &mut Vec<(&'static str, &'static str)>,
+) -> Option<i64> {
+    given(raw)?.parse::<i64>().map_err(|_| wrong.push((field, key))).ok()
+}
+
 /// A snake_case choice such as `vrc` read as the enum whose serde name it is; `None` when it is
 /// none of its values.
 pub fn parse_choice<T: DeserializeOwned>(raw: &str) -> Option<T> {

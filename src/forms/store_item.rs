@@ -14,7 +14,7 @@ use validator::Validate;
 use crate::db::entities::store_item::AccessibleStatus;
 use crate::error::Result;
 use crate::forms::checks::{self, parse_instant};
-use crate::forms::{Input, Problems, given as text, parse_choice};
+use crate::forms::{Input, Problems, given as text, parse_choice, whole_number};
 
 /// Longest name (either language), in characters.
 pub const NAME_MAX: u64 = 128;
@@ -123,14 +123,7 @@ impl StoreItemForm {
     pub fn input(&self) -> (StoreItemInput, Vec<(&'static str, &'static str)>) {
         let mut wrong = Vec::new();
         let mut number = |field: &'static str, raw: &Option<String>| {
-            let raw = text(raw)?;
-            match raw.parse::<i64>() {
-                Ok(n) => Some(n),
-                Err(_) => {
-                    wrong.push((field, "validation.non_negative_integer"));
-                    None
-                }
-            }
+            whole_number(raw, field, "validation.non_negative_integer", &mut wrong)
         };
         let asset_id = number("asset_id", &self.asset_id);
         let price = number("price", &self.price);

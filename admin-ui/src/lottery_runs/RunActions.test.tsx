@@ -4,17 +4,11 @@ import type { ReactElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusDialog } from '../applications/StatusDialog';
 import { RunActions } from './RunActions';
+import { roleAllowing } from '../common/testing';
 
 /** A role that may (or may not) edit everything, as `canAccess` would answer from the session. */
 function role(edits: boolean): AuthProvider {
-  return {
-    login: async () => {},
-    logout: async () => {},
-    checkAuth: async () => {},
-    checkError: async () => {},
-    getPermissions: async () => '',
-    canAccess: async ({ action }) => edits || action === 'list' || action === 'show',
-  };
+  return roleAllowing((action) => edits || action === 'list' || action === 'show');
 }
 
 function renderWith(edits: boolean, record: Record<string, unknown>, child: ReactElement) {

@@ -5,17 +5,11 @@ import en from '../../../locales/en.json';
 import ja from '../../../locales/ja.json';
 import { type Catalogue, createI18nProvider } from '../i18n';
 import { ReconcileButton } from './ReconcileButton';
+import { roleAllowing } from '../common/testing';
 
 /** What `canAccess` answers from the session: admins reconcile payments, others only read. */
 function role(reconciles: boolean): AuthProvider {
-  return {
-    login: async () => {},
-    logout: async () => {},
-    checkAuth: async () => {},
-    checkError: async () => {},
-    getPermissions: async () => '',
-    canAccess: async ({ action }) => action !== 'reconcile' || reconciles,
-  };
+  return roleAllowing((action) => action !== 'reconcile' || reconciles);
 }
 
 function renderWith(reconciles: boolean, record: Record<string, unknown>, calls: unknown[][]) {

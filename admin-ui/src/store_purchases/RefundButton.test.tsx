@@ -5,17 +5,11 @@ import en from '../../../locales/en.json';
 import ja from '../../../locales/ja.json';
 import { type Catalogue, createI18nProvider } from '../i18n';
 import { RefundButton } from './RefundButton';
+import { roleAllowing } from '../common/testing';
 
 /** What `canAccess` answers from the session: admins refund, others only read. */
 function role(refunds: boolean): AuthProvider {
-  return {
-    login: async () => {},
-    logout: async () => {},
-    checkAuth: async () => {},
-    checkError: async () => {},
-    getPermissions: async () => '',
-    canAccess: async ({ action }) => action !== 'refund' || refunds,
-  };
+  return roleAllowing((action) => action !== 'refund' || refunds);
 }
 
 function renderWith(refunds: boolean, record: Record<string, unknown>, calls: unknown[][]) {

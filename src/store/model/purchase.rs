@@ -205,13 +205,7 @@ pub struct PurchaseView {
 
 /// Views of `rows` with their items' names (one query).
 pub async fn views(db: &impl ConnectionTrait, rows: Vec<store_purchase::Model>) -> Result<Vec<PurchaseView>> {
-    let items: std::collections::HashMap<i32, store_item::Model> = store_item::Entity::find()
-        .filter(store_item::Column::Id.is_in(rows.iter().map(|r| r.item_id)))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|i| (i.id, i))
-        .collect();
+    let items = store_item::Model::by_ids(db, rows.iter().map(|r| r.item_id)).await?;
     Ok(rows
         .into_iter()
         .map(|p| {

@@ -263,6 +263,20 @@ pub async fn listing(
 }
 
 impl store_item::Model {
+    /// The items `ids` by id (one query): what lists of purchases and orders name.
+    pub async fn by_ids(
+        db: &impl ConnectionTrait,
+        ids: impl IntoIterator<Item = i32>,
+    ) -> Result<std::collections::HashMap<i32, Self>> {
+        Ok(store_item::Entity::find()
+            .filter(store_item::Column::Id.is_in(ids))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|i| (i.id, i))
+            .collect())
+    }
+
     /// The item `uuid` as `viewer` may see it: anyone sees a published or limited item that staff
     /// have not hidden; its seller sees it always. 404 otherwise (a private item does not exist
     /// to strangers).

@@ -36,6 +36,13 @@ fn list_href(p: &Page<'_>, query: &str) -> String {
     p.href(&format!("/mypage/box-submissions{query}"))
 }
 
+/// The label of choice `id` (1-based) of `names`, message group `group` (`pose`, `face`); the
+/// first for an id out of range (the input allows none).
+fn label(p: &Page<'_>, group: &str, names: &[&str], id: i32) -> String {
+    let name = usize::try_from(id - 1).ok().and_then(|i| names.get(i)).unwrap_or(&names[0]);
+    p.t(&format!("box.{group}.{name}"))
+}
+
 /// The user's submissions.
 #[get("/mypage/box-submissions?<done>&<error>")]
 pub async fn list(p: Page<'_>, current: CurrentUser, done: Option<&str>, error: Option<&str>) -> Result<Template> {
@@ -50,8 +57,8 @@ pub async fn list(p: Page<'_>, current: CurrentUser, done: Option<&str>, error: 
                 "author": b.author,
                 "status": b.status.as_str(),
                 "status_label": p.t(&format!("box.status.{}", b.status.as_str())),
-                "pose": p.t(&format!("box.pose.{}", POSES.get(usize::try_from(b.pose_id - 1).unwrap_or(0)).unwrap_or(&POSES[0]))),
-                "face": p.t(&format!("box.face.{}", FACES.get(usize::try_from(b.face_id - 1).unwrap_or(0)).unwrap_or(&FACES[0]))),
+                "pose": label(&p, "pose", &POSES, b.pose_id),
+                "face": label(&p, "face", &FACES, b.face_id),
                 "file_name": b.file_name,
                 "rejected_reason": b.rejected_reason.as_ref().filter(|_| b.status == box_submission::BoxStatus::ReviewRejected),
                 "editable": b.editable,
@@ -139,7 +146,9 @@ async fn render_form(
         "values": view.values,
         "has_errors": !view.errors.is_empty(),
         "errors": view.errors,
-        "rejected_reason": editing.and_then(|r| r.rejected_reason.clone()).filter(|_| editing.is_some_and(|r| r.status == box_submission::BoxStatus::ReviewRejected)),
+        "rejected_reason": editing
+            .filter(|r| r.status == box_submission::BoxStatus::ReviewRejected)
+            .and_then(|r| r.rejected_reason.clone()),
         "name_max": NAME_MAX,
         "comment_max": COMMENT_MAX,
     });

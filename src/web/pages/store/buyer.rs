@@ -8,7 +8,6 @@ use rocket::form::Form;
 use rocket::http::CookieJar;
 use rocket::response::Redirect;
 use rocket::{Route, get, post, routes};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
 use crate::assets::api::uploader::Uploader;
@@ -55,13 +54,7 @@ pub async fn list(p: Page<'_>, current: CurrentUser) -> Result<Template> {
 async fn open_orders(p: &Page<'_>, buyer_id: i32) -> Result<Vec<Value>> {
     let orders: Vec<_> =
         order::open_of_buyer(p.db, buyer_id).await?.into_iter().filter(|o| o.expires_at > p.now).collect();
-    let items: std::collections::HashMap<i32, store_item::Model> = store_item::Entity::find()
-        .filter(store_item::Column::Id.is_in(orders.iter().map(|o| o.item_id)))
-        .all(p.db)
-        .await?
-        .into_iter()
-        .map(|i| (i.id, i))
-        .collect();
+    let items = store_item::Model::by_ids(p.db, orders.iter().map(|o| o.item_id)).await?;
     Ok(orders
         .iter()
         .filter_map(|o| {
