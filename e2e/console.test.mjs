@@ -8,6 +8,7 @@
  *   naming them; suspends a circle on its edit page with a reason and lifts it again; exports
  *   the event list as CSV with the language's column names; every resource's list (every menu
  *   entry) is screenshotted in that language;
+ * - an admin makes an avatar part of the demo's hair bundle; the avatar maker's list offers it;
  * - a director has no users menu and is refused the page;
  * - a QA tester travels to the start of 2026Winter's event_open phase and the catalogue unlocks,
  *   then comes back to real time and it locks again.
@@ -338,6 +339,36 @@ for (const { lang, name: langName, t, ra } of LANGS) {
       }
       assert.equal(await page.locator('html').getAttribute('lang'), lang, `the console stayed in ${langName}`);
       assert.deepEqual(errors, [], 'uncaught page errors');
+    } finally {
+      await close();
+    }
+  });
+
+  test(`an admin makes an avatar part of a demo bundle; the avatar maker offers it (${lang})`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    assert.ok(browser);
+    const { page, errors, close } = await newPage(browser);
+    const name = `E2E part ${lang}${Date.now().toString(36)}`;
+    try {
+      // The demo's short bob names the bundle asset the new part is made of.
+      await openConsole(page, lang, '/admin/avatar_parts', STAFF);
+      const bob = page.locator('.RaDatagrid-row').filter({ hasText: 'ショートボブ' }).first();
+      await Promise.all([page.waitForURL(/\/admin\/avatar_parts\/\d+\/show$/), bob.click()]);
+      const bundle = ((await page.locator('.ra-field-asset_id').first().innerText()).match(/\d+/) ?? [''])[0];
+      assert.ok(bundle, 'the bundle asset id is shown');
+
+      await page.goto(url('/admin/avatar_parts/create'));
+      await page.locator('input[name="name"]').fill(name);
+      await choose(page, 'part_type', tr(t, 'avatar_parts.part_type.tops'));
+      await page.locator('input[name="asset_id"]').fill(bundle);
+      await page.locator('input[name="published"]').check();
+      await saveAndShow(page, 'avatar_parts');
+      await screenshot(page, `console-${lang}-avatar-part.png`);
+      const listed = await page.request.get(url('/api/v1/store/avatar_parts?avatar_maker_version=1'));
+      assert.equal(listed.status(), 200);
+      const parts = /** @type {{ name: string, part_type: string, available: boolean }[]} */ (await listed.json());
+      const made = parts.find((p) => p.name === name);
+      assert.deepEqual(made && [made.part_type, made.available], ['tops', true], JSON.stringify(parts));
+      assert.deepEqual(errors, []);
     } finally {
       await close();
     }

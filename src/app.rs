@@ -53,6 +53,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
     let inquiry_limiter = crate::http::protect::InquiryLimiter::per_minute(&db, config.inquiry_rate_per_minute);
     let circle_search_limiter = crate::http::limit::UserSearchLimiter::new(&config, &db);
     let ingame_limits = ingame::limits::IngameLimits::new(&config, &db);
+    let vrchat = crate::store::vrchat::service::Vrchat::new(&config, &db);
     let chat_hub = ingame::chat::hub::ChatHub::new(
         db.clone(),
         std::time::Duration::from_millis(config.ingame_chat_poll_ms),
@@ -105,6 +106,7 @@ pub fn build(parts: AppParts) -> crate::error::Result<Rocket<Build>> {
         .manage(templates)
         .manage(download_limiter)
         .manage(ingame_limits)
+        .manage(vrchat)
         .manage(chat_hub)
         .manage(receipt_fonts)
         // First: it stores what a cached route answered before the others add per-request headers.

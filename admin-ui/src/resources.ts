@@ -38,6 +38,8 @@ import tool_releases from './tool_releases';
 import preset_homes from './preset_homes';
 import housing_scenes from './housing_scenes';
 import housing_videos from './housing_videos';
+import avatar_parts from './avatar_parts';
+import vrchat_account_links from './vrchat_account_links';
 import box_submissions from './box_submissions';
 import store_items from './store_items';
 import store_purchases from './store_purchases';
@@ -78,6 +80,8 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'store_items', ...store_items },
   { name: 'store_purchases', ...store_purchases },
   { name: 'box_submissions', ...box_submissions },
+  { name: 'avatar_parts', ...avatar_parts },
+  { name: 'vrchat_account_links', ...vrchat_account_links },
   { name: 'ingame_emotes', ...ingame_emotes },
   { name: 'ingame_chat_messages', ...ingame_chat_messages },
   { name: 'ingame_chat_blocks', ...ingame_chat_blocks },

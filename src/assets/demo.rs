@@ -1,7 +1,7 @@
 //! The demo's assets (`vmarket seed demo`): real files from the analysers' sample generators —
 //! for the demo exhibitor a VRM 0.x avatar that passes, a GLB table for the floor, a VRM 1.0
 //! avatar of 25,000 triangles whose version failed its report, a booth package (ZIP) for
-//! 2026Winter and a short video for a housing video (`static/demo/videos/lantern-loop.mp4`, not
+//! 2026Winter, two avatar-part bundles (ZIP) and a short video for a housing video (`static/demo/videos/lantern-loop.mp4`, not
 //! converted yet: the demo exhibitor converts it on `/mypage/housing-videos`); for the owner of
 //! the exhibitor's other circle, that circle's booth package — sent through the same pipeline as
 //! any upload, so each has its analysis, report and pictures. A few hundred KB in all.
@@ -29,12 +29,23 @@ pub const OTHER_OWNER: &str = "tsukishiro_noa";
 pub const BOOTH_PACKAGES: [(&str, &str); 2] =
     [(OWNER, "ともしび工房ブース（2026Winter）"), (OTHER_OWNER, "天文部ブース（2026Winter）")];
 
+/// The names of the demo exhibitor's two avatar-part bundles: basic hair (free parts) and a
+/// ribbon (sold in the store; its part is for buyers).
+pub const PART_BUNDLES: [&str; 2] = ["ベーシックヘアパーツ", "灯りのリボン"];
+
+/// A booth package's files: a Unity project's.
+const BOOTH: &[(&str, &[u8])] = &[
+    ("Assets/Booth/Booth.prefab", b"%YAML 1.1\n--- !u!1 &1\nGameObject:\n  m_Name: Booth\n"),
+    ("Assets/Booth/Materials/Lantern.mat", b"%YAML 1.1\n"),
+    ("Assets/Booth/README.txt", b"vmarket demo booth"),
+];
+
 /// What a demo asset's file is made from.
 enum Source {
     /// A model (GLB or VRM).
     Model(ModelSpec),
-    /// A booth package: a Unity project's files in a ZIP.
-    Booth,
+    /// A ZIP of these files (a booth package's Unity project, an avatar-part bundle).
+    Zip(&'static [(&'static str, &'static [u8])]),
     /// A file kept in the repository (a video: made once with ffmpeg, 4 s, 41 KB).
     File(&'static [u8]),
 }
@@ -95,7 +106,32 @@ fn demos() -> Vec<Demo> {
             name: BOOTH_PACKAGES[0].1,
             description: "灯りの屋台ブース。入稿ツールで書き出したパッケージです。",
             file_name: "tomoshibi-booth.zip",
-            source: Source::Booth,
+            source: Source::Zip(BOOTH),
+        },
+        Demo {
+            owner: OWNER,
+            label: "avatar_part_bundle",
+            name: PART_BUNDLES[0],
+            description: "アバターメーカーで使える基本のヘアパーツです。",
+            file_name: "basic-hair.zip",
+            source: Source::Zip(&[
+                ("Parts/Hair/ShortBob.prefab", b"%YAML 1.1\n--- !u!1 &1\nGameObject:\n  m_Name: ShortBob\n"),
+                ("Parts/Hair/ShortBob.mat", b"%YAML 1.1\n"),
+            ]),
+        },
+        Demo {
+            owner: OWNER,
+            label: "avatar_part_bundle",
+            name: PART_BUNDLES[1],
+            description: "灯りの色のリボン。ストアで販売しています。",
+            file_name: "lantern-ribbon.zip",
+            source: Source::Zip(&[
+                (
+                    "Parts/Accessory/LanternRibbon.prefab",
+                    b"%YAML 1.1\n--- !u!1 &1\nGameObject:\n  m_Name: LanternRibbon\n",
+                ),
+                ("Parts/Accessory/LanternRibbon.mat", b"%YAML 1.1\n"),
+            ]),
         },
         Demo {
             owner: OWNER,
@@ -111,7 +147,7 @@ fn demos() -> Vec<Demo> {
             name: BOOTH_PACKAGES[1].1,
             description: "星空観測ドームのブースです。",
             file_name: "tenmonbu-booth.zip",
-            source: Source::Booth,
+            source: Source::Zip(BOOTH),
         },
     ]
 }
@@ -120,11 +156,7 @@ fn demos() -> Vec<Demo> {
 fn bytes_of(source: &Source) -> Vec<u8> {
     match source {
         Source::Model(spec) => glb(spec),
-        Source::Booth => zip(&[
-            ZipSample::file("Assets/Booth/Booth.prefab", b"%YAML 1.1\n--- !u!1 &1\nGameObject:\n  m_Name: Booth\n"),
-            ZipSample::file("Assets/Booth/Materials/Lantern.mat", b"%YAML 1.1\n"),
-            ZipSample::file("Assets/Booth/README.txt", b"vmarket demo booth"),
-        ]),
+        Source::Zip(files) => zip(&files.iter().map(|(name, bytes)| ZipSample::file(name, bytes)).collect::<Vec<_>>()),
         Source::File(bytes) => bytes.to_vec(),
     }
 }

@@ -125,6 +125,7 @@ impl Config {
                 ("paypal_web_base", &self.paypal_web_base, !self.paypal_client_id.is_empty()),
                 ("gmo_api_base", &self.gmo_api_base, !self.gmo_shop_id.is_empty()),
                 ("gmo_link_base", &self.gmo_link_base, !self.gmo_shop_id.is_empty()),
+                ("vrchat_api_base", &self.vrchat_api_base, !self.vrchat_auth_cookie.is_empty()),
             ];
             for (key, base, used) in bases {
                 if used && !base.trim().starts_with("https://") {

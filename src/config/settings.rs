@@ -256,6 +256,20 @@ pub struct Config {
     /// page names them "demo". Refused in production.
     #[serde(default)]
     pub payment_demo_providers: bool,
+    /// VRChat's web API base URL (a fake, `scripts/fakes/vrchat.py`, in tests and the demo).
+    #[serde(default = "default_vrchat_api_base")]
+    pub vrchat_api_base: String,
+    /// The session cookie (`auth=…`'s value) of the service account vmarket reads VRChat profiles
+    /// with (never printed); empty = linking VRChat accounts is not offered.
+    #[serde(default)]
+    pub vrchat_auth_cookie: Secret,
+    /// How long a call to VRChat may take, in milliseconds (at least 100).
+    #[serde(default = "default_vrchat_timeout_ms")]
+    pub vrchat_timeout_ms: u64,
+    /// Where a user edits their VRChat bio (the profile page; `{id}` is their VRChat id). The
+    /// demo points it at the fake's page.
+    #[serde(default = "default_vrchat_profile_url")]
+    pub vrchat_profile_url: String,
 }
 
 fn default_database_url() -> String {
@@ -385,6 +399,15 @@ fn default_gmo_api_base() -> String {
 fn default_gmo_link_base() -> String {
     "https://link.mul-pay.jp".into()
 }
+fn default_vrchat_api_base() -> String {
+    "https://api.vrchat.cloud/api/1".into()
+}
+fn default_vrchat_timeout_ms() -> u64 {
+    10_000
+}
+fn default_vrchat_profile_url() -> String {
+    "https://vrchat.com/home/user/{id}".into()
+}
 
 impl Default for Config {
     fn default() -> Self {
@@ -458,6 +481,10 @@ impl Default for Config {
             gmo_shop_pass: Secret::default(),
             gmo_config_id: String::new(),
             payment_demo_providers: false,
+            vrchat_api_base: default_vrchat_api_base(),
+            vrchat_auth_cookie: Secret::default(),
+            vrchat_timeout_ms: default_vrchat_timeout_ms(),
+            vrchat_profile_url: default_vrchat_profile_url(),
         }
     }
 }

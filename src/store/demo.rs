@@ -1,12 +1,14 @@
 //! The store's demo (`vmarket seed demo`): the demo exhibitor sells their wooden table for free
 //! and their demo avatar for 1,500 yen at 20 % off for two weeks from the seed; the owner of their
 //! other circle has got the table (a sale in the exhibitor's sales); the exhibitor has a draft box
-//! submission of the demo avatar. Idempotent: an item of that asset already there is left alone,
+//! submission of the demo avatar; the avatar maker offers a free short bob and a lantern ribbon
+//! for the buyers of its store item (300 yen). Idempotent: an item of that asset already there is left alone,
 //! and a user with a submission gets no draft.
 
 use chrono::{DateTime, Duration, Utc};
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
+use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
 
+use crate::db::entities::avatar_part::{self, CharacterType, PartType};
 use crate::db::entities::store_item::AccessibleStatus;
 use crate::db::entities::{asset, store_item, user};
 use crate::error::Result;
@@ -25,7 +27,7 @@ struct Demo {
     discount_rate: i32,
 }
 
-const DEMOS: [Demo; 2] = [
+const DEMOS: [Demo; 3] = [
     Demo {
         asset: "木のテーブル",
         name: "木のテーブル",
@@ -41,6 +43,41 @@ const DEMOS: [Demo; 2] = [
         description: "ともしび工房のオリジナルアバター（VRM）。",
         price: 1500,
         discount_rate: 20,
+    },
+    Demo {
+        asset: crate::assets::demo::PART_BUNDLES[1],
+        name: "灯りのリボン",
+        name_en: "Lantern ribbon",
+        description: "アバターメーカーで髪に結べる、灯りの色のリボンです。購入するとメーカーのパーツに加わります。",
+        price: 300,
+        discount_rate: 0,
+    },
+];
+
+/// One demo avatar part: its bundle (a demo asset's name), names, type and whether its bundle's
+/// store item must be bought.
+struct DemoPart {
+    bundle: &'static str,
+    name: &'static str,
+    name_en: &'static str,
+    part_type: PartType,
+    is_purchase_required: bool,
+}
+
+const PARTS: [DemoPart; 2] = [
+    DemoPart {
+        bundle: crate::assets::demo::PART_BUNDLES[0],
+        name: "ショートボブ",
+        name_en: "Short bob",
+        part_type: PartType::Hair,
+        is_purchase_required: false,
+    },
+    DemoPart {
+        bundle: crate::assets::demo::PART_BUNDLES[1],
+        name: "灯りのリボン",
+        name_en: "Lantern ribbon",
+        part_type: PartType::Accessory,
+        is_purchase_required: true,
     },
 ];
 
@@ -107,6 +144,42 @@ pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<Str
         };
         box_submission::create(db, owner.id, &fields, now).await?;
         made.push("box submission draft".to_string());
+    }
+    for (order, part) in PARTS.iter().enumerate() {
+        let Some(bundle) = asset::Entity::find()
+            .filter(asset::Column::UserId.eq(owner.id))
+            .filter(asset::Column::Name.eq(part.bundle))
+            .one(db)
+            .await?
+        else {
+            continue;
+        };
+        let exists = avatar_part::Entity::find().filter(avatar_part::Column::AssetId.eq(bundle.id)).one(db).await?;
+        if exists.is_some() || bundle.latest_version_id.is_none() {
+            continue;
+        }
+        let item = store_item::Entity::find().filter(store_item::Column::AssetId.eq(bundle.id)).one(db).await?;
+        avatar_part::ActiveModel {
+            uuid: Set(uuid::Uuid::new_v4().to_string()),
+            name: Set(part.name.into()),
+            name_en: Set(part.name_en.into()),
+            character_type: Set(CharacterType::Human),
+            part_type: Set(part.part_type),
+            asset_id: Set(bundle.id),
+            store_item_id: Set(item.map(|i| i.id)),
+            is_purchase_required: Set(part.is_purchase_required),
+            is_limited: Set(false),
+            published: Set(true),
+            part_order: Set(order as i32),
+            avatar_maker_version: Set(1),
+            is_vrc_uploadable: Set(true),
+            created_at: Set(now),
+            updated_at: Set(now),
+            ..Default::default()
+        }
+        .insert(db)
+        .await?;
+        made.push(format!("avatar part {}", part.name));
     }
     Ok(made)
 }

@@ -3,12 +3,15 @@
 //! ([`pricing`]), the public listing and search, purchases once per buyer with a download link
 //! ([`model::store_item`], [`model::purchase`], [`api::items`], the pages `/store`,
 //! `/mypage/store/items`, `/mypage/purchases`), priced items paid for by card through an order
-//! that holds its price ([`model::order`], [`card`], [`api::orders`], `/store/orders/{uuid}`) —
-//! and housing videos — a user's uploaded video
-//! converted (ffmpeg) into an MP4 of bounded size and a thumbnail by a background job
-//! ([`video`], [`model::housing_video`], [`jobs::ConvertHousingVideo`], [`api::housing_videos`],
-//! the page `/mypage/housing-videos`). Avatar parts, VRChat and box submissions are not built
-//! yet.
+//! that holds its price ([`model::order`], [`card`], [`api::orders`], `/store/orders/{uuid}`);
+//! housing videos — a user's uploaded video converted (ffmpeg) into an MP4 of bounded size and a
+//! thumbnail by a background job ([`video`], [`model::housing_video`],
+//! [`jobs::ConvertHousingVideo`], [`api::housing_videos`], the page `/mypage/housing-videos`);
+//! box submissions reviewed by staff ([`model::box_submission`], [`api::box_submissions`],
+//! `/mypage/box-submissions`); the avatar maker's parts, some for the buyers of a store item
+//! only ([`model::avatar_part`], [`api::avatar_parts`]); a user's VRChat account, linked by a code
+//! in its bio ([`vrchat`], [`api::vrchat`], `/mypage/vrchat`). VRChat avatar orders and
+//! conversions are not built yet.
 //!
 //! A feature sits above the model and below the edges: `api`, `web`, `admin` and the worker
 //! registry (`crate::workers`) may import it, it imports none of them. It may import everything below the features (`model`, `db`, `storage`, `http`, `auth`, `forms`, the job queue `queue` and the generic `jobs`, `mail`, and what those stand on), `crate::assets` and `crate::payments`; never `booth` or `ingame`.
@@ -27,6 +30,7 @@ pub mod jobs;
 pub mod model;
 pub mod pricing;
 pub mod video;
+pub mod vrchat;
 
 use rocket::Route;
 
@@ -36,5 +40,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(api::items::routes());
     routes.extend(api::orders::routes());
     routes.extend(api::box_submissions::routes());
+    routes.extend(api::avatar_parts::routes());
+    routes.extend(api::vrchat::routes());
     routes
 }

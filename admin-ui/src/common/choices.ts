@@ -182,6 +182,19 @@ export const DISCARD_STATUSES = choices('admin.choices.discard_status', ['active
 /** `db::entities::store_item::ProductCategory`. */
 export const PRODUCT_CATEGORIES = choices('store.category', ['avatar', 'housing_furniture', 'avatar_part']);
 
+/** `db::entities::avatar_part::PartType`. */
+export const PART_TYPES = choices('avatar_parts.part_type', [
+  'hair',
+  'face',
+  'eye',
+  'ear',
+  'bottoms',
+  'tops',
+  'onepiece',
+  'shoes',
+  'accessory',
+]);
+
 /** `db::entities::store_item::AccessibleStatus`. */
 export const ACCESSIBLE_STATUSES = choices('store.status', ['private', 'limited', 'published']);
 

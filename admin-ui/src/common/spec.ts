@@ -83,9 +83,10 @@ export interface ResourceSpec {
   sort?: { field: string; order: 'ASC' | 'DESC' };
   /**
    * The server's `ACTIONS`: everything, read and edit, read and create (changes go through the
-   * show page's own buttons), or read only.
+   * show page's own buttons), read and delete (records made elsewhere that staff may remove), or
+   * read only.
    */
-  actions: 'crud' | 'edit' | 'create' | 'read';
+  actions: 'crud' | 'edit' | 'create' | 'delete' | 'read';
   bulk?: BulkSpec[];
   /** Buttons of the show page (the resource's own actions: a status change, a draw's steps). */
   showActions?: ComponentType;

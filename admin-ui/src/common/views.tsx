@@ -16,6 +16,7 @@ import {
   Create,
   CreateButton,
   Datagrid,
+  DeleteButton,
   Edit,
   EmailField,
   FilterButton,
@@ -297,7 +298,7 @@ function useBulkActions(spec: ResourceSpec): ReactElement | false {
   const edit = useCanAccess({ resource, action: 'edit' });
   const del = useCanAccess({ resource, action: 'delete' });
   const changes = edit.canAccess ? (spec.bulk ?? []) : [];
-  const deletes = del.canAccess === true && spec.actions === 'crud';
+  const deletes = del.canAccess === true && (spec.actions === 'crud' || spec.actions === 'delete');
   if (changes.length === 0 && !deletes) return false;
   return (
     <>
@@ -371,10 +372,13 @@ const editable = (spec: ResourceSpec) => spec.actions === 'crud' || spec.actions
 /** The show page's buttons: the resource's own, then Edit where the role may edit. */
 function ShowToolbar({ spec }: { spec: ResourceSpec }) {
   const Own = spec.showActions;
+  const resource = useResourceContext() ?? spec.name;
+  const del = useCanAccess({ resource, action: 'delete' });
   return (
     <TopToolbar>
       {Own && <Own />}
       {editable(spec) && <EditButton />}
+      {spec.actions === 'delete' && del.canAccess === true && <DeleteButton mutationMode="pessimistic" />}
     </TopToolbar>
   );
 }

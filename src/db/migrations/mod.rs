@@ -43,6 +43,8 @@ mod m20261207_002800_housing_videos;
 mod m20261208_002900_store_items;
 mod m20261209_003000_store_orders;
 mod m20261210_003100_box_submissions;
+mod m20261211_003200_avatar_parts;
+mod m20261212_003300_vrchat_links;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -91,6 +93,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261208_002900_store_items::Migration),
             Box::new(m20261209_003000_store_orders::Migration),
             Box::new(m20261210_003100_box_submissions::Migration),
+            Box::new(m20261211_003200_avatar_parts::Migration),
+            Box::new(m20261212_003300_vrchat_links::Migration),
         ]
     }
 }

@@ -1,6 +1,7 @@
 //! The queries, rules and client views of `crate::store`, on the entities of `crate::db` as every
 //! model of `crate::model` does: one file per entity.
 
+pub mod avatar_part;
 pub mod box_submission;
 pub mod housing_video;
 pub mod order;

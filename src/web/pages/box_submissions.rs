@@ -224,7 +224,8 @@ pub async fn update(p: Page<'_>, cookies: &CookieJar<'_>, uuid: &str, form: Form
 /// A button's form: only the CSRF field.
 #[derive(rocket::FromForm)]
 pub struct ButtonForm {
-    csrf_token: Option<String>,
+    /// The CSRF field.
+    pub csrf_token: Option<String>,
 }
 
 /// Sends a submission for review; back to the list, which says so (or why not).

@@ -32,6 +32,7 @@ pub mod receipt_pdf;
 pub mod redirects;
 pub mod store;
 pub mod support;
+pub mod vrchat;
 pub mod worlds;
 
 use rocket::{Request, Route};
@@ -65,6 +66,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(store::buyer::routes());
     routes.extend(store::checkout::routes());
     routes.extend(box_submissions::routes());
+    routes.extend(vrchat::routes());
     routes.extend(ingame::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());

@@ -18,6 +18,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("/mypage/box-submissions", "mypage.nav.box_submissions"),
     ("/mypage/store/items", "mypage.nav.store_items"),
     ("/mypage/purchases", "mypage.nav.purchases"),
+    ("/mypage/vrchat", "mypage.nav.vrchat"),
     ("/mypage/ingame", "mypage.nav.ingame"),
     ("/mypage/profile", "mypage.nav.profile"),
 ];

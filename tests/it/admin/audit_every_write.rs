@@ -150,6 +150,42 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
             vmarket::store::demo::seed(&app.db, app.clock.now()).await.expect("demo store");
             old(&first(app, admin, "store_items", "{}").await["id"], json!({"is_forced_private": true, "fee": 15}))
         }
+        "avatar_parts" => {
+            // A part of the demo exhibitor's basic hair bundle.
+            let rocket = app.client.rocket();
+            let storage = rocket.state::<vmarket::storage::Storage>().expect("storage");
+            let data_dir = &rocket.state::<vmarket::http::Site>().expect("site").config.data_dir;
+            vmarket::assets::demo::seed(&app.db, storage, data_dir, app.clock.now()).await.expect("demo assets");
+            use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+            let bundle = vmarket::db::entities::asset::Entity::find()
+                .filter(vmarket::db::entities::asset::Column::Name.eq(vmarket::assets::demo::PART_BUNDLES[0]))
+                .one(&app.db)
+                .await
+                .unwrap()
+                .expect("the demo bundle");
+            new(
+                json!({"name": "監査", "part_type": "hair", "asset_id": bundle.id, "avatar_maker_version": 1}),
+                json!({"name": "監査済み", "part_type": "hair", "asset_id": bundle.id, "avatar_maker_version": 2}),
+            )
+        }
+        "vrchat_account_links" => {
+            // A link of the admin's (users make links through VRChat; staff only remove them).
+            use sea_orm::{ActiveModelTrait, Set};
+            let link = vmarket::db::entities::vrchat_account_link::ActiveModel {
+                user_id: Set(admin.user.id),
+                vrchat_id: Set("usr_0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d".into()),
+                display_name: Set("監査".into()),
+                user_icon: Set(String::new()),
+                bio: Set(String::new()),
+                linked_at: Set(app.clock.now()),
+                updated_at: Set(app.clock.now()),
+                ..Default::default()
+            }
+            .insert(&app.db)
+            .await
+            .unwrap();
+            old(&json!(link.id), json!({}))
+        }
         "box_submissions" => {
             // The demo exhibitor's demo avatar, submitted for review.
             let rocket = app.client.rocket();

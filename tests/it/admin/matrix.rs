@@ -244,6 +244,7 @@ fn the_console_registers_exactly_the_servers_resources_in_the_same_order() {
             Some("crud") => resource.actions == Action::CRUD,
             Some("edit") => has(Action::Edit) && !has(Action::Create) && !has(Action::Delete),
             Some("create") => has(Action::Create) && !has(Action::Delete),
+            Some("delete") => has(Action::Delete) && !has(Action::Create) && !has(Action::Edit),
             Some("read") => !has(Action::Create) && !has(Action::Delete),
             _ => false,
         };

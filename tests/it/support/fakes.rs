@@ -1,5 +1,5 @@
-//! The fake PayPal and GMO servers of `scripts/fakes/` (Python standard library, the same ones
-//! `make run` uses), started per test on a free loopback port and stopped when the handle is
+//! The fake PayPal, GMO and VRChat servers of `scripts/fakes/` (Python standard library, the same
+//! ones `make run` uses), started per test on a free loopback port and stopped when the handle is
 //! dropped. They speak the providers' HTTP protocols, keep state, fail on request (`/_fake/faults`)
 //! and send webhooks / result notifications to the app.
 
@@ -21,6 +21,8 @@ pub const PAYPAL_WEBHOOK_ID: &str = "WH-TEST-4711";
 pub const GMO_SHOP_ID: &str = "tshop00099999";
 /// Its password (must never reach a log or the database).
 pub const GMO_SHOP_PASS: &str = "gmo-pass-Hy7tR3wQ";
+/// The VRChat service account's session cookie (must never reach a log or the database).
+pub const VRCHAT_AUTH_COOKIE: &str = "authcookie_test-Qm4xT9";
 
 /// Which fake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +31,8 @@ pub enum Kind {
     PayPal,
     /// `scripts/fakes/gmo.py`.
     Gmo,
+    /// `scripts/fakes/vrchat.py`.
+    Vrchat,
 }
 
 /// A running fake.
@@ -49,7 +53,7 @@ impl Drop for Fake {
 impl Fake {
     /// Starts `kind` on a free port, or `None` without a Python 3 (outside CI).
     pub fn start(kind: Kind) -> Option<Self> {
-        let python = python_with("zlib", "the PayPal and GMO fakes")?;
+        let python = python_with("zlib", "the PayPal, GMO and VRChat fakes")?;
         let port = free_port();
         let mut cmd = Command::new(&python);
         match kind {
@@ -67,6 +71,9 @@ impl Fake {
                 "--shop-pass",
                 GMO_SHOP_PASS,
             ]),
+            Kind::Vrchat => {
+                cmd.arg(repo_root().join("scripts/fakes/vrchat.py")).args(["--auth-cookie", VRCHAT_AUTH_COOKIE])
+            }
         };
         let mut child = cmd
             .args(["--port", &port.to_string()])

@@ -97,7 +97,7 @@ async fn the_demo_exhibitor_has_a_passed_avatar_a_table_and_a_draft_that_failed_
     let data_dir = rocket.state::<vmarket::http::Site>().expect("site").config.data_dir.clone();
     let now = app.clock.now();
     let created = vmarket::assets::demo::seed(&app.db, storage, &data_dir, now).await.expect("demo assets");
-    assert_eq!(created.len(), 6, "{created:?}");
+    assert_eq!(created.len(), 8, "{created:?}");
     let again = vmarket::assets::demo::seed(&app.db, storage, &data_dir, now).await.expect("again");
     assert!(again.is_empty(), "idempotent: {again:?}");
 
@@ -108,7 +108,7 @@ async fn the_demo_exhibitor_has_a_passed_avatar_a_table_and_a_draft_that_failed_
         .unwrap()
         .unwrap();
     let assets = asset::Entity::find().filter(asset::Column::UserId.eq(owner.id)).all(&app.db).await.unwrap();
-    assert_eq!(assets.len(), 5, "an avatar, a table, a draft, a booth package, a video");
+    assert_eq!(assets.len(), 7, "an avatar, a table, a draft, a booth package, two avatar-part bundles, a video");
     let ids: Vec<i32> = assets.iter().map(|a| a.id).collect();
     let versions = asset_version::Entity::find()
         .filter(asset_version::Column::AssetId.is_in(ids))
@@ -128,8 +128,12 @@ async fn the_demo_exhibitor_has_a_passed_avatar_a_table_and_a_draft_that_failed_
     assert_eq!(outcome[1].0, "uploaded", "{outcome:?}");
     assert_eq!(outcome[2], ("failed".to_string(), Some("failed".to_string())), "{outcome:?}");
     assert_eq!(outcome[3], ("uploaded".to_string(), Some("passed".to_string())), "the booth package: {reports:?}");
-    assert_eq!(outcome[4], ("uploaded".to_string(), Some("passed".to_string())), "the video: {reports:?}");
-    assert_eq!(versions[4].kind.as_deref(), Some("mp4"));
+    for bundle in [4, 5] {
+        assert_eq!(outcome[bundle], ("uploaded".to_string(), Some("passed".to_string())), "a part bundle: {reports:?}");
+        assert_eq!(versions[bundle].kind.as_deref(), Some("zip"));
+    }
+    assert_eq!(outcome[6], ("uploaded".to_string(), Some("passed".to_string())), "the video: {reports:?}");
+    assert_eq!(versions[6].kind.as_deref(), Some("mp4"));
     assert!(
         versions.iter().all(|v| v.thumbnail_key.is_some()
             || v.upload_status.as_str() == "failed"

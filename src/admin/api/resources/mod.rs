@@ -10,6 +10,7 @@ pub mod asset_rule_sets;
 pub mod asset_settings;
 pub mod asset_versions;
 pub mod audit_log;
+pub mod avatar_parts;
 pub mod box_submissions;
 pub mod catalog_item_categories;
 pub mod catalog_items;
@@ -47,6 +48,7 @@ pub mod streamers;
 pub mod tool_releases;
 pub mod users;
 pub mod vrc_redirects;
+pub mod vrchat_account_links;
 pub mod worlds;
 
 use crate::admin::api::registered::Registered;
@@ -83,6 +85,8 @@ pub const ALL: &[Registered] = &[
     registered::<store_items::StoreItems>(),
     registered::<store_purchases::StorePurchases>(),
     registered::<box_submissions::BoxSubmissions>(),
+    registered::<avatar_parts::AvatarParts>(),
+    registered::<vrchat_account_links::VrchatAccountLinks>(),
     registered::<ingame_emotes::IngameEmotes>(),
     registered::<ingame_chat_messages::IngameChatMessages>(),
     registered::<ingame_chat_blocks::IngameChatBlocks>(),
