@@ -76,10 +76,10 @@ pub async fn start_link(
     current_user: CurrentUser,
     input: Body<'_, VrchatLinkInput>,
 ) -> Result<(Status, Json<VrchatLink>)> {
-    let input = body(input)?;
+    let id = link::vrchat_id(&body(input)?.vrchat_id)?;
     let user_id = current_user.user.id;
     let client = vrchat.client_for(user_id).await?;
-    link::start(up.db, client, user_id, &input.vrchat_id, up.now).await?;
+    link::start(up.db, client, user_id, &id, up.now).await?;
     Ok((Status::Created, Json(current(&up, vrchat, user_id).await?)))
 }
 

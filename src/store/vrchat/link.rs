@@ -112,23 +112,28 @@ fn unavailable(e: VrchatError) -> Error {
     }
 }
 
-/// Begins `user_id`'s proof that VRChat account `raw_id` (an id or a profile link) is theirs: the
-/// account must exist on VRChat and be linked to nobody; a proof begun before is replaced. 422
-/// for an id that is not one (or no such user), 409 `vrchat_already_linked` /
-/// `vrchat_account_taken`, 502 `vrchat_unavailable` when VRChat does not answer.
+/// `raw` (an id or a profile link) read as a VRChat id; 422 on `vrchat_id` otherwise. Read
+/// before anything asks VRChat, so that a typo costs no read.
+pub fn vrchat_id(raw: &str) -> Result<VrchatId> {
+    VrchatId::parse(raw).ok_or_else(|| Error::invalid("vrchat_id", "validation.vrchat_id"))
+}
+
+/// Begins `user_id`'s proof that VRChat account `id` is theirs: the account must exist on
+/// VRChat and be linked to nobody; a proof begun before is replaced. 422 when VRChat has no such
+/// user, 409 `vrchat_already_linked` / `vrchat_account_taken`, 502 `vrchat_unavailable` when
+/// VRChat does not answer.
 pub async fn start(
     db: &DatabaseConnection,
     client: &VrchatClient,
     user_id: i32,
-    raw_id: &str,
+    id: &VrchatId,
     now: DateTime<Utc>,
 ) -> Result<ChallengeView> {
-    let id = VrchatId::parse(raw_id).ok_or_else(|| Error::invalid("vrchat_id", "validation.vrchat_id"))?;
     if link_of(db, user_id).await?.is_some() {
         return Err(Error::Conflict { code: "vrchat_already_linked" });
     }
     taken_by_other(db, id.as_str(), user_id).await?;
-    let profile = client.user(&id).await.map_err(unavailable)?;
+    let profile = client.user(id).await.map_err(unavailable)?;
     let txn = crate::db::begin_write(db).await?;
     vrchat_link_challenge::Entity::delete_many()
         .filter(vrchat_link_challenge::Column::UserId.eq(user_id))

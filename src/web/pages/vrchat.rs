@@ -116,8 +116,11 @@ pub async fn start(
 ) -> Result<Either<(Status, Template), Redirect>> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let typed = form.vrchat_id.clone().unwrap_or_default();
-    let begun = match vrchat.client_for(user.id).await {
-        Ok(client) => link::start(p.db, client, user.id, &typed, p.now).await.map(|_| ()),
+    let begun = match link::vrchat_id(&typed) {
+        Ok(id) => match vrchat.client_for(user.id).await {
+            Ok(client) => link::start(p.db, client, user.id, &id, p.now).await.map(|_| ()),
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     };
     match begun {
