@@ -65,6 +65,18 @@ pub async fn offered(db: &impl ConnectionTrait, version: i32) -> Result<Vec<avat
         .await?)
 }
 
+/// The published parts the buyers of store item `item_id` get, in their order (what its page
+/// names).
+pub async fn of_item(db: &impl ConnectionTrait, item_id: i32) -> Result<Vec<avatar_part::Model>> {
+    Ok(avatar_part::Entity::find()
+        .filter(avatar_part::Column::StoreItemId.eq(item_id))
+        .filter(avatar_part::Column::Published.eq(true))
+        .order_by_asc(avatar_part::Column::PartOrder)
+        .order_by_asc(avatar_part::Column::Id)
+        .all(db)
+        .await?)
+}
+
 impl avatar_part::Model {
     /// The published part `uuid` (limited ones included: this is its link); 404 otherwise.
     pub async fn published(db: &impl ConnectionTrait, uuid: &str) -> Result<Self> {

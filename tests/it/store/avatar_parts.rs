@@ -88,7 +88,7 @@ async fn the_maker_offers_parts_by_version_order_link_and_purchase() {
     let bow = new_part(
         &staff,
         ribbon,
-        json!({"name": "リボン", "part_type": "accessory", "part_order": 1, "is_purchase_required": true,
+        json!({"name": "リボン", "name_en": "Ribbon", "part_type": "accessory", "part_order": 1, "is_purchase_required": true,
                "store_item_id": item_id(&staff, &item["uuid"]).await}),
     )
     .await;
@@ -107,6 +107,9 @@ async fn the_maker_offers_parts_by_version_order_link_and_purchase() {
     assert!(seen["bundle_url"].is_null(), "no bundle before buying: {seen}");
     assert_eq!(seen["store_item_uuid"], item["uuid"], "where to buy it");
 
+    // The item's page names the part its buyers get, in the page's language.
+    let (_, page) = buyer.page(&format!("/en/store/items/{}", item["uuid"].as_str().unwrap())).await;
+    assert_eq!(crate::support::html::Doc::parse(&page).text("[data-testid=store-parts]"), "Ribbon (Accessory)");
     let (status, _) = fetch_bundle(&buyer, bow["uuid"].as_str().unwrap()).await;
     assert_eq!(status, 409, "not bought yet");
     let (status, err) =

@@ -86,6 +86,18 @@ pub async fn item(
     let viewer = p.user.as_ref().map(|u| u.id);
     let row = store_item::Model::visible(p.db, uuid, viewer).await?;
     let own = viewer == Some(row.user_id);
+    // An avatar-part item's page names the parts its buyers get in the avatar maker.
+    let parts: Vec<serde_json::Value> = crate::store::model::avatar_part::of_item(p.db, row.id)
+        .await?
+        .into_iter()
+        .map(|part| {
+            let kind = serde_json::to_value(part.part_type).ok().and_then(|v| v.as_str().map(str::to_string));
+            json!({
+                "name": p.lang.pick(&part.name, &part.name_en),
+                "kind": p.t(&format!("avatar_parts.part_type.{}", kind.unwrap_or_default())),
+            })
+        })
+        .collect();
     let view = views(p.db, vec![row], viewer, p.now).await?.remove(0);
     let mut shown = item_json(&p, &view);
     let name = p.lang.pick(&view.name, &view.name_en).to_string();
@@ -101,6 +113,7 @@ pub async fn item(
     };
     if let serde_json::Value::Object(extra) = json!({
         "description": view.description,
+        "parts": parts,
         "file": view.item_zip.as_ref().map(|f| json!({ "name": f.file_name, "size": crate::web::pages::booth_maker::views::size_label(f.file_size) })),
         "buy": buy,
         "buy_action": p.href(&format!("/store/items/{}/purchase", view.uuid)),
