@@ -4,7 +4,8 @@
  * missing author and keeps what was typed — and sends it for review; the demo admin returns it
  * in the console (`box_submissions`) with a reason; the exhibitor reads the reason on the page,
  * fixes the submission and sends it again; the admin approves it and then publishes it; the
- * exhibitor sees it on display, at 390 px without sideways scrolling. Each language withdraws
+ * exhibitor sees it on display, at 390 px without sideways scrolling, and among the boxes on
+ * the public page. Each language withdraws
  * nothing and uses one of the three places, so a run holds two submissions.
  */
 // e2e-schedule: private — adds submissions and reviews them as staff: a demo server of its own (scripts/e2e)
@@ -116,6 +117,12 @@ for (const lang of /** @type {const} */ (['ja', 'en'])) {
       const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.equal(wider, 0, 'no sideways scrolling at 390 px');
       await screenshot(page, `box-${lang}-published-390.png`);
+      // Visitors see it among the boxes on display.
+      await page.getByTestId('boxes-link').click();
+      await page.getByTestId('box-name').filter({ hasText: name }).waitFor();
+      const widerBoxes = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(widerBoxes, 0, 'no sideways scrolling on the boxes at 390 px');
+      await screenshot(page, `box-${lang}-on-display-390.png`);
       for (const p of [exhibitor, staff]) assert.deepEqual(p.errors, []);
     } finally {
       await Promise.all([exhibitor.close(), staff.close()]);

@@ -17,7 +17,7 @@
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set, SqlErr,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, SqlErr,
     TransactionSession, TransactionTrait,
 };
 use serde::Serialize;
@@ -74,6 +74,8 @@ pub struct BoxSubmissionView {
     pub published_at: Option<DateTime<Utc>>,
     /// Whether its owner may edit, send or discard it now.
     pub editable: bool,
+    /// The submitted model's picture (320 px), when its upload made one (spec §3 `thumbnailUrl`).
+    pub thumbnail_url: Option<String>,
 }
 
 /// A user's submissions with the limit (spec §3 `submissionLimitAmount`, `submissionCount`).
@@ -107,6 +109,10 @@ pub async fn views(db: &impl ConnectionTrait, rows: Vec<box_submission::Model>) 
         .into_iter()
         .map(|r| BoxSubmissionView {
             file_name: versions.get(&r.asset_version_id).map(|v| v.file_name.clone()).unwrap_or_default(),
+            thumbnail_url: versions
+                .get(&r.asset_version_id)
+                .and_then(|v| v.thumbnail_key.as_ref())
+                .map(|prefix| format!("/media/{prefix}/320.png")),
             newest: newest_of(r.asset_id) == Some(r.asset_version_id),
             editable: OWNER_EDITS.contains(&r.status),
             uuid: r.uuid,
@@ -124,6 +130,20 @@ pub async fn views(db: &impl ConnectionTrait, rows: Vec<box_submission::Model>) 
             published_at: r.published_at,
         })
         .collect())
+}
+
+/// How many published boxes the public page shows (the newest).
+pub const PUBLISHED_SHOWN: u64 = 120;
+
+/// The boxes on display, newest first (at most [`PUBLISHED_SHOWN`]).
+pub async fn published(db: &impl ConnectionTrait) -> Result<Vec<box_submission::Model>> {
+    Ok(box_submission::Entity::find()
+        .filter(box_submission::Column::Status.eq(BoxStatus::Published))
+        .order_by_desc(box_submission::Column::PublishedAt)
+        .order_by_desc(box_submission::Column::Id)
+        .limit(PUBLISHED_SHOWN)
+        .all(db)
+        .await?)
 }
 
 /// `user_id`'s submissions, oldest first.

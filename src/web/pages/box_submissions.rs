@@ -38,7 +38,7 @@ fn list_href(p: &Page<'_>, query: &str) -> String {
 
 /// The label of choice `id` (1-based) of `names`, message group `group` (`pose`, `face`); the
 /// first for an id out of range (the input allows none).
-fn label(p: &Page<'_>, group: &str, names: &[&str], id: i32) -> String {
+pub(crate) fn label(p: &Page<'_>, group: &str, names: &[&str], id: i32) -> String {
     let name = usize::try_from(id - 1).ok().and_then(|i| names.get(i)).unwrap_or(&names[0]);
     p.t(&format!("box.{group}.{name}"))
 }
@@ -73,6 +73,7 @@ pub async fn list(p: Page<'_>, current: CurrentUser, done: Option<&str>, error: 
         "submissions": rows,
         "count": listed.submission_count,
         "limit": listed.submission_limit_amount,
+        "boxes_href": p.href("/boxes"),
         "new_href": (listed.submission_count < listed.submission_limit_amount).then(|| p.href("/mypage/box-submissions/new")),
         "notice": done.filter(|d| DONE.contains(d)).map(|d| p.t(&format!("box.done.{d}"))),
         "refused": error.filter(|e| REFUSALS.contains(e)).map(|e| p.t(&format!("errors.{e}"))),

@@ -3,6 +3,7 @@
 pub mod access;
 pub mod booth_maker;
 pub mod box_submissions;
+pub mod boxes;
 pub mod catalog;
 pub mod checkout;
 pub mod circle_members;
@@ -61,6 +62,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(booth_maker::routes());
     routes.extend(housing_videos::routes());
     routes.extend(cached(store::public::routes(), Clocked::Seconds, page_lang));
+    routes.extend(cached(boxes::routes(), Clocked::Seconds, page_lang));
     routes.extend(store::public::writes());
     routes.extend(store::seller::routes());
     routes.extend(store::buyer::routes());

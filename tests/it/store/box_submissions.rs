@@ -1,6 +1,6 @@
 //! Box submissions (issue 31): a user submits an uploaded avatar with a pose, a face, a name, an
 //! author, a website and a comment; staff reject it with a reason (mailed in the user's
-//! language), the user fixes it and sends it again, staff approve and publish it; the user can
+//! language), the user fixes it and sends it again, staff approve and publish it, and the public page `/boxes` shows it then and not before; the user can
 //! neither change it in review nor hold more than the limit — twenty creates at once store the
 //! limit, and a control run without the unique place key stores more. The mypage pages do the
 //! same without scripts; strangers get 404 and bad input clear codes.
@@ -94,9 +94,17 @@ async fn a_submission_is_rejected_fixed_approved_and_published() {
     let (status, approved) = staff.put_json(&path, &json!({"status": "review_approved"})).await;
     assert_eq!((status, approved["status"].as_str()), (200, Some("review_approved")), "{approved}");
     assert_eq!(owner.delete(&base).await.0, 409, "an approved submission is not withdrawn");
+    // The public page (cached for visitors) follows staff's decision at once.
+    let on_display = || async {
+        let res = app.client.get("/en/boxes").dispatch().await;
+        assert_eq!(res.status().code, 200);
+        Doc::parse(&res.into_string().await.unwrap_or_default()).texts("[data-testid=box-name]")
+    };
+    assert!(on_display().await.is_empty(), "approved is not yet on display");
     let (status, published) = staff.put_json(&path, &json!({"status": "published"})).await;
     assert_eq!((status, published["status"].as_str()), (200, Some("published")), "{published}");
     assert!(published["published_at"].is_string());
+    assert_eq!(on_display().await, [changed["name"].as_str().unwrap()], "the public page shows it at once");
     let outcomes: Vec<String> = box_mails(&app, &owner).await.into_iter().map(|m| m.1).collect();
     assert_eq!(outcomes.len(), 3, "rejected, approved, published: {outcomes:?}");
     assert!(outcomes[2].contains("公開"), "{outcomes:?}");
