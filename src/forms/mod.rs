@@ -95,6 +95,12 @@ pub fn whole_number(
     given(raw)?.parse::<i64>().map_err(|_| wrong.push((field, key))).ok()
 }
 
+/// The snake_case serde name of an enum value (a step, a state, a status, a part type) —
+/// [`parse_choice`]'s inverse, and the part of a locale key that names the value.
+pub fn snake<T: serde::Serialize>(value: T) -> String {
+    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
 /// A snake_case choice such as `vrc` read as the enum whose serde name it is; `None` when it is
 /// none of its values.
 pub fn parse_choice<T: DeserializeOwned>(raw: &str) -> Option<T> {

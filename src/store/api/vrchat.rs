@@ -8,44 +8,20 @@
 use rocket::http::Status;
 use rocket::serde::json::Json;
 use rocket::{Route, State, delete, get, post, routes};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::assets::api::uploader::{Body, Uploader, body};
 use crate::auth::guards::CurrentUser;
 use crate::error::Result;
-use crate::store::vrchat::link::{self, ChallengeView, LinkView};
-use crate::store::vrchat::service::Vrchat;
-
-/// Where the user stands.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct VrchatLink {
-    /// Whether this site links VRChat accounts at all.
-    pub offered: bool,
-    /// The linked account.
-    pub link: Option<LinkView>,
-    /// A proof under way.
-    pub challenge: Option<ChallengeView>,
-    /// Where the user edits that account's bio (with a proof under way).
-    pub edit_bio_url: Option<String>,
-}
+use crate::store::vrchat::link;
+use crate::store::vrchat::service::{Vrchat, VrchatLink};
 
 /// The account to link.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct VrchatLinkInput {
     /// A VRChat user id (`usr_…`) or a profile link ending in one.
     pub vrchat_id: String,
-}
-
-/// The user's link as a client sees it.
-pub async fn current(up: &Uploader<'_>, vrchat: &Vrchat, user_id: i32) -> Result<VrchatLink> {
-    let state = link::state(up.db, user_id, up.now).await?;
-    Ok(VrchatLink {
-        offered: vrchat.offered(),
-        edit_bio_url: state.challenge.as_ref().map(|c| vrchat.profile_url(&c.vrchat_id)),
-        link: state.link,
-        challenge: state.challenge,
-    })
 }
 
 /// Where the user stands: linked, proving, or neither.
@@ -57,7 +33,7 @@ pub async fn show_link(
     vrchat: &State<Vrchat>,
     current_user: CurrentUser,
 ) -> Result<Json<VrchatLink>> {
-    Ok(Json(current(&up, vrchat, current_user.user.id).await?))
+    Ok(Json(vrchat.state(up.db, current_user.user.id, up.now).await?))
 }
 
 /// Begins linking: VRChat must know the account; the answer holds the code to put in its bio.
@@ -80,7 +56,7 @@ pub async fn start_link(
     let user_id = current_user.user.id;
     let client = vrchat.client_for(user_id).await?;
     link::start(up.db, client, user_id, &id, up.now).await?;
-    Ok((Status::Created, Json(current(&up, vrchat, user_id).await?)))
+    Ok((Status::Created, Json(vrchat.state(up.db, user_id, up.now).await?)))
 }
 
 /// Finishes linking once the code is in the account's bio.
@@ -99,7 +75,7 @@ pub async fn verify_link(
     let user_id = current_user.user.id;
     let client = vrchat.client_for(user_id).await?;
     link::verify(up.db, client, user_id, up.now).await?;
-    Ok(Json(current(&up, vrchat, user_id).await?))
+    Ok(Json(vrchat.state(up.db, user_id, up.now).await?))
 }
 
 /// Unlinks the account (or drops a proof under way).

@@ -6,8 +6,6 @@
 //! and its bundle is refused. The maker's version reads the parts made for it and for older
 //! versions.
 
-use std::collections::HashSet;
-
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde::Serialize;
@@ -15,9 +13,9 @@ use utoipa::ToSchema;
 
 use crate::db::entities::avatar_part::{self, CharacterType, PartType};
 use crate::db::entities::store_item::{self, AccessibleStatus};
-use crate::db::entities::store_purchase::{self, PurchaseStatus};
 use crate::db::entities::{asset, asset_version};
 use crate::error::{Error, Result};
+use crate::store::model::purchase::held;
 
 /// A part as the avatar maker sees it (spec §3 "Avatar part").
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -89,22 +87,6 @@ impl avatar_part::Model {
     }
 }
 
-/// The store items among `items` that `user_id` bought and still holds.
-async fn held(db: &impl ConnectionTrait, user_id: i32, items: Vec<i32>) -> Result<HashSet<i32>> {
-    if items.is_empty() {
-        return Ok(HashSet::new());
-    }
-    Ok(store_purchase::Entity::find()
-        .filter(store_purchase::Column::BuyerId.eq(user_id))
-        .filter(store_purchase::Column::ItemId.is_in(items))
-        .filter(store_purchase::Column::Status.eq(PurchaseStatus::Paid))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|p| p.item_id)
-        .collect())
-}
-
 /// The views of `rows` for `user_id`; `base` is the site's address the bundle URLs start with.
 pub async fn views(
     db: &impl ConnectionTrait,
@@ -113,7 +95,7 @@ pub async fn views(
     base: &str,
 ) -> Result<Vec<AvatarPartView>> {
     let item_ids: Vec<i32> = rows.iter().filter_map(|p| p.store_item_id).collect();
-    let held = held(db, user_id, item_ids.clone()).await?;
+    let held = held(db, user_id, item_ids.iter().copied()).await?;
     let items = store_item::Model::by_ids(db, item_ids).await?;
     Ok(rows
         .into_iter()
@@ -150,7 +132,7 @@ pub async fn bundle(db: &impl ConnectionTrait, user_id: i32, uuid: &str) -> Resu
     let part = avatar_part::Model::published(db, uuid).await?;
     if part.is_purchase_required {
         let item = part.store_item_id.ok_or_else(|| Error::Conflict { code: "purchase_required" })?;
-        if held(db, user_id, vec![item]).await?.is_empty() {
+        if held(db, user_id, [item]).await?.is_empty() {
             return Err(Error::Conflict { code: "purchase_required" });
         }
     }

@@ -154,6 +154,28 @@ pub async fn of_buyer_and_item(
         .await?)
 }
 
+/// The items among `items` that `buyer_id` bought and still holds (a refund takes one away): what
+/// a list of items says `purchased` with, and what a part for buyers asks.
+pub async fn held(
+    db: &impl ConnectionTrait,
+    buyer_id: i32,
+    items: impl IntoIterator<Item = i32>,
+) -> Result<std::collections::HashSet<i32>> {
+    let items: Vec<i32> = items.into_iter().collect();
+    if items.is_empty() {
+        return Ok(std::collections::HashSet::new());
+    }
+    Ok(store_purchase::Entity::find()
+        .filter(store_purchase::Column::BuyerId.eq(buyer_id))
+        .filter(store_purchase::Column::Status.eq(PurchaseStatus::Paid))
+        .filter(store_purchase::Column::ItemId.is_in(items))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|p| p.item_id)
+        .collect())
+}
+
 /// The assets of `category` whose items `buyer_id` bought and still holds (a refund takes them
 /// away): what the booth maker lets them place beside their own furniture.
 pub async fn bought_assets(db: &impl ConnectionTrait, buyer_id: i32, category: ProductCategory) -> Result<Vec<i32>> {

@@ -16,7 +16,6 @@ use utoipa::ToSchema;
 
 use crate::db::entities::asset_version::UploadStatus;
 use crate::db::entities::store_item::{self, AccessibleStatus, ProductCategory, SubCategory};
-use crate::db::entities::store_purchase::{self, PurchaseStatus};
 use crate::db::entities::{asset, asset_setting, asset_version, user};
 use crate::error::{Error, Result};
 use crate::forms::store_item::StoreItemFields;
@@ -137,15 +136,7 @@ pub async fn views(
         .collect();
     let sellers = user::Model::by_ids(db, rows.iter().map(|r| r.user_id)).await?;
     let bought: HashSet<i32> = match viewer {
-        Some(buyer) => store_purchase::Entity::find()
-            .filter(store_purchase::Column::BuyerId.eq(buyer))
-            .filter(store_purchase::Column::Status.eq(PurchaseStatus::Paid))
-            .filter(store_purchase::Column::ItemId.is_in(rows.iter().map(|r| r.id)))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|p| p.item_id)
-            .collect(),
+        Some(buyer) => crate::store::model::purchase::held(db, buyer, rows.iter().map(|r| r.id)).await?,
         None => HashSet::new(),
     };
     Ok(rows

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::error::Result;
 use crate::forms::box_submission::{FACES, POSES};
 use crate::http::template::Template;
-use crate::store::model::box_submission::{self as boxes, PUBLISHED_SHOWN};
+use crate::store::model::box_submission as boxes;
 use crate::web::page::Page;
 use crate::web::pages::box_submissions::label;
 
@@ -30,7 +30,7 @@ pub async fn index(p: Page<'_>) -> Result<Template> {
             })
         })
         .collect();
-    let ctx = json!({ "boxes": rows, "most": PUBLISHED_SHOWN });
+    let ctx = json!({ "boxes": rows });
     Ok(p.render("boxes", &p.t("boxes.title"), ctx))
 }
 

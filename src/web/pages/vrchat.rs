@@ -60,15 +60,14 @@ async fn render(
     errors: HashMap<String, Vec<String>>,
     status: Status,
 ) -> Result<(Status, Template)> {
-    let state = link::state(p.db, me, p.now).await?;
+    let state = vrchat.state(p.db, me, p.now).await?;
     let (done, error) = notices;
-    let edit_bio_url = state.challenge.as_ref().map(|c| vrchat.profile_url(&c.vrchat_id));
     let ctx = json!({
         "nav": nav(p),
-        "offered": vrchat.offered(),
+        "offered": state.offered,
         "link": state.link,
         "challenge": state.challenge,
-        "edit_bio_url": edit_bio_url,
+        "edit_bio_url": state.edit_bio_url,
         "start_action": p.href("/mypage/vrchat/link"),
         "verify_action": p.href("/mypage/vrchat/verify"),
         "unlink_action": p.href("/mypage/vrchat/unlink"),
@@ -116,13 +115,12 @@ pub async fn start(
 ) -> Result<Either<(Status, Template), Redirect>> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let typed = form.vrchat_id.clone().unwrap_or_default();
-    let begun = match link::vrchat_id(&typed) {
-        Ok(id) => match vrchat.client_for(user.id).await {
-            Ok(client) => link::start(p.db, client, user.id, &id, p.now).await.map(|_| ()),
-            Err(e) => Err(e),
-        },
-        Err(e) => Err(e),
-    };
+    let begun = async {
+        let id = link::vrchat_id(&typed)?;
+        let client = vrchat.client_for(user.id).await?;
+        link::start(p.db, client, user.id, &id, p.now).await.map(|_| ())
+    }
+    .await;
     match begun {
         Ok(()) => Ok(Either::Right(crate::http::redirect::to_site(&page_href(&p, "?done=started")))),
         Err(e @ Error::Validation(_)) => {
@@ -146,10 +144,11 @@ pub async fn verify(
     form: Form<ButtonForm>,
 ) -> Result<Redirect> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
-    let verified = match vrchat.client_for(user.id).await {
-        Ok(client) => link::verify(p.db, client, user.id, p.now).await.map(|_| ()),
-        Err(e) => Err(e),
-    };
+    let verified = async {
+        let client = vrchat.client_for(user.id).await?;
+        link::verify(p.db, client, user.id, p.now).await.map(|_| ())
+    }
+    .await;
     let query = match verified {
         Ok(()) => "?done=linked".to_string(),
         Err(e) => refusal_query(&e).ok_or(e)?,

@@ -10,11 +10,12 @@ use crate::error::Result;
 use crate::exhibit::catalog::counts_of;
 use crate::exhibit::checklist::{SlotFacts, StepKind, StepState, next_deadline, steps};
 use crate::exhibit::submission::newest_of;
+use crate::forms::snake as name;
 use crate::http::template::Template;
 use crate::types::Permalink;
 use crate::web::page::Page;
 use crate::web::pages::entry_views::event_tabs;
-use crate::web::pages::exhibit::views::{event_slots, slot_json, snake as name};
+use crate::web::pages::exhibit::views::{event_slots, slot_json};
 use crate::web::pages::mypage_nav::nav;
 
 /// Where a step's action leads, for the states that call for one.

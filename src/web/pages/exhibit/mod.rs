@@ -17,7 +17,7 @@ use rocket::Route;
 /// The locale key part of a checklist step (`exhibit.hub.step.{key}`), for pages outside this
 /// folder (the mypage dashboard).
 pub(crate) fn step_key(kind: crate::exhibit::checklist::StepKind) -> String {
-    views::snake(kind)
+    crate::forms::snake(kind)
 }
 
 /// The pages' routes.

@@ -31,9 +31,3 @@ pub(crate) fn slot_json(p: &Page<'_>, slot: &SlotView) -> Value {
         "booth": booth,
     })
 }
-
-/// The snake-case name of a serialized enum value (a step, a state, a status): its locale key
-/// part.
-pub(crate) fn snake<T: serde::Serialize>(value: T) -> String {
-    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}

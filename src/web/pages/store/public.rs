@@ -13,6 +13,7 @@ use serde_json::json;
 
 use crate::db::entities::store_item::{self, ProductCategory};
 use crate::error::{Error, Result};
+use crate::forms::snake;
 use crate::http::template::Template;
 use crate::model::pagination::Pagination;
 use crate::payments::Providers;
@@ -91,10 +92,9 @@ pub async fn item(
         .await?
         .into_iter()
         .map(|part| {
-            let kind = serde_json::to_value(part.part_type).ok().and_then(|v| v.as_str().map(str::to_string));
             json!({
                 "name": p.lang.pick(&part.name, &part.name_en),
-                "kind": p.t(&format!("avatar_parts.part_type.{}", kind.unwrap_or_default())),
+                "kind": p.t(&format!("avatar_parts.part_type.{}", snake(part.part_type))),
             })
         })
         .collect();
