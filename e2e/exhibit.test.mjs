@@ -162,11 +162,13 @@ async function story(lang) {
       await page.goto(url(hubPath));
       const steps = slot().locator('li[data-state]');
       const got = await steps.evaluateAll((els) => els.map((el) => [el.getAttribute('data-testid'), el.getAttribute('data-state')]));
-      assert.deepEqual(
-        got,
-        STEPS.map((kind, i) => [`step-${kind}`, want[i]]),
-        `hub steps (${shot})`,
-      );
+      const expected = STEPS.map((kind, i) => [`step-${kind}`, want[i]]);
+      // On a mismatch, say what the hub showed and at which clock (a CI run once failed here
+      // with nothing more to go on).
+      const clock = JSON.stringify(got) === JSON.stringify(expected)
+        ? ''
+        : await page.getByTestId('time-travel-banner').textContent({ timeout: 1000 }).catch(() => 'no banner');
+      assert.deepEqual(got, expected, `hub steps (${shot}): ${JSON.stringify(got)} ${clock ?? ''}`);
       for (const [i, kind] of STEPS.entries()) {
         const step = slot().getByTestId(`step-${kind}`);
         assert.equal((await step.locator('.checklist__label strong').textContent())?.trim(), t.exhibit.hub.step[kind]);
