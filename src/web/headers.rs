@@ -26,10 +26,17 @@ pub struct SecurityHeaders {
 
 impl SecurityHeaders {
     /// The headers for `config`: forms may post to this site and the account service (and its
-    /// allowed origins, which sign-in redirects pass through).
+    /// allowed origins, which sign-in redirects pass through), and be redirected to the payment
+    /// pages of the configured redirect providers (PayPal's, GMO's: a form that pays answers a
+    /// 303 there, which `form-action` governs too).
     pub fn new(config: &Config) -> Self {
         let mut form_action = vec!["'self'".to_string()];
-        let origins = std::iter::once(config.sso_base()).chain(config.sso_allowed_origins.iter().cloned());
+        let paypal = (!config.paypal_client_id.is_empty()).then(|| config.paypal_web_base.clone());
+        let gmo = (!config.gmo_shop_id.is_empty()).then(|| config.gmo_link_base.clone());
+        let origins = std::iter::once(config.sso_base())
+            .chain(config.sso_allowed_origins.iter().cloned())
+            .chain(paypal)
+            .chain(gmo);
         for origin in origins.filter_map(|o| Url::parse(&o).ok()).map(|u| u.origin().ascii_serialization()) {
             if !form_action.contains(&origin) && origin != "null" {
                 form_action.push(origin);
@@ -159,5 +166,22 @@ mod tests {
         config.object_store_options.insert("AWS_ENDPOINT".into(), "http://127.0.0.1:9000/ignored/path".into());
         let csp = SecurityHeaders::new(&config).csp();
         assert!(csp.contains("connect-src 'self' blob: http://127.0.0.1:9000;"), "{csp}");
+    }
+
+    #[test]
+    fn forms_may_be_sent_on_to_the_configured_redirect_providers_only() {
+        let none = SecurityHeaders::new(&Config::default()).csp();
+        assert!(!none.contains("paypal") && !none.contains("mul-pay"), "no provider, no origin: {none}");
+        let config = Config {
+            paypal_client_id: "id".into(),
+            paypal_web_base: "http://127.0.0.1:8421/some/path".into(),
+            gmo_shop_id: "shop".into(),
+            gmo_link_base: "https://link.mul-pay.jp".into(),
+            ..Config::default()
+        };
+        let csp = SecurityHeaders::new(&config).csp();
+        let form_action = csp.split("form-action").nth(1).unwrap_or_default();
+        assert!(form_action.contains(" http://127.0.0.1:8421") && !form_action.contains("/some/path"), "{csp}");
+        assert!(form_action.contains(" https://link.mul-pay.jp"), "{csp}");
     }
 }
