@@ -1,6 +1,7 @@
 //! Command-line actions that are more than a line: creating accounts, granting staff roles and
 //! sending a test mail; `lottery` checks published draws.
 
+pub mod converter;
 pub mod lottery;
 pub mod sample;
 

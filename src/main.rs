@@ -53,6 +53,9 @@ enum Command {
     },
     /// Write a generated 3D file (GLB, VRM 0.x or 1.0) to try the uploader with.
     Sample(cli::sample::SampleArgs),
+    /// The reference converter worker: converts VRChat avatar orders' avatars through a vmarket
+    /// server's converter API (validates the VRM, writes a normalised GLB; never uploads).
+    Converter(cli::converter::ConverterArgs),
     /// Print the OpenAPI document of every API operation (the front end builds its types from
     /// `widgets/openapi.json`: `vmarket openapi > widgets/openapi.json`).
     Openapi,
@@ -88,6 +91,12 @@ async fn run(cli: Cli) -> Result<(), String> {
     if let Some(Command::Sample(args)) = &cli.command {
         let bytes = cli::sample::write(args)?;
         println!("{} ({bytes} bytes)", args.out.display());
+        return Ok(());
+    }
+    if let Some(Command::Converter(args)) = &cli.command {
+        // A client of the converter API: needs neither configuration nor a database.
+        let done = cli::converter::run(args).await?;
+        println!("converted or refused {} job(s); nothing more waits", done.len());
         return Ok(());
     }
     if let Some(Command::Lottery { action: cli::lottery::LotteryAction::Verify(args) }) = &cli.command
@@ -145,7 +154,9 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::User { action } => cli::user(&conn, &config, action, now).await,
         Command::Mail { action } => cli::mail(&conn, &config, action, &Clock::system()).await,
-        Command::Openapi | Command::Sample(_) => unreachable!("answered before the database is opened"),
+        Command::Openapi | Command::Sample(_) | Command::Converter(_) => {
+            unreachable!("answered before the database is opened")
+        }
         Command::Lottery { action } => {
             // Draws follow the site's clock: a time-travel offset set by staff (never in
             // production) moves the windows the CLI checks as it moves the site's.

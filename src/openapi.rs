@@ -53,8 +53,8 @@ struct ApiDoc;
 ))]
 struct AccountDoc;
 
-/// Declares the security schemes: `bearer` (an account-service JWT) and `ingame` (an in-game
-/// token, accepted on `/ingame` only).
+/// Declares the security schemes: `bearer` (an account-service JWT), `ingame` (an in-game
+/// token, accepted on `/ingame` only) and `converter` (the converter workers' key).
 struct BearerAuth;
 
 impl Modify for BearerAuth {
@@ -71,6 +71,16 @@ impl Modify for BearerAuth {
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("opaque in-game token (vmig_…), from /ingame/auth/token")
                     .description(Some("The in-game API's own token; site JWTs are refused on /ingame"))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "converter",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("the configured converter_worker_key")
+                    .description(Some("Converter workers only, on /api/v1/store/converter"))
                     .build(),
             ),
         );

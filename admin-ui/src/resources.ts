@@ -40,6 +40,8 @@ import housing_scenes from './housing_scenes';
 import housing_videos from './housing_videos';
 import avatar_parts from './avatar_parts';
 import vrchat_account_links from './vrchat_account_links';
+import vrchat_avatars from './vrchat_avatars';
+import vrchat_avatar_orders from './vrchat_avatar_orders';
 import box_submissions from './box_submissions';
 import store_items from './store_items';
 import store_purchases from './store_purchases';
@@ -82,6 +84,8 @@ export const RESOURCES: ResourceProps[] = [
   { name: 'box_submissions', ...box_submissions },
   { name: 'avatar_parts', ...avatar_parts },
   { name: 'vrchat_account_links', ...vrchat_account_links },
+  { name: 'vrchat_avatars', ...vrchat_avatars },
+  { name: 'vrchat_avatar_orders', ...vrchat_avatar_orders },
   { name: 'ingame_emotes', ...ingame_emotes },
   { name: 'ingame_chat_messages', ...ingame_chat_messages },
   { name: 'ingame_chat_blocks', ...ingame_chat_blocks },

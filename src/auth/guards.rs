@@ -152,7 +152,8 @@ impl<'r> FromRequest<'r> for CurrentUser {
     }
 }
 
-fn record(req: &Request<'_>, error: Error) {
+/// Keeps `error` as the reason this request's guard failed, for the catcher's body.
+pub(crate) fn record(req: &Request<'_>, error: Error) {
     if let Ok(mut slot) = req.local_cache(GuardFailure::default).0.lock() {
         *slot = Some(error.code());
     }

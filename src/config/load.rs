@@ -16,6 +16,7 @@ impl Config {
         MailSettings::from_config(&config).map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_stripe().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_payments().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
+        config.check_vrchat_avatars().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_invoice().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.sentry_browser_origin().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         Ok(config)
@@ -132,6 +133,18 @@ impl Config {
                     return Err(format!("{key} must be an https URL outside development"));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses VRChat avatar order settings that cannot be meant: a price below 0, or an order
+    /// that buys no upload.
+    pub fn check_vrchat_avatars(&self) -> Result<(), String> {
+        if self.vrchat_avatar_price_new < 0 || self.vrchat_avatar_price_update < 0 {
+            return Err("vrchat_avatar_price_new and vrchat_avatar_price_update must be 0 or more".into());
+        }
+        if self.vrchat_avatar_uploads_new < 1 || self.vrchat_avatar_uploads_update < 1 {
+            return Err("vrchat_avatar_uploads_new and vrchat_avatar_uploads_update must be 1 or more".into());
         }
         Ok(())
     }

@@ -270,6 +270,22 @@ pub struct Config {
     /// demo points it at the fake's page.
     #[serde(default = "default_vrchat_profile_url")]
     pub vrchat_profile_url: String,
+    /// Yen a `new` VRChat avatar order costs (0 or more; 0 = free, no payment).
+    #[serde(default = "default_vrchat_avatar_price_new")]
+    pub vrchat_avatar_price_new: i32,
+    /// Yen an `update` VRChat avatar order costs (0 or more).
+    #[serde(default = "default_vrchat_avatar_price_update")]
+    pub vrchat_avatar_price_update: i32,
+    /// Uploads to VRChat a `new` order buys (at least 1).
+    #[serde(default = "default_vrchat_avatar_uploads_new")]
+    pub vrchat_avatar_uploads_new: i32,
+    /// Uploads to VRChat an `update` order adds (at least 1).
+    #[serde(default = "default_vrchat_avatar_uploads_update")]
+    pub vrchat_avatar_uploads_update: i32,
+    /// The key converter workers send (`Authorization: Bearer …`; never printed); empty = the
+    /// converter API answers 501 and avatar orders are not offered.
+    #[serde(default)]
+    pub converter_worker_key: Secret,
 }
 
 fn default_database_url() -> String {
@@ -405,6 +421,18 @@ fn default_vrchat_api_base() -> String {
 fn default_vrchat_timeout_ms() -> u64 {
     10_000
 }
+fn default_vrchat_avatar_price_new() -> i32 {
+    1500
+}
+fn default_vrchat_avatar_price_update() -> i32 {
+    500
+}
+fn default_vrchat_avatar_uploads_new() -> i32 {
+    3
+}
+fn default_vrchat_avatar_uploads_update() -> i32 {
+    1
+}
 fn default_vrchat_profile_url() -> String {
     "https://vrchat.com/home/user/{id}".into()
 }
@@ -485,6 +513,11 @@ impl Default for Config {
             vrchat_auth_cookie: Secret::default(),
             vrchat_timeout_ms: default_vrchat_timeout_ms(),
             vrchat_profile_url: default_vrchat_profile_url(),
+            vrchat_avatar_price_new: default_vrchat_avatar_price_new(),
+            vrchat_avatar_price_update: default_vrchat_avatar_price_update(),
+            vrchat_avatar_uploads_new: default_vrchat_avatar_uploads_new(),
+            vrchat_avatar_uploads_update: default_vrchat_avatar_uploads_update(),
+            converter_worker_key: Secret::default(),
         }
     }
 }

@@ -92,6 +92,12 @@ impl Providers {
         )
     }
 
+    /// `path` (site-absolute, in `lang`) on this site, absolute: where a redirect provider sends a
+    /// payer of something else than an application back.
+    pub fn site_link(&self, lang: Lang, path: &str) -> String {
+        format!("{}{}{path}", self.site_url.trim_end_matches('/'), lang.prefix())
+    }
+
     /// Whether the providers are the local demo fakes (pages say so).
     pub fn is_demo(&self) -> bool {
         self.demo

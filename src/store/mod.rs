@@ -10,8 +10,10 @@
 //! box submissions reviewed by staff ([`model::box_submission`], [`api::box_submissions`],
 //! `/mypage/box-submissions`); the avatar maker's parts, some for the buyers of a store item
 //! only ([`model::avatar_part`], [`api::avatar_parts`]); a user's VRChat account, linked by a code
-//! in its bio ([`vrchat`], [`api::vrchat`], `/mypage/vrchat`). VRChat avatar orders and
-//! conversions are not built yet.
+//! in its bio ([`vrchat`], [`api::vrchat`], `/mypage/vrchat`); VRChat avatars ordered and paid
+//! for like an application, then converted and uploaded by converter workers through their own
+//! protocol ([`vrchat::order`], [`vrchat::avatar`], [`api::vrchat_avatars`], [`api::converter`],
+//! the reference converter `vmarket converter`).
 //!
 //! A feature sits above the model and below the edges: `api`, `web`, `admin` and the worker
 //! registry (`crate::workers`) may import it, it imports none of them. It may import everything below the features (`model`, `db`, `storage`, `http`, `auth`, `forms`, the job queue `queue` and the generic `jobs`, `mail`, and what those stand on), `crate::assets` and `crate::payments`; never `booth` or `ingame`.
@@ -42,5 +44,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(api::box_submissions::routes());
     routes.extend(api::avatar_parts::routes());
     routes.extend(api::vrchat::routes());
+    routes.extend(api::vrchat_avatars::routes());
+    routes.extend(api::converter::routes());
     routes
 }

@@ -217,3 +217,24 @@ export const INSPECTION_STATUSES = choices('admin.choices.inspection_status', ['
 
 /** Which slots have (and how far) a submission. */
 export const SUBMISSION_STATES = choices('admin.choices.submission_state', ['none', 'pending', 'passed', 'needs_fix']);
+
+/** Where a VRChat avatar stands (`vrchat_avatars.status`). */
+export const VRC_AVATAR_STATUSES = choices('vrchat_avatars.status', [
+  'waiting',
+  'converting',
+  'converted',
+  'uploading',
+  'finished',
+  'convert_failed',
+  'upload_failed',
+  'cancelled',
+]);
+
+/** Where a VRChat avatar order stands (`vrchat_avatar_orders.state`). */
+export const VRC_ORDER_STATES = choices('vrchat_avatars.order_state', ['open', 'paid', 'expired', 'cancelled']);
+
+/** What a VRChat avatar order buys. */
+export const VRC_PURCHASE_TYPES = choices('vrchat_avatars.purchase_type', ['new', 'update']);
+
+/** How a VRChat avatar order is paid. */
+export const VRC_PAYMENT_TYPES = choices('vrchat_avatars.payment_type', ['paypal', 'gmo_payment']);

@@ -84,6 +84,8 @@ pub mod user;
 pub mod user_external_link;
 pub mod vrc_redirect;
 pub mod vrchat_account_link;
+pub mod vrchat_avatar;
+pub mod vrchat_avatar_order;
 pub mod vrchat_link_challenge;
 pub mod world;
 pub mod world_area;

@@ -175,7 +175,7 @@ pub async fn of_owner(db: &impl ConnectionTrait, user_id: i32, uuid: &str) -> Re
 /// The newest uploaded version of `user_id`'s avatar asset `asset_id`: someone else's (or a
 /// deleted one) is 404, another kind 422 on `asset_id`, one without a finished upload 409
 /// `asset_not_uploaded`.
-async fn avatar_version(db: &impl ConnectionTrait, user_id: i32, asset_id: i32) -> Result<asset_version::Model> {
+pub async fn avatar_version(db: &impl ConnectionTrait, user_id: i32, asset_id: i32) -> Result<asset_version::Model> {
     let found = asset::Model::for_owner(db, asset_id, user_id).await?;
     if found.deleted {
         return Err(Error::not_found());

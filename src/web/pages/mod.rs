@@ -34,6 +34,7 @@ pub mod redirects;
 pub mod store;
 pub mod support;
 pub mod vrchat;
+pub mod vrchat_avatars;
 pub mod worlds;
 
 use rocket::{Request, Route};
@@ -69,6 +70,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(store::checkout::routes());
     routes.extend(box_submissions::routes());
     routes.extend(vrchat::routes());
+    routes.extend(vrchat_avatars::routes());
     routes.extend(ingame::routes());
     routes.extend(payment::routes());
     routes.extend(checkout::routes());

@@ -71,6 +71,7 @@ async fn render(
         "start_action": p.href("/mypage/vrchat/link"),
         "verify_action": p.href("/mypage/vrchat/verify"),
         "unlink_action": p.href("/mypage/vrchat/unlink"),
+        "avatars_href": p.href("/mypage/vrchat/avatars"),
         "typed": typed,
         "has_errors": !errors.is_empty(),
         "errors": errors,

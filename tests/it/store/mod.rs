@@ -1,5 +1,5 @@
 //! The store and the avatar side (issue 31): so far, the avatar maker's parts ([`avatar_parts`]), box submissions ([`box_submissions`]), housing videos ([`housing_videos`]) and
-//! store items with their purchases ([`items`]), paid for by card ([`orders`]), and their pages ([`pages`]); linking a VRChat account ([`vrchat`]).
+//! store items with their purchases ([`items`]), paid for by card ([`orders`]), and their pages ([`pages`]); linking a VRChat account ([`vrchat`]); VRChat avatar orders and conversions ([`vrchat_avatars`]).
 
 mod avatar_parts;
 mod box_submissions;
@@ -8,3 +8,4 @@ mod items;
 mod orders;
 mod pages;
 mod vrchat;
+mod vrchat_avatars;

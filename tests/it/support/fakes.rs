@@ -132,10 +132,21 @@ impl Fake {
 /// A live app whose PayPal and GMO are these fakes (either may be absent), with `timeout_ms`
 /// per provider call; the fakes send their webhooks and notifications to it.
 pub async fn app_with(paypal: Option<&Fake>, gmo: Option<&Fake>, timeout_ms: u64) -> TestApp {
+    app_configured(paypal, gmo, timeout_ms, |_| {}).await
+}
+
+/// [`app_with`], with `more` changing the configuration besides.
+pub async fn app_configured(
+    paypal: Option<&Fake>,
+    gmo: Option<&Fake>,
+    timeout_ms: u64,
+    more: impl FnOnce(&mut vmarket::config::Config) + 'static,
+) -> TestApp {
     let (pp, g) = (paypal.map(|f| f.base.clone()), gmo.map(|f| f.base.clone()));
     let app = TestApp::builder()
         .live()
         .config(move |c| {
+            more(c);
             if let Some(base) = pp {
                 c.paypal_api_base = base.clone();
                 c.paypal_web_base = base;

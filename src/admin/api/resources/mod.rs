@@ -49,6 +49,8 @@ pub mod tool_releases;
 pub mod users;
 pub mod vrc_redirects;
 pub mod vrchat_account_links;
+pub mod vrchat_avatar_orders;
+pub mod vrchat_avatars;
 pub mod worlds;
 
 use crate::admin::api::registered::Registered;
@@ -87,6 +89,8 @@ pub const ALL: &[Registered] = &[
     registered::<box_submissions::BoxSubmissions>(),
     registered::<avatar_parts::AvatarParts>(),
     registered::<vrchat_account_links::VrchatAccountLinks>(),
+    registered::<vrchat_avatars::VrchatAvatars>(),
+    registered::<vrchat_avatar_orders::VrchatAvatarOrders>(),
     registered::<ingame_emotes::IngameEmotes>(),
     registered::<ingame_chat_messages::IngameChatMessages>(),
     registered::<ingame_chat_blocks::IngameChatBlocks>(),
