@@ -18,7 +18,7 @@ use crate::auth::guards::CurrentUser;
 use crate::db::entities::vrchat_avatar_order::{AvatarOrderState, AvatarPaymentType, PurchaseType};
 use crate::error::{Error, Result};
 use crate::forms::{parse_choice, snake};
-use crate::http::redirect::{to_site, to_url};
+use crate::http::redirect::{to_provider, to_site};
 use crate::http::template::Template;
 use crate::payments::Providers;
 use crate::store::model::box_submission::avatars;
@@ -31,6 +31,7 @@ use crate::web::page::Page;
 use crate::web::pages::box_submissions::ButtonForm;
 use crate::web::pages::circles::poster;
 use crate::web::pages::mypage_nav::nav;
+use crate::web::pages::payment_history::grouped;
 
 /// What a `done=` says.
 const DONE: [&str; 7] = ["ordered", "paid", "not_paid", "payment_cancelled", "order_cancelled", "cancelled", "retried"];
@@ -108,6 +109,7 @@ pub async fn show(
             json!({
                 "view": o,
                 "state_label": p.t(&format!("vrchat_avatars.order_state.{}", snake(o.state))),
+                "price": grouped(o.total_price),
                 "type_label": p.t(&format!("vrchat_avatars.purchase_type.{}", snake(o.purchase_type))),
                 "payment_label": p.t(&format!("vrchat_avatars.payment_type.{}", snake(o.payment_type))),
                 "open": o.state == AvatarOrderState::Open && p.now < o.closing_date,
@@ -130,6 +132,8 @@ pub async fn show(
         "link_href": p.href("/mypage/vrchat"),
         "upload_href": p.href("/uploader"),
         "prices": list.prices,
+        "new_price": grouped(list.prices.new_price),
+        "update_price": grouped(list.prices.update_price),
         "avatars": avatars_json,
         "orders": orders_json,
         "payment_types": payment_types,
@@ -174,9 +178,15 @@ pub async fn order_avatar(
     if made.state == AvatarOrderState::Paid {
         return Ok(here(&p, "?done=paid"));
     }
-    match order_pay::pay(p.db, providers, &made, p.lang, p.now).await {
-        Ok(url) => Ok(to_url(&url)),
-        Err(e) => refused(&p, e),
+    onward(&p, providers, order_pay::pay(p.db, providers, &made, p.lang, p.now).await)
+}
+
+/// On to the provider's page (303, only onto a configured provider's origin), or back to the
+/// list saying why not.
+fn onward(p: &Page<'_>, providers: &Providers, paying: Result<url::Url>) -> Result<Redirect> {
+    match paying {
+        Ok(url) => Ok(to_provider(&url, &providers.redirect_origins())),
+        Err(e) => refused(p, e),
     }
 }
 
@@ -191,10 +201,7 @@ pub async fn pay(
 ) -> Result<Redirect> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let row = order::of_owner(p.db, user.id, uuid).await?;
-    match order_pay::pay(p.db, providers, &row, p.lang, p.now).await {
-        Ok(url) => Ok(to_url(&url)),
-        Err(e) => refused(&p, e),
-    }
+    onward(&p, providers, order_pay::pay(p.db, providers, &row, p.lang, p.now).await)
 }
 
 /// Withdraws an unpaid order.

@@ -14,6 +14,7 @@ use vmarket::db::entities::{vrchat_avatar, vrchat_avatar_order};
 
 use crate::support::actors::Actor;
 use crate::support::fakes::{Fake, Kind, VRCHAT_AUTH_COOKIE, app_configured};
+use crate::support::html::Doc;
 use crate::support::{TestApp, at};
 use crate::uploader::{avatar as vrm, one_shot};
 
@@ -412,4 +413,61 @@ async fn without_a_worker_key_orders_are_not_offered() {
     assert_eq!(status, 501);
     let (status, err) = Worker { app: &app, name: "w", key: "" }.claim("convert").await;
     assert_eq!((status, err["code"].as_str()), (501, Some("not_implemented")));
+}
+
+#[rocket::async_test]
+async fn the_mypage_page_orders_pays_and_comes_back_without_scripts() {
+    let Some(gmo) = Fake::start(Kind::Gmo) else { return };
+    let app = app(None, Some(&gmo), None, false).await;
+    let _workers = app.start_workers().await;
+    let owner = app.user("vrca_page").await;
+    let stranger = app.user("vrca_page_stranger").await;
+    let (_, html) = owner.page("/mypage/vrchat/avatars").await;
+    assert_eq!(Doc::parse(&html).count("[data-testid=vrca-not-linked]"), 1, "link first");
+    linked(&app, &owner, HANA).await;
+    let asset_id = uploaded_avatar(&owner).await.to_string();
+    let form = owner.form("/mypage/vrchat/avatars", "[data-testid=vrca-order-form] form").await;
+    let (_, html) = owner.page("/mypage/vrchat/avatars").await;
+    assert!(Doc::parse(&html).text("[data-testid=vrca-order-form]").contains("1,500円"), "the price, grouped");
+
+    // No CSRF field: nothing ordered.
+    let bare = crate::support::actors::Form { hidden: Vec::new(), ..form.clone() };
+    let fields = [("asset_id", asset_id.as_str()), ("avatar_name", "ページ"), ("payment_type", "gmo_payment")];
+    let (status, _, _) = owner.submit(&bare, &[("purchase_type", "new"), fields[0], fields[1], fields[2]], None).await;
+    assert_eq!(status, 403);
+    assert!(vrchat_avatar_order::Entity::find().all(&app.db).await.unwrap().is_empty());
+    // Ordered and sent on to GMO's page, only there.
+    let (status, location, _) = owner.submit(&form, &fields, None).await;
+    let location = location.unwrap_or_default();
+    assert_eq!(status, 303);
+    assert!(location.starts_with(&gmo.base), "{location}");
+    let order = vrchat_avatar_order::Entity::find().all(&app.db).await.unwrap().remove(0);
+    // A second order while this one is open: back with why.
+    let (status, location, _) = owner.submit(&form, &fields, None).await;
+    assert_eq!((status, location.as_deref()), (303, Some("/mypage/vrchat/avatars?error=avatar_order_open")));
+    let (_, html) = owner.page("/en/mypage/vrchat/avatars?error=avatar_order_open").await;
+    assert!(Doc::parse(&html).text("[data-testid=vrca-refused]").starts_with("You already have an unpaid order"));
+
+    // GMO comes back by POST: on to the GET, which asks GMO; paid there, paid here.
+    let gmo_id = vmarket::payments::gmo::order_id(&order.uuid);
+    gmo.post(&format!("/_fake/trades/{gmo_id}/pay"), json!({})).await;
+    let back = format!("/mypage/vrchat/orders/{}", order.uuid);
+    let res = app.client.post(back.clone()).header(rocket::http::ContentType::Form).body("result=x").dispatch().await;
+    assert_eq!((res.status().code, res.headers().get_one("Location")), (303, Some(back.as_str())));
+    assert_eq!(stranger.page(&back).await.0, 404, "someone else's order");
+    let res = owner.browser(app.client.get(back.clone())).dispatch().await;
+    assert_eq!(res.headers().get_one("Location"), Some("/mypage/vrchat/avatars?done=paid"));
+    let (_, html) = owner.page("/mypage/vrchat/avatars?done=paid").await;
+    let doc = Doc::parse(&html);
+    assert_eq!(doc.attr("[data-testid=vrca-avatar]", "data-status"), "waiting");
+    assert_eq!(doc.text("[data-testid=vrca-status]"), "変換待ち");
+    assert_eq!(doc.attr("[data-testid=vrca-order-row]", "data-state"), "paid");
+
+    // The owner cancels it from the page; a stranger's button does nothing.
+    let cancel =
+        owner.form("/mypage/vrchat/avatars", "[data-testid=vrca-avatar] form:has([data-testid=vrca-cancel])").await;
+    let (status, _, _) = stranger.submit(&cancel, &[], None).await;
+    assert_eq!(status, 404);
+    let (status, location, _) = owner.submit(&cancel, &[], None).await;
+    assert_eq!((status, location.as_deref()), (303, Some("/mypage/vrchat/avatars?done=cancelled")));
 }

@@ -139,7 +139,7 @@ impl<'a> Actor<'a> {
     }
 
     /// `req` from this actor's browser: the token cookie and the CSRF cookie, nothing else.
-    fn browser(&self, req: LocalRequest<'a>) -> LocalRequest<'a> {
+    pub fn browser(&self, req: LocalRequest<'a>) -> LocalRequest<'a> {
         req.cookie(Cookie::new("vmarket_token", self.token.clone())).cookie(Cookie::new("vmarket_csrf", TEST_CSRF))
     }
 
