@@ -36,7 +36,6 @@ use crate::assets::api::downloads::{LINK_SECS, link};
 use crate::assets::api::uploader::{Body, Uploader, body};
 use crate::auth::guards::{bearer, record};
 use crate::db::entities::vrchat_account_link;
-use crate::db::entities::vrchat_avatar::VrcAvatarStatus;
 use crate::error::{Error, Result};
 use crate::http::Site;
 use crate::http::redirect::{Kind, Target, redirect};
@@ -285,10 +284,8 @@ pub async fn uploaded(
     if !valid {
         return Err(Error::invalid("vrchat_avatar_id", "validation.invalid_value"));
     }
+    // A conversion's job cannot end as uploaded: `finish` answers 409 `job_not_held`.
     let row = avatar::held_by(up.db, job, &worker.name).await?;
-    if row.status != VrcAvatarStatus::Uploading {
-        return Err(Error::Conflict { code: "job_not_held" });
-    }
     let outcome = Report { vrchat_avatar_id: Some(id), ..Report::default() };
     let row = avatar::finish(up.db, &row, Event::Uploaded, outcome, up.now).await?;
     Ok(Json(VrcAvatarView::of(&row)))

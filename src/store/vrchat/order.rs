@@ -21,9 +21,9 @@ use utoipa::ToSchema;
 
 use crate::config::Config;
 use crate::db::begin_write;
+use crate::db::entities::vrchat_account_link;
 use crate::db::entities::vrchat_avatar::{self, VrcAvatarStatus};
 use crate::db::entities::vrchat_avatar_order::{self, AvatarOrderState, AvatarPaymentType, PurchaseType};
-use crate::db::entities::{asset, vrchat_account_link};
 use crate::error::{Error, Result};
 use crate::store::model::box_submission::avatar_version;
 use crate::store::vrchat::avatar;
@@ -210,12 +210,7 @@ pub async fn open(
             if next(found.status, Event::UpdatePaid, found.remaining_uploads).is_none() {
                 return Err(Error::Conflict { code: "avatar_status" });
             }
-            let source = asset::Model::for_owner(db, found.asset_id, user_id).await?;
-            if source.deleted {
-                return Err(Error::not_found());
-            }
-            let version = crate::db::entities::asset_version::Model::newest_uploaded(db, &source).await?;
-            (Some(found.id), version, found.avatar_name)
+            (Some(found.id), avatar_version(db, user_id, found.asset_id).await?, found.avatar_name)
         }
     };
     let (total_price, uploads) = prices.of(request.purchase_type);
