@@ -185,8 +185,9 @@ describe('<ProfileForm>', () => {
     expect([region?.style.right, region?.style.bottom]).toEqual(['16px', '16px']);
     expect(screen.getByTestId('header-user-name').textContent).toBe('山田はなこ');
     expect(screen.getByTestId('header-user-icon').getAttribute('src')).toBe('/u/7-v2-s.png');
-    // The form now shows what the server saved.
-    expect(screen.getByTestId('profile-submit').textContent).toBe('保存する');
+    // The form now shows what the server saved. The toast is put into the page directly, so it can
+    // appear a render before React has drawn the form again: wait for the button, as a user would.
+    await waitFor(() => expect(screen.getByTestId('profile-submit').textContent).toBe('保存する'));
     expect(screen.getByTestId('profile-icon-preview').getAttribute('src')).toBe('/u/7-v2-m.png');
     expect(screen.getAllByTestId('profile-link-input').map((el) => (el as HTMLInputElement).value)).toEqual([
       'https://example.com/a2',
