@@ -2,7 +2,7 @@
  * Box submissions in a real browser (issue 31's "done when"), once in Japanese and once in
  * English: the demo exhibitor submits their demo avatar for a box — the form first refuses a
  * missing author and keeps what was typed — and sends it for review; the demo admin returns it
- * in the console (`box_submissions`) with a reason; the exhibitor reads the reason on the page,
+ * in the console (`box_submissions`) with a reason, after looking at the model in 3-D; the exhibitor reads the reason on the page,
  * fixes the submission and sends it again; the admin approves it and then publishes it; the
  * exhibitor sees it on display, at 390 px without sideways scrolling, and among the boxes on
  * the public page. Each language withdraws
@@ -88,6 +88,16 @@ for (const lang of /** @type {const} */ (['ja', 'en'])) {
       };
       const reason = lang === 'en' ? 'The face texture did not load; please re-export the VRM.' : '顔のテクスチャが読み込めていません。VRMを書き出し直してください。';
       const id = await open();
+      // Before deciding, staff look at the model itself, drawn in 3-D on the show page.
+      await admin.goto(url(`/admin/box_submissions/${id}/show`));
+      await admin.getByTestId('console-model-open').click();
+      await admin.locator('[data-testid=console-model-preview][data-state=ready]').waitFor({ timeout: 60_000 });
+      const metres = [...(await admin.getByTestId('console-model-status').innerText()).matchAll(/([\d.]+) m/g)].map((m) => Number(m[1]));
+      assert.equal(metres.length, 3, 'width, height and depth are shown');
+      assert.ok(metres[1] > 0.5 && metres[1] < 3, `an avatar's height: ${metres[1]} m`);
+      await screenshot(admin, `box-${lang}-console-model.png`);
+      await admin.goto(url(`/admin/box_submissions/${id}`));
+      await admin.locator('textarea[name="rejected_reason"]').waitFor();
       await admin.locator('textarea[name="rejected_reason"]').fill(reason);
       await screenshot(admin, `box-${lang}-console-return.png`);
       await decide(id, 'review_rejected');

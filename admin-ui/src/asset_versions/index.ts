@@ -2,12 +2,14 @@
 import ViewInArIcon from '@mui/icons-material/ViewInAr';
 import { ASSET_KINDS, REPORT_STATUSES, UPLOAD_STATUSES } from '../common/choices';
 import { correctionDialog } from '../common/CorrectionDialog';
+import { modelPreview } from '../common/ModelPreview';
 import type { ResourceSpec } from '../common/spec';
 import { pagesOf } from '../common/views';
 
 /**
  * Every version of every uploaded asset with its owner, kind, status and report. The one change:
- * fail an uploaded version or restore a failed one, with a mandatory reason the owner sees.
+ * fail an uploaded version or restore a failed one, with a mandatory reason the owner sees. A GLB
+ * or VRM is drawn in 3-D on the show page.
  */
 export const spec: ResourceSpec = {
   name: 'asset_versions',
@@ -20,6 +22,7 @@ export const spec: ResourceSpec = {
     choices: 'booth_maker.status',
     messages: 'admin.asset_versions',
   }),
+  showFooter: modelPreview('asset_versions', (record) => record.mime_type === 'model/gltf-binary'),
   fields: [
     { source: 'asset_name', kind: 'text', list: true },
     { source: 'asset_id', kind: 'number', sortable: true, filter: true },

@@ -1,5 +1,6 @@
 /** The `box_submissions` console resource (server: `src/admin/api/resources/box_submissions.rs`). */
 import Inventory2Icon from '@mui/icons-material/Inventory2';
+import { modelPreview } from '../common/ModelPreview';
 import { BOX_STATUSES } from '../common/choices';
 import type { ResourceSpec } from '../common/spec';
 import { pagesOf } from '../common/views';
@@ -7,13 +8,15 @@ import { pagesOf } from '../common/views';
 /**
  * Users' avatars submitted for display in a box. Staff review one in review by setting its
  * status: approved, or returned with the reason its owner reads; an approved one is published.
- * The submitted file and its report are the `asset_versions` record it names.
+ * The submitted file and its report are the `asset_versions` record it names; the show page
+ * draws the model in 3-D.
  */
 export const spec: ResourceSpec = {
   name: 'box_submissions',
   search: true,
   sort: { field: 'submitted_at', order: 'DESC' },
   actions: 'edit',
+  showFooter: modelPreview('box_submissions'),
   fields: [
     { source: 'name', kind: 'text', list: true },
     { source: 'author', kind: 'text', list: true },

@@ -96,11 +96,12 @@ pub struct Allowed<'r> {
 }
 
 /// The action of a console request: its method, whether it names a record, and the step it
-/// names after the record (`/{id}/reconcile`, `/{id}/refund`).
+/// names after the record (`/{id}/reconcile`, `/{id}/refund`; `/{id}/file` opens what the record
+/// shows).
 pub fn action_of(method: Method, names_record: bool, step: Option<&str>) -> Option<Action> {
     match (method, names_record, step) {
         (Method::Get | Method::Head, false, None) => Some(Action::List),
-        (Method::Get | Method::Head, true, None) => Some(Action::Show),
+        (Method::Get | Method::Head, true, None | Some("file")) => Some(Action::Show),
         (Method::Post, false, None) => Some(Action::Create),
         (Method::Put, true, None) => Some(Action::Edit),
         (Method::Delete, true, None) => Some(Action::Delete),

@@ -13,6 +13,8 @@
 //!   the audit entry (who, when, what, record before → after). A resource's write methods only
 //!   ever see that transaction, which they cannot commit: a write without its audit row is not
 //!   possible.
+//! - `GET /{id}/file` streams the upload a record shows (a box submission's model) to those who
+//!   may show the record ([`Resource::file`]),
 //! - `POST /{id}/reconcile` (payments only) asks the outside world where a record stands and
 //!   applies it, through the same code as the background job that does it ([`Resource::reconcile`]);
 //!   its audit entry (before → after, and the outcome) follows in a transaction of its own,

@@ -12,7 +12,9 @@ use utoipa::{OpenApi, ToSchema};
 use crate::admin::api::access::Allowed;
 use crate::admin::api::contract::{Listed, RawList};
 use crate::admin::api::input;
+use crate::assets::api::downloads::File;
 use crate::error::{Error, Result};
+use crate::storage::Storage;
 use crate::types::Id;
 
 /// A list of records in the ra-data-simple-rest format (see [`contract`]).
@@ -169,6 +171,29 @@ pub async fn refund_record(
     (found.refund)(&cx, id.0, reason).await.map(Json)
 }
 
+/// The stored upload a record shows, streamed to staff who may show the record: a box
+/// submission's model, an asset version's file (what the console's 3-D preview draws). 404 for a
+/// resource without files, a record outside the staff member's scope, or a file the store no
+/// longer holds.
+#[utoipa::path(get, path = "/admin/api/{resource}/{id}/file", tag = "admin", security(("bearer" = [])),
+    params(("resource" = String, Path, description = "A console resource with files (`box_submissions`, `asset_versions`)"),
+           ("id" = i32, Path, description = "Record id")),
+    responses((status = 200, description = "The file", content_type = "application/octet-stream"),
+              (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+              (status = 404, body = crate::error::ErrorBody), (status = 405, body = crate::error::ErrorBody)))]
+#[get("/api/<resource>/<id>/file")]
+pub async fn record_file(
+    resource: &str,
+    id: Id,
+    allowed: std::result::Result<Allowed<'_>, Error>,
+    storage: &rocket::State<Storage>,
+) -> Result<File> {
+    let Allowed { resource: found, cx, .. } = allowed?;
+    debug_assert_eq!(found.name, resource);
+    let version = (found.file)(&cx, id.0).await?;
+    File::of(storage, &version).await?.ok_or_else(Error::not_found)
+}
+
 /// The OpenAPI operations of the resource routes.
 #[derive(OpenApi)]
 #[openapi(paths(
@@ -178,11 +203,21 @@ pub async fn refund_record(
     update_record,
     delete_record,
     reconcile_record,
-    refund_record
+    refund_record,
+    record_file
 ))]
 pub struct Doc;
 
 /// Routes of every console resource (mounted at `/admin`).
 pub fn routes() -> Vec<Route> {
-    routes![list_records, show_record, create_record, update_record, delete_record, reconcile_record, refund_record]
+    routes![
+        list_records,
+        show_record,
+        create_record,
+        update_record,
+        delete_record,
+        reconcile_record,
+        refund_record,
+        record_file
+    ]
 }

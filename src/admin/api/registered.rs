@@ -18,6 +18,7 @@ use crate::admin::api::image_slot::ImageSlot;
 use crate::admin::api::input;
 use crate::admin::api::resource::{Reconciliation, Resource, Row, id_column};
 use crate::admin::permissions::{Action, Area};
+use crate::db::entities::asset_version;
 use crate::error::{Error, Result};
 use crate::model::audit;
 
@@ -46,6 +47,7 @@ pub struct Registered {
     pub(super) delete: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
     pub(super) reconcile: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<Value>>,
     pub(super) refund: for<'a> fn(&'a Cx<'a>, i32, String) -> BoxFuture<'a, Result<Value>>,
+    pub(super) file: for<'a> fn(&'a Cx<'a>, i32) -> BoxFuture<'a, Result<asset_version::Model>>,
     /// Whether every declared column exists (checked by a test).
     pub check_columns: fn() -> std::result::Result<(), String>,
 }
@@ -65,6 +67,7 @@ pub const fn registered<R: Resource>() -> Registered {
         delete: |cx, id| Box::pin(delete::<R>(cx, id)),
         reconcile: |cx, id| Box::pin(reconcile::<R>(cx, id)),
         refund: |cx, id, reason| Box::pin(refund::<R>(cx, id, reason)),
+        file: |cx, id| Box::pin(file::<R>(cx, id)),
         check_columns: check_columns::<R>,
     }
 }
@@ -233,6 +236,12 @@ async fn reconcile<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<Value> {
     let (row, before) = one::<R, _>(cx.db, id, cx).await?;
     let done = R::reconcile(row, cx).await?;
     acted::<R>(cx, id, Action::Reconcile, before, done, None).await
+}
+
+/// The upload behind record `id` (in the staff member's scope, like any record they open).
+async fn file<R: Resource>(cx: &Cx<'_>, id: i32) -> Result<asset_version::Model> {
+    let (row, _) = one::<R, _>(cx.db, id, cx).await?;
+    R::file(row, cx).await
 }
 
 /// The longest refund reason staff may give.

@@ -13,6 +13,7 @@ use crate::admin::api::contract::{Columns, column};
 use crate::admin::api::cx::Cx;
 use crate::admin::api::image_slot::ImageSlot;
 use crate::admin::permissions::{Action, Area};
+use crate::db::entities::asset_version;
 use crate::error::{Error, Result};
 
 /// The row type of a resource.
@@ -109,6 +110,14 @@ pub trait Resource: Send + Sync + 'static {
     fn refund(row: Row<Self>, cx: &Cx<'_>, reason: &str) -> impl Future<Output = Result<Reconciliation>> + Send {
         let _ = (row, cx, reason);
         async { Err(Error::MethodNotAllowed) }
+    }
+
+    /// The stored upload behind `row` that staff may open (a box submission's model, an asset
+    /// version's file): `GET /admin/api/{NAME}/{id}/file`, for the roles that may show the record.
+    /// By default a resource has none (404).
+    fn file(row: Row<Self>, cx: &Cx<'_>) -> impl Future<Output = Result<asset_version::Model>> + Send {
+        let _ = (row, cx);
+        async { Err(Error::not_found()) }
     }
 
     /// Removes `row` (by default the row alone; its children go with it by foreign key, so a

@@ -90,6 +90,18 @@ pub struct File {
     disposition: String,
 }
 
+impl File {
+    /// `version`'s stored file, as an attachment named by its owner's file name; `None` when the
+    /// store no longer holds it.
+    pub async fn of(storage: &crate::storage::Storage, version: &asset_version::Model) -> Result<Option<Self>> {
+        let Some(reader) = storage.reader(&version.object_key).await? else {
+            return Ok(None);
+        };
+        let kind = version.mime_type.as_deref().and_then(ContentType::parse_flexible).unwrap_or(ContentType::Binary);
+        Ok(Some(File { reader: Box::new(reader), kind, disposition: crate::storage::attachment(&version.file_name) }))
+    }
+}
+
 impl<'r> Responder<'r, 'static> for File {
     fn respond_to(self, _: &'r rocket::Request<'_>) -> rocket::response::Result<'static> {
         rocket::Response::build()
@@ -117,10 +129,7 @@ pub async fn fetch(up: Uploader<'_>, uuid: &str, expires: i64, signature: &str) 
     if version.upload_status != UploadStatus::Uploaded {
         return Err(refused());
     }
-    let reader = up.storage.reader(&version.object_key).await?.ok_or_else(refused)?;
-    let boxed: Stored = Box::new(reader);
-    let kind = version.mime_type.as_deref().and_then(ContentType::parse_flexible).unwrap_or(ContentType::Binary);
-    Ok(File { reader: boxed, kind, disposition: crate::storage::attachment(&version.file_name) })
+    File::of(up.storage, &version).await?.ok_or_else(refused)
 }
 
 /// Routes of this resource.

@@ -243,3 +243,35 @@ async fn the_mypage_pages_make_send_fix_and_withdraw_without_scripts() {
     assert_eq!(doc.text("[data-testid=box-status]"), "In review");
     assert_eq!(doc.count("[data-testid=box-edit]"), 0, "nothing to do while staff review it");
 }
+
+#[rocket::async_test]
+async fn staff_who_review_open_the_submitted_model_and_nobody_else_does() {
+    let app = TestApp::builder().live().config(|c| c.job_poll_interval_ms = 50).build().await;
+    let _workers = app.start_workers().await;
+    let owner = app.user("box_model_owner").await;
+    let bytes = avatar(8_000);
+    let (asset, _) = one_shot(&owner, "avatar", "kohaku.vrm", &bytes).await;
+    let asset_id = asset["id"].as_i64().unwrap();
+    let (status, made) = owner.post_json("/api/v1/store/box_submissions", &draft(asset_id)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = box_submission::Entity::find().one(&app.db).await.unwrap().unwrap().id;
+    let path = format!("/admin/api/box_submissions/{id}/file");
+
+    // The console's preview reads the very bytes the owner uploaded, as an attachment.
+    let qa = app.as_staff(Role::QaTester).await;
+    let (status, headers, body) = qa.download(&path).await;
+    assert_eq!(status, 200, "roles that may show a submission open its model");
+    assert_eq!(body, bytes, "the uploaded file, unchanged");
+    let header = |name: &str| headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    assert_eq!(header("cache-control"), Some("private, no-store"));
+    assert!(header("content-disposition").is_some_and(|d| d.starts_with("attachment")), "{headers:?}");
+    let version = made["asset_version_id"].as_i64().unwrap();
+    assert_eq!(qa.download(&format!("/admin/api/asset_versions/{version}/file")).await.2, bytes);
+
+    // Nobody else: not the owner (not staff), not a signed-out visitor, not a record that is not
+    // there, not a resource without files.
+    assert_eq!(owner.download(&path).await.0, 403, "the owner is no staff member");
+    assert_eq!(app.client.get(path.clone()).dispatch().await.status().code, 401, "signed out");
+    assert_eq!(qa.download(&format!("/admin/api/box_submissions/{}/file", id + 1000)).await.0, 404);
+    assert_eq!(qa.download("/admin/api/events/1/file").await.0, 404, "events hold no files");
+}

@@ -3,7 +3,8 @@
 //! read the report as its owner does, and make one change: fail an uploaded version or restore a
 //! failed one whose bytes all arrived, always with a reason — shown to the owner on the asset's
 //! page and kept in the audit log ([`asset_version::Model::correct`]). Assets have their own area
-//! of the role table: admins write; directors, uc_staff and QA testers read.
+//! of the role table: admins write; directors, uc_staff and QA testers read. Whoever may read a
+//! version may open its file (`GET /admin/api/asset_versions/{id}/file`: the console's 3-D preview).
 
 use std::collections::HashMap;
 
@@ -188,6 +189,11 @@ impl Resource for AssetVersions {
 
     fn reason(input: &AssetVersionInput) -> Option<String> {
         input.reason.clone()
+    }
+
+    /// The version's own file (the console previews a 3-D one).
+    async fn file(row: asset_version::Model, _cx: &Cx<'_>) -> Result<asset_version::Model> {
+        Ok(row)
     }
 
     async fn update(

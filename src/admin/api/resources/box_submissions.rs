@@ -1,6 +1,7 @@
 //! `box_submissions`: users' avatars submitted for display in a box (issue 31), for the staff who
 //! review them. Staff see the submitted version (its file and the uploader's report through
-//! `asset_versions`) and decide by setting its status — `PUT {"status": "review_approved" |
+//! `asset_versions`; the model itself at `GET /admin/api/box_submissions/{id}/file`, which the
+//! console draws in 3-D) and decide by setting its status — `PUT {"status": "review_approved" |
 //! "review_rejected" | "published", "rejected_reason": "…"}`: `in_review` → `review_approved`,
 //! or `review_rejected` with a reason (required); `review_approved` → `published`. Anything else is 409
 //! `invalid_transition`. The owner is mailed each verdict in their language; every decision is
@@ -129,6 +130,11 @@ impl Resource for BoxSubmissions {
                 }
             })
             .collect())
+    }
+
+    /// The model submitted: the version the submission names (the console previews it in 3-D).
+    async fn file(row: box_submission::Model, cx: &Cx<'_>) -> Result<asset_version::Model> {
+        asset_version::Entity::find_by_id(row.asset_version_id).one(cx.db).await?.ok_or_else(Error::not_found)
     }
 
     async fn update(

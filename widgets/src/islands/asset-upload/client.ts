@@ -143,7 +143,7 @@ export async function sendSnapshot(lang: Lang, file: File, assetId: number, vers
   if (file.size > SNAPSHOT_MAX_BYTES || !(await isGlb(file))) return 'skipped';
   const url = URL.createObjectURL(file);
   try {
-    const { renderSnapshot } = await import('../model-preview/scene');
+    const { renderSnapshot } = await import('@vmarket/viewer');
     const png = await renderSnapshot(url);
     if (!png) return 'failed';
     const body = new FormData();

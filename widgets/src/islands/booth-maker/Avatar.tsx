@@ -7,7 +7,7 @@ import { VRMUtils, type VRM } from '@pixiv/three-vrm';
 import { useThree } from '@react-three/fiber';
 import { useEffect, useState } from 'react';
 import type { Object3D } from 'three';
-import { loadModel } from '../../gltf-model';
+import { loadModel } from '@vmarket/viewer';
 import type { Vec3 } from './types';
 
 export interface AvatarProps {

@@ -38,7 +38,7 @@ export default function ModelPreview({ url, picture, picture_alt }: ModelPreview
     let dispose: (() => void) | null = null;
     void (async () => {
       try {
-        const { mountPreview } = await import('./scene');
+        const { mountPreview } = await import('@vmarket/viewer');
         if (!canvas.current || !frame.current) return;
         const preview = await mountPreview(canvas.current, url, frame.current);
         if (disposed) {

@@ -16,7 +16,7 @@ import {
   WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { loadModel } from '../../gltf-model';
+import { loadModel } from './gltf-model';
 
 /** A mounted preview. */
 export interface Preview {
