@@ -40,6 +40,7 @@ use rocket::Route;
 pub fn routes() -> Vec<Route> {
     let mut routes = api::housing_videos::routes();
     routes.extend(api::items::routes());
+    routes.extend(api::item_images::routes());
     routes.extend(api::orders::routes());
     routes.extend(api::box_submissions::routes());
     routes.extend(api::avatar_parts::routes());

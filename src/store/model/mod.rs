@@ -7,3 +7,4 @@ pub mod housing_video;
 pub mod order;
 pub mod purchase;
 pub mod store_item;
+pub mod store_item_image;

@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::forms::store_item::StoreItemFields;
 use crate::model::pagination::PageRequest;
 use crate::model::search::{STORE_ITEMS, matches, name_rank};
+use crate::store::model::store_item_image::ItemImage;
 use crate::store::pricing::{Price, on_sale, price_at};
 
 /// The platform's share of a sale, in percent, of a new item (staff change it per item).
@@ -103,10 +104,13 @@ pub struct StoreItemView {
     pub seller: Seller,
     /// The asset sold.
     pub asset_id: i32,
-    /// Its picture (320 px), when the upload made one.
+    /// Its picture (320 px): the seller's first picture, else the upload's rendering if it made
+    /// one.
     pub image: Option<String>,
-    /// Its large picture (640 px).
+    /// Its large picture (the seller's first, up to 1280 px; else the upload's, 640 px).
     pub image_large: Option<String>,
+    /// The seller's pictures, in order (spec §3 `itemImages`; at most five).
+    pub item_images: Vec<ItemImage>,
     /// What a buyer downloads.
     pub item_zip: Option<ItemFile>,
 }
@@ -135,6 +139,7 @@ pub async fn views(
         .map(|v| (v.id, v))
         .collect();
     let sellers = user::Model::by_ids(db, rows.iter().map(|r| r.user_id)).await?;
+    let mut pictures = crate::store::model::store_item_image::of_items(db, rows.iter().map(|r| r.id)).await?;
     let bought: HashSet<i32> = match viewer {
         Some(buyer) => crate::store::model::purchase::held(db, buyer, rows.iter().map(|r| r.id)).await?,
         None => HashSet::new(),
@@ -151,6 +156,8 @@ pub async fn views(
                 version.and_then(|v| v.thumbnail_key.as_ref()).map(|prefix| format!("/media/{prefix}/{size}.png"))
             };
             let seller = sellers.get(&r.user_id);
+            let item_images = pictures.remove(&r.id).unwrap_or_default();
+            let first = item_images.first();
             StoreItemView {
                 uuid: r.uuid.clone(),
                 name: r.name.clone(),
@@ -177,8 +184,9 @@ pub async fn views(
                     name_en: seller.map(|s| s.name_en.clone()).unwrap_or_default(),
                 },
                 asset_id: r.asset_id,
-                image: picture("320"),
-                image_large: picture("640"),
+                image: first.map(|i| i.thumbnail_url.clone()).or_else(|| picture("320")),
+                image_large: first.map(|i| i.url.clone()).or_else(|| picture("640")),
+                item_images,
                 item_zip: version.map(|v| ItemFile {
                     id: v.id,
                     file_name: v.file_name.clone(),

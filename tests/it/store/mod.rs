@@ -1,9 +1,10 @@
 //! The store and the avatar side (issue 31): so far, the avatar maker's parts ([`avatar_parts`]), box submissions ([`box_submissions`]), housing videos ([`housing_videos`]) and
-//! store items with their purchases ([`items`]), paid for by card ([`orders`]), and their pages ([`pages`]); linking a VRChat account ([`vrchat`]); VRChat avatar orders and conversions ([`vrchat_avatars`]).
+//! store items with their purchases ([`items`]) and pictures ([`item_images`]), paid for by card ([`orders`]), and their pages ([`pages`]); linking a VRChat account ([`vrchat`]); VRChat avatar orders and conversions ([`vrchat_avatars`]).
 
 mod avatar_parts;
 mod box_submissions;
 mod housing_videos;
+mod item_images;
 mod items;
 mod orders;
 mod pages;

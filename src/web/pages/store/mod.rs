@@ -1,9 +1,10 @@
 //! The store's pages (issue 31): the public store and item pages ([`public`]), the seller's items
-//! and sales under mypage ([`seller`]) the buyer's purchases ([`buyer`]) and paying by card ([`checkout`]). Over
+//! and sales under mypage ([`seller`]) and their pictures ([`item_images`]), the buyer's purchases ([`buyer`]) and paying by card ([`checkout`]). Over
 //! `crate::store`, the same calls as `/api/v1/store`.
 
 pub mod buyer;
 pub mod checkout;
+pub mod item_images;
 pub mod public;
 pub mod seller;
 
@@ -23,6 +24,7 @@ pub(crate) fn item_json(p: &Page<'_>, item: &StoreItemView) -> Value {
         "href": p.href(&format!("/store/items/{}", item.uuid)),
         "image": item.image,
         "image_large": item.image_large,
+        "pictures": item.item_images,
         "category": p.t(&format!("store.category.{}", item.product_category.as_str())),
         "seller": p.lang.pick(&item.seller.name_ja, &item.seller.name_en),
         "price": yen(item.price.amount),

@@ -20,10 +20,12 @@ use crate::http::template::Template;
 use crate::model::lottery_mails::yen;
 use crate::store::model::purchase::{self, Side};
 use crate::store::model::store_item::{sellable_assets, views};
+use crate::store::model::store_item_image;
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
 use crate::web::pages::entry_fields::errors_by_field;
 use crate::web::pages::mypage_nav::nav;
+use crate::web::pages::store::item_images::REASONS;
 use crate::web::pages::store::item_json;
 
 /// A page answer: the form with its status, or a redirect after a change.
@@ -149,7 +151,32 @@ async fn render_form(
     editing: Option<&store_item::Model>,
     view: FormView,
     status: Status,
+    picture_note: Option<Value>,
 ) -> Result<Answer> {
+    let pictures: Option<Value> = match editing {
+        Some(item) => {
+            let shown = store_item_image::of_items(p.db, [item.id]).await?.remove(&item.id).unwrap_or_default();
+            let rows: Vec<Value> = shown
+                .iter()
+                .enumerate()
+                .map(|(i, pic)| {
+                    json!({
+                        "url": pic.url, "thumbnail_url": pic.thumbnail_url,
+                        "alt": p.site.messages.tf(p.lang, "store.pictures.alt", &[("n", &(i + 1).to_string())]),
+                        "delete_action": p.href(&format!("/mypage/store/items/{}/images/{}/delete", item.uuid, pic.uuid)),
+                    })
+                })
+                .collect();
+            Some(json!({
+                "rows": rows,
+                "full": rows.len() >= store_item_image::MAX_IMAGES as usize,
+                "max": store_item_image::MAX_IMAGES,
+                "action": p.href(&format!("/mypage/store/items/{}/images", item.uuid)),
+                "note": picture_note,
+            }))
+        }
+        None => None,
+    };
     let uploads: Vec<Value> = match editing {
         Some(_) => Vec::new(),
         None => sellable_assets(p.db, me)
@@ -189,6 +216,7 @@ async fn render_form(
         "sale_times": sale_times,
         "discount_times": discount_times,
         "action": action,
+        "pictures": pictures,
         "editing": editing.map(|i| json!({ "name": i.name, "href": p.href(&format!("/store/items/{}", i.uuid)) })),
         "uploads": uploads,
         "upload_href": p.href("/mypage/booth-maker/assets/upload"),
@@ -207,7 +235,7 @@ async fn render_form(
 /// The form for a new item.
 #[get("/mypage/store/items/new")]
 pub async fn new(p: Page<'_>, current: CurrentUser) -> Result<Answer> {
-    render_form(&p, current.user.id, None, FormView::blank(), Status::Ok).await
+    render_form(&p, current.user.id, None, FormView::blank(), Status::Ok, None).await
 }
 
 /// Puts one of the seller's assets on sale: back to the list, or the form with its errors.
@@ -231,7 +259,8 @@ pub async fn create(p: Page<'_>, cookies: &CookieJar<'_>, form: Form<StoreItemFo
             match e {
                 e @ Error::Validation(_) => {
                     let errors = e.details(&p.site.messages, p.lang);
-                    render_form(&p, user.id, None, FormView::typed(&form, &errors), Status::UnprocessableEntity).await
+                    render_form(&p, user.id, None, FormView::typed(&form, &errors), Status::UnprocessableEntity, None)
+                        .await
                 }
                 other => Err(other),
             }
@@ -239,11 +268,27 @@ pub async fn create(p: Page<'_>, cookies: &CookieJar<'_>, form: Form<StoreItemFo
     }
 }
 
-/// The form over one of the seller's items.
-#[get("/mypage/store/items/<uuid>/edit")]
-pub async fn edit(p: Page<'_>, current: CurrentUser, uuid: &str) -> Result<Answer> {
+/// The form over one of the seller's items; after a picture was added or removed, what happened
+/// (`picture`) or why not (`picture_error`, one of [`REASONS`]).
+#[get("/mypage/store/items/<uuid>/edit?<picture>&<picture_error>")]
+pub async fn edit(
+    p: Page<'_>,
+    current: CurrentUser,
+    uuid: &str,
+    picture: Option<&str>,
+    picture_error: Option<&str>,
+) -> Result<Answer> {
     let item = store_item::Model::of_seller(p.db, uuid, current.user.id).await?;
-    render_form(&p, current.user.id, Some(&item), FormView::of(&item), Status::Ok).await
+    let note = match (picture, picture_error) {
+        (_, Some(reason)) => {
+            REASONS.iter().find(|(r, _)| *r == reason).map(|(_, key)| json!({ "ok": false, "text": p.t(key) }))
+        }
+        (Some(done @ ("added" | "removed")), None) => {
+            Some(json!({ "ok": true, "text": p.t(&format!("store.pictures.done.{done}")) }))
+        }
+        _ => None,
+    };
+    render_form(&p, current.user.id, Some(&item), FormView::of(&item), Status::Ok, note).await
 }
 
 /// Saves the form over one of the seller's items.
@@ -259,7 +304,8 @@ pub async fn update(p: Page<'_>, cookies: &CookieJar<'_>, uuid: &str, form: Form
         }
         Err(e @ Error::Validation(_)) => {
             let errors = e.details(&p.site.messages, p.lang);
-            render_form(&p, user.id, Some(&item), FormView::typed(&form, &errors), Status::UnprocessableEntity).await
+            render_form(&p, user.id, Some(&item), FormView::typed(&form, &errors), Status::UnprocessableEntity, None)
+                .await
         }
         Err(other) => Err(other),
     }

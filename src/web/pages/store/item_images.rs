@@ -1,0 +1,109 @@
+//! A seller's pictures of their item without scripts, on the item's form
+//! (`/mypage/store/items/{uuid}/edit`): `POST /mypage/store/items/{uuid}/images` (multipart:
+//! `csrf_token`, `file`) adds one, `POST …/images/{image}/delete` removes one. Both answer with a
+//! redirect back to the form, which says what happened (`?picture=added|removed`) or why not
+//! (`?picture_error=<reason>`, one of [`REASONS`]). The same rules as the API
+//! ([`crate::store::model::store_item_image`]).
+
+use rocket::form::{Errors, Form, FromForm};
+use rocket::fs::TempFile;
+use rocket::http::CookieJar;
+use rocket::response::Redirect;
+use rocket::{Route, post, routes};
+
+use crate::db::entities::store_item;
+use crate::error::{Error, Result};
+use crate::http::upload::Uploads;
+use crate::store::api::item_images::{picture_bytes, picture_form_error};
+use crate::store::model::store_item_image;
+use crate::web::page::Page;
+use crate::web::pages::circles::poster;
+
+/// Why an upload was refused, as the redirect names it, and the message the form shows.
+pub const REASONS: [(&str, &str); 5] = [
+    ("required", "store.pictures.errors.required"),
+    ("image", "validation.image"),
+    ("image_pixels", "validation.image_pixels"),
+    ("image_too_large", "validation.image_too_large"),
+    ("too_many_images", "errors.too_many_images"),
+];
+
+/// The multipart form of an upload.
+#[derive(FromForm)]
+pub struct PictureForm<'r> {
+    csrf_token: Option<String>,
+    file: Option<TempFile<'r>>,
+}
+
+/// The form of a removal.
+#[derive(FromForm)]
+pub struct RemoveForm {
+    csrf_token: Option<String>,
+}
+
+/// The redirect back to the item's form with `query`.
+fn back(p: &Page<'_>, uuid: &str, query: &str) -> Redirect {
+    crate::http::redirect::to_site(&p.href(&format!("/mypage/store/items/{uuid}/edit?{query}#pictures")))
+}
+
+/// The reason of a refused upload, as [`REASONS`] names it.
+fn reason_of(error: &Error) -> Option<&'static str> {
+    let reason = match error {
+        Error::Conflict { code } => *code,
+        Error::Validation(found) => found.first()?.key.strip_prefix("validation.")?,
+        _ => return None,
+    };
+    REASONS.iter().map(|(r, _)| *r).find(|r| *r == reason)
+}
+
+/// Adds a picture to one of the seller's items.
+#[post("/mypage/store/items/<uuid>/images", data = "<form>")]
+pub async fn add(
+    p: Page<'_>,
+    cookies: &CookieJar<'_>,
+    uploads: Uploads<'_>,
+    uuid: &str,
+    form: std::result::Result<Form<PictureForm<'_>>, Errors<'_>>,
+) -> Result<Redirect> {
+    let user = p.user.as_ref().ok_or(Error::Unauthorized)?;
+    let item = store_item::Model::of_seller(p.db, uuid, user.id).await?;
+    // A form Rocket could not read (a file over the limit) changes nothing: only the reason goes back.
+    let added = match form.map_err(picture_form_error) {
+        Ok(form) => {
+            poster(&p, cookies, form.csrf_token.as_deref())?;
+            match picture_bytes(form.file.as_ref()).await {
+                Ok(bytes) => store_item_image::add(p.db, &uploads, &item, bytes, p.now).await.map(|_| ()),
+                Err(e) => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    };
+    match added {
+        Ok(()) => Ok(back(&p, uuid, "picture=added")),
+        Err(e) => match reason_of(&e) {
+            Some(reason) => Ok(back(&p, uuid, &format!("picture_error={reason}"))),
+            None => Err(e),
+        },
+    }
+}
+
+/// Removes a picture of one of the seller's items.
+#[post("/mypage/store/items/<uuid>/images/<image>/delete", data = "<form>")]
+pub async fn remove(
+    p: Page<'_>,
+    cookies: &CookieJar<'_>,
+    uploads: Uploads<'_>,
+    uuid: &str,
+    image: &str,
+    form: Form<RemoveForm>,
+) -> Result<Redirect> {
+    let user = poster(&p, cookies, form.csrf_token.as_deref())?;
+    let item = store_item::Model::of_seller(p.db, uuid, user.id).await?;
+    store_item_image::remove(p.db, uploads.storage, &item, image).await?;
+    Ok(back(&p, uuid, "picture=removed"))
+}
+
+/// Routes of this page.
+pub fn routes() -> Vec<Route> {
+    routes![add, remove]
+}
