@@ -1,7 +1,7 @@
 /**
  * The store in a real browser (issue 31): the demo exhibitor puts their table on sale a second
  * time with the mypage form — a discount of 25 % from 10 to 12 January 2027 — after the form
- * refused a price that is not a number and kept what was typed; a visitor finds it by keyword
+ * refused a price that is not a number and kept what was typed — and adds two pictures; a visitor finds it by keyword
  * at 800 yen; with the clock moved into the discount window (time travel) the store, the item
  * page and the English pages show 600 yen, 25 % off and when the sale ends, at 1280 and 390 px;
  * the demo admin, a buyer like any other, buys it there by card (localstripe's Stripe.js) at the
@@ -26,6 +26,26 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
+
+/**
+ * A `w`×`h` PNG of `colour` with `label`, drawn by the browser's canvas (a picture to upload).
+ * @param {import('playwright-core').Page} page @param {number} w @param {number} h @param {string} colour @param {string} label
+ */
+async function picture(page, w, h, colour, label) {
+  const data = await page.evaluate(([w, h, colour, label]) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = Number(w);
+    canvas.height = Number(h);
+    const g = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+    g.fillStyle = String(colour);
+    g.fillRect(0, 0, canvas.width, canvas.height);
+    g.fillStyle = '#fff';
+    g.font = 'bold 96px sans-serif';
+    g.fillText(String(label), 60, canvas.height / 2);
+    return canvas.toDataURL('image/png').split(',')[1] ?? '';
+  }, [w, h, colour, label]);
+  return Buffer.from(data, 'base64');
+}
 
 /** @param {import('playwright-core').Page} page */
 async function noSidewaysScroll(page) {
@@ -62,6 +82,15 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     const mine = page.getByTestId('store-mine-item').filter({ hasText: '木のテーブル（限定色）' });
     assert.equal(await mine.getByTestId('store-mine-status').innerText(), '公開');
     await screenshot(page, 'store-mine-ja.png');
+    // Two pictures on the item's form; the first becomes its picture in the store.
+    await Promise.all([page.waitForURL(/\/edit$/), mine.getByTestId('store-mine-edit').click()]);
+    for (const [colour, label] of [['#8a5a2b', 'TABLE'], ['#2b5a8a', 'BACK']]) {
+      await page.locator('#picture-file').setInputFiles({ name: 'table.png', mimeType: 'image/png', buffer: await picture(page, 1200, 900, colour, label) });
+      await Promise.all([page.waitForURL((u) => u.search.includes('picture=added')), page.getByTestId('store-picture-add').click()]);
+    }
+    assert.equal(await page.getByTestId('store-picture').count(), 2);
+    assert.equal(await page.getByTestId('store-picture-note').innerText(), '画像を追加しました。');
+    await screenshot(page, 'store-pictures-ja.png');
 
     // A visitor finds it by keyword at the regular price.
     const v = visitor.page;
@@ -80,6 +109,7 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     await v.getByTestId('store-item').locator('a').click();
     await v.waitForSelector('[data-testid=store-item-page]');
     assert.match(await v.getByTestId('store-price').innerText(), /600円\s+800円\s+25%OFF/);
+    assert.equal(await v.getByTestId('store-gallery').locator('img').count(), 2, 'the seller\'s pictures');
     assert.equal(await v.getByTestId('store-discount-until').innerText(), 'セールは2027/01/12 00:00まで');
     assert.equal(await v.getByTestId('store-buy').getAttribute('data-state'), 'sign_in', 'a visitor signs in to buy');
     const itemPath = new URL(v.url()).pathname;
