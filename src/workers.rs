@@ -24,7 +24,7 @@ use crate::jobs::send_mail::SendMail;
 use crate::payments::jobs::payment_sweep::PaymentSweep;
 use crate::payments::jobs::reconcile_payment::ReconcilePayment;
 use crate::queue::{Job, JobContext, Queue};
-use crate::store::jobs::ConvertHousingVideo;
+use crate::store::jobs::{AvatarOrderSweep, ConvertHousingVideo};
 
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -53,6 +53,7 @@ const JOBS: &[JobType] = &[
     job_type::<SendLotteryResults>(),
     job_type::<ReconcilePayment>(),
     job_type::<PaymentSweep>(),
+    job_type::<AvatarOrderSweep>(),
     job_type::<AssetPipeline>(),
     job_type::<UploadSweep>(),
     job_type::<ConvertHousingVideo>(),
