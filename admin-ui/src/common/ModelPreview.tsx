@@ -6,6 +6,7 @@
  * WebGL, or when the file cannot be drawn, says so; the file's report stays the judge.
  */
 import { Box, Button, Typography } from '@mui/material';
+import { startPreview } from '@vmarket/viewer/lazy';
 import { type ComponentType, useEffect, useRef, useState } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 
@@ -32,31 +33,15 @@ export function ModelPreview({ resource, when }: Props) {
   const url = id === undefined ? null : `/admin/api/${resource}/${String(id)}/file`;
 
   useEffect(() => {
-    if (!requested || !url) return undefined;
+    if (!requested || !url || !canvas.current || !frame.current) return undefined;
     setState('loading');
-    let disposed = false;
-    let dispose: (() => void) | null = null;
-    void (async () => {
-      try {
-        const { mountPreview } = await import('@vmarket/viewer');
-        if (disposed || !canvas.current || !frame.current) return;
-        const preview = await mountPreview(canvas.current, url, frame.current);
-        if (disposed) {
-          preview.dispose();
-          return;
-        }
-        dispose = preview.dispose;
-        setSize(preview.size);
+    return startPreview(canvas.current, url, frame.current, {
+      ready: (drawn) => {
+        setSize(drawn);
         setState('ready');
-      } catch (err) {
-        console.warn('[vmarket] the 3D preview failed', err);
-        if (!disposed) setState('failed');
-      }
-    })();
-    return () => {
-      disposed = true;
-      dispose?.();
-    };
+      },
+      failed: () => setState('failed'),
+    });
   }, [requested, url]);
 
   if (!record || !url || (when && !when(record))) return null;

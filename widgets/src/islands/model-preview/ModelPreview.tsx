@@ -5,6 +5,7 @@
  * three.js are fetched only then (phones on a metered line, slow GPUs). Without WebGL, or when
  * the file cannot be drawn, says so and keeps the picture.
  */
+import { startPreview } from '@vmarket/viewer/lazy';
 import { useEffect, useRef, useState } from 'react';
 import type { Lang } from '../../i18n';
 import { useT } from '../../i18n-react';
@@ -33,30 +34,15 @@ export default function ModelPreview({ url, picture, picture_alt }: ModelPreview
 
   useEffect(() => {
     if (!requested) return undefined;
+    if (!canvas.current || !frame.current) return undefined;
     setState('loading');
-    let disposed = false;
-    let dispose: (() => void) | null = null;
-    void (async () => {
-      try {
-        const { mountPreview } = await import('@vmarket/viewer');
-        if (!canvas.current || !frame.current) return;
-        const preview = await mountPreview(canvas.current, url, frame.current);
-        if (disposed) {
-          preview.dispose();
-          return;
-        }
-        dispose = preview.dispose;
-        setSize(preview.size);
+    return startPreview(canvas.current, url, frame.current, {
+      ready: (drawn) => {
+        setSize(drawn);
         setState('ready');
-      } catch (err) {
-        console.warn('[vmarket] the 3D preview failed', err);
-        if (!disposed) setState('failed');
-      }
-    })();
-    return () => {
-      disposed = true;
-      dispose?.();
-    };
+      },
+      failed: () => setState('failed'),
+    });
   }, [requested, url]);
 
   const metres = size?.map((m) => m.toFixed(2));
