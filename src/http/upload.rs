@@ -28,6 +28,16 @@ pub fn form_error(errors: Errors<'_>) -> Error {
     }
 }
 
+/// `error` as the form shows it beside picture field `field`: a picture over the size cap (413,
+/// from the form limits or [`read_image`]) becomes 422 `validation.image_too_large` there;
+/// anything else stays as it is.
+pub fn too_large_at(field: &str, error: Error) -> Error {
+    match error {
+        Error::TooLarge => Error::invalid(field, "validation.image_too_large"),
+        other => other,
+    }
+}
+
 /// The bytes of an uploaded image: 413 over [`MAX_IMAGE_BYTES`].
 pub async fn read_image(file: &TempFile<'_>) -> Result<Vec<u8>> {
     if file.len() > MAX_IMAGE_BYTES {
@@ -44,6 +54,13 @@ pub async fn read_image(file: &TempFile<'_>) -> Result<Vec<u8>> {
         return Err(Error::TooLarge);
     }
     Ok(bytes)
+}
+
+/// The bytes of the picture `file` sent for form field `field`: 422 there when none came
+/// (`validation.required`) or it is over the size cap (`validation.image_too_large`).
+pub async fn read_picture(field: &str, file: Option<&TempFile<'_>>) -> Result<Vec<u8>> {
+    let file = file.filter(|f| f.len() > 0).ok_or_else(|| Error::invalid(field, "validation.required"))?;
+    read_image(file).await.map_err(|e| too_large_at(field, e))
 }
 
 /// Decodes uploaded images within a memory budget shared by every request (managed state): the

@@ -26,7 +26,7 @@ use crate::admin::api::registered::Registered;
 use crate::admin::api::resources::ALL;
 use crate::admin::permissions::Action;
 use crate::error::{Error, Result};
-use crate::http::upload::{Uploads, fit, form_error, png, read_image};
+use crate::http::upload::{Uploads, fit, form_error, png, read_picture, too_large_at};
 
 /// The multipart body of an upload.
 #[derive(FromForm)]
@@ -91,14 +91,8 @@ pub async fn upload(
         return Err(Error::Forbidden);
     }
     // Too large for the form limits or for a picture: the reason goes beside the field.
-    let too_large = |e: Error| match e {
-        Error::TooLarge => Error::invalid(field, "validation.image_too_large"),
-        other => other,
-    };
-    let form = form.map_err(form_error).map_err(too_large)?;
-    let file =
-        form.file.as_ref().filter(|f| f.len() > 0).ok_or_else(|| Error::invalid(field, "validation.required"))?;
-    let bytes = read_image(file).await.map_err(too_large)?;
+    let form = form.map_err(|e| too_large_at(field, form_error(e)))?;
+    let bytes = read_picture(field, form.file.as_ref()).await?;
     let (width, height) = (slot.width, slot.height);
     let (stored, w, h) = uploads
         .images

@@ -13,7 +13,7 @@ use crate::assets::api::uploader::Uploader;
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::store_item;
 use crate::error::{Error, Result};
-use crate::http::upload::{Uploads, form_error, read_image};
+use crate::http::upload::{Uploads, form_error, read_picture, too_large_at};
 use crate::store::model::store_item_image::{self, ItemImage};
 
 /// The multipart body of an upload.
@@ -30,23 +30,9 @@ pub struct PictureUploadSchema {
     pub file: Vec<u8>,
 }
 
-/// A picture over the size cap, as the error beside the `file` field.
-fn too_large(e: Error) -> Error {
-    match e {
-        Error::TooLarge => Error::invalid("file", "validation.image_too_large"),
-        other => other,
-    }
-}
-
 /// The error of an upload form Rocket could not read (a part over its limit: beside `file`).
 pub fn picture_form_error(errors: Errors<'_>) -> Error {
-    too_large(form_error(errors))
-}
-
-/// The bytes of the picture `file`: 422 at `file` when none came or it is over the size cap.
-pub async fn picture_bytes(file: Option<&TempFile<'_>>) -> Result<Vec<u8>> {
-    let file = file.filter(|f| f.len() > 0).ok_or_else(|| Error::invalid("file", "validation.required"))?;
-    read_image(file).await.map_err(too_large)
+    too_large_at("file", form_error(errors))
 }
 
 /// Adds a picture to one of the seller's items (at most five).
@@ -66,7 +52,7 @@ pub async fn add_image(
 ) -> Result<(Status, Json<ItemImage>)> {
     let item = store_item::Model::of_seller(up.db, uuid, current.user.id).await?;
     let form = form.map_err(picture_form_error)?;
-    let bytes = picture_bytes(form.file.as_ref()).await?;
+    let bytes = read_picture("file", form.file.as_ref()).await?;
     let uploads = Uploads { storage: up.storage, images: up.images };
     let added = store_item_image::add(up.db, &uploads, &item, bytes, up.now).await?;
     Ok((Status::Created, Json(added)))

@@ -13,8 +13,8 @@ use rocket::{Route, post, routes};
 
 use crate::db::entities::store_item;
 use crate::error::{Error, Result};
-use crate::http::upload::Uploads;
-use crate::store::api::item_images::{picture_bytes, picture_form_error};
+use crate::http::upload::{Uploads, read_picture};
+use crate::store::api::item_images::picture_form_error;
 use crate::store::model::store_item_image;
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
@@ -71,7 +71,7 @@ pub async fn add(
     let added = match form.map_err(picture_form_error) {
         Ok(form) => {
             poster(&p, cookies, form.csrf_token.as_deref())?;
-            match picture_bytes(form.file.as_ref()).await {
+            match read_picture("file", form.file.as_ref()).await {
                 Ok(bytes) => store_item_image::add(p.db, &uploads, &item, bytes, p.now).await.map(|_| ()),
                 Err(e) => Err(e),
             }
