@@ -19,12 +19,12 @@ use crate::support::{TestApp, at};
 use crate::uploader::{avatar as vrm, one_shot};
 
 const KEY: &str = "converter-key-Tq8mZ2vX9c";
-const HANA: &str = "usr_0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
-const AVTR: &str = "avtr_5e1c7b2a-3d4f-4e6a-9b8c-7d6e5f4a3b2c";
+pub(super) const HANA: &str = "usr_0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+pub(super) const AVTR: &str = "avtr_5e1c7b2a-3d4f-4e6a-9b8c-7d6e5f4a3b2c";
 
 /// A live app with PayPal, GMO and VRChat at the fakes and converter workers admitted by [`KEY`];
 /// `free` makes every order cost nothing.
-async fn app(paypal: Option<&Fake>, gmo: Option<&Fake>, vrchat: Option<&Fake>, free: bool) -> TestApp {
+pub(super) async fn app(paypal: Option<&Fake>, gmo: Option<&Fake>, vrchat: Option<&Fake>, free: bool) -> TestApp {
     let base = vrchat.map(|f| format!("{}/api/1", f.base));
     app_configured(paypal, gmo, 5_000, move |c| {
         if let Some(base) = base {
@@ -52,7 +52,7 @@ async fn link(fake: &Fake, who: &Actor<'_>, id: &str) {
 }
 
 /// Links `who` to a VRChat account without asking VRChat (for tests about something else).
-async fn linked(app: &TestApp, who: &Actor<'_>, id: &str) {
+pub(super) async fn linked(app: &TestApp, who: &Actor<'_>, id: &str) {
     use sea_orm::{ActiveModelTrait, Set};
     vmarket::db::entities::vrchat_account_link::ActiveModel {
         user_id: Set(who.user.id),
@@ -70,7 +70,7 @@ async fn linked(app: &TestApp, who: &Actor<'_>, id: &str) {
 }
 
 /// `owner` uploads a VRM avatar; its asset id.
-async fn uploaded_avatar(owner: &Actor<'_>) -> i64 {
+pub(super) async fn uploaded_avatar(owner: &Actor<'_>) -> i64 {
     let (asset, _) = one_shot(owner, "avatar", "hana.vrm", &vrm(4_000)).await;
     assert_eq!(asset["latest_version"]["upload_status"], "uploaded", "{asset}");
     asset["id"].as_i64().unwrap()
@@ -111,7 +111,7 @@ fn job_of(v: &Value) -> String {
     v["job"].as_str().unwrap_or_else(|| panic!("a job: {v}")).to_string()
 }
 
-async fn avatar_row(app: &TestApp) -> vrchat_avatar::Model {
+pub(super) async fn avatar_row(app: &TestApp) -> vrchat_avatar::Model {
     let mut all = vrchat_avatar::Entity::find().all(&app.db).await.unwrap();
     assert_eq!(all.len(), 1, "one avatar");
     all.remove(0)
@@ -216,55 +216,6 @@ async fn an_order_paid_by_paypal_is_converted_by_the_reference_converter_and_upl
     assert_eq!(list["avatars"][0]["status"], "finished");
     assert_eq!(list["orders"][0]["vrc_avatar"].as_str(), Some(row.uuid.as_str()));
     assert_eq!(stranger.post_json(&format!("{avatar_path}/cancel"), &json!({})).await.0, 404);
-}
-
-#[rocket::async_test]
-async fn the_sweep_settles_an_approval_nobody_came_back_from_and_expires_an_unpaid_order() {
-    use vmarket::queue::JobContext;
-    use vmarket::store::jobs::AvatarOrderSweep;
-    let Some(paypal) = Fake::start(Kind::PayPal) else { return };
-    let app = app(Some(&paypal), None, None, false).await;
-    let workers = app.start_workers().await;
-    let mut payer = app.user("vrca_sweep_payer").await;
-    let mut idler = app.user("vrca_sweep_idler").await;
-    let (payer_asset, idler_asset) = (uploaded_avatar(&payer).await, uploaded_avatar(&idler).await);
-    // The sweep is called here, not left to the workers' minute: the test decides when it looks.
-    drop(workers);
-    let ctx = JobContext::new(app.db.clone(), app.config.clone(), app.clock.clone()).expect("job context");
-    linked(&app, &payer, HANA).await;
-    linked(&app, &idler, AVTR).await;
-    let order =
-        |asset: i64| json!({"purchase_type": "new", "payment_type": "paypal", "asset_id": asset, "avatar_name": "S"});
-    let (_, paid) = payer.post_json("/api/v1/store/vrchat/avatar_orders", &order(payer_asset)).await;
-    let (_, unpaid) = idler.post_json("/api/v1/store/vrchat/avatar_orders", &order(idler_asset)).await;
-    let paid_path = format!("/api/v1/store/vrchat/avatar_orders/{}", paid["uuid"].as_str().unwrap());
-    let unpaid_path = format!("/api/v1/store/vrchat/avatar_orders/{}", unpaid["uuid"].as_str().unwrap());
-    let (_, to) = payer.post_json(&format!("{paid_path}/pay"), &json!({})).await;
-    let paypal_id = to["redirect_url"].as_str().unwrap().split("token=").nth(1).unwrap().to_string();
-
-    // Nothing approved yet: the sweep asks and leaves both open.
-    let swept = AvatarOrderSweep::tick(&ctx).await.unwrap();
-    assert_eq!((swept.asked, swept.settled, swept.expired), (1, 0, 0), "only the order that went to PayPal is asked");
-    // The payer approves at PayPal and closes the tab: the sweep captures it, once.
-    paypal.post(&format!("/_fake/orders/{paypal_id}/approve"), json!({})).await;
-    let swept = AvatarOrderSweep::tick(&ctx).await.unwrap();
-    assert_eq!((swept.settled, swept.expired), (1, 0));
-    let row = vrchat_avatar_order::Entity::find().all(&app.db).await.unwrap();
-    let settled = row.iter().find(|r| r.user_id == payer.user.id).unwrap();
-    assert_eq!(settled.state, vrchat_avatar_order::AvatarOrderState::Paid);
-    assert_eq!(avatar_row(&app).await.status, vrchat_avatar::VrcAvatarStatus::Waiting, "queued for conversion");
-    assert_eq!(AvatarOrderSweep::tick(&ctx).await.unwrap().asked, 0, "a paid order is not asked again");
-    assert_eq!(paypal.get(&format!("/_fake/orders/{paypal_id}")).await["captures"].as_i64(), Some(1));
-
-    // The unpaid order expires once its closing date has passed (time travel counts).
-    app.clock.set(at(unpaid["closing_date"].as_str().unwrap()) + chrono::Duration::minutes(1));
-    let swept = AvatarOrderSweep::tick(&ctx).await.unwrap();
-    assert_eq!((swept.asked, swept.expired), (1, 1));
-    // A week on, both sign in again (tokens live a day).
-    idler.renew().await;
-    payer.renew().await;
-    assert_eq!(idler.get_json(&unpaid_path).await.1["state"], "expired");
-    assert_eq!(payer.get_json(&paid_path).await.1["state"], "paid");
 }
 
 #[rocket::async_test]
