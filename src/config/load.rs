@@ -16,7 +16,7 @@ impl Config {
         MailSettings::from_config(&config).map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_stripe().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_payments().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
-        config.check_vrchat_avatars().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
+        config.check_store().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.check_invoice().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         config.sentry_browser_origin().map_err(|e| Box::new(rocket::figment::Error::from(e)))?;
         Ok(config)
@@ -137,11 +137,14 @@ impl Config {
         Ok(())
     }
 
-    /// Refuses VRChat avatar order settings that cannot be meant: a price below 0, or an order
-    /// that buys no upload.
-    pub fn check_vrchat_avatars(&self) -> Result<(), String> {
+    /// Refuses store settings that cannot be meant: a VRChat avatar price below 0, an order that
+    /// buys no upload, a box submission limit outside 1–100.
+    pub fn check_store(&self) -> Result<(), String> {
         if self.vrchat_avatar_price_new < 0 || self.vrchat_avatar_price_update < 0 {
             return Err("vrchat_avatar_price_new and vrchat_avatar_price_update must be 0 or more".into());
+        }
+        if !(1..=100).contains(&self.box_submission_limit) {
+            return Err("box_submission_limit must be between 1 and 100".into());
         }
         if self.vrchat_avatar_uploads_new < 1 || self.vrchat_avatar_uploads_update < 1 {
             return Err("vrchat_avatar_uploads_new and vrchat_avatar_uploads_update must be 1 or more".into());

@@ -276,6 +276,9 @@ pub struct Config {
     /// Yen an `update` VRChat avatar order costs (0 or more).
     #[serde(default = "default_vrchat_avatar_price_update")]
     pub vrchat_avatar_price_update: i32,
+    /// How many box submissions one user may hold (1–100; spec §3 `submissionLimitAmount`).
+    #[serde(default = "default_box_submission_limit")]
+    pub box_submission_limit: i32,
     /// Uploads to VRChat a `new` order buys (at least 1).
     #[serde(default = "default_vrchat_avatar_uploads_new")]
     pub vrchat_avatar_uploads_new: i32,
@@ -427,6 +430,12 @@ fn default_vrchat_avatar_price_new() -> i32 {
 fn default_vrchat_avatar_price_update() -> i32 {
     500
 }
+/// How many box submissions a user may hold (spec §3 `submissionLimitAmount`) unless
+/// `box_submission_limit` says otherwise.
+pub const DEFAULT_BOX_SUBMISSION_LIMIT: i32 = 3;
+fn default_box_submission_limit() -> i32 {
+    DEFAULT_BOX_SUBMISSION_LIMIT
+}
 fn default_vrchat_avatar_uploads_new() -> i32 {
     3
 }
@@ -515,6 +524,7 @@ impl Default for Config {
             vrchat_profile_url: default_vrchat_profile_url(),
             vrchat_avatar_price_new: default_vrchat_avatar_price_new(),
             vrchat_avatar_price_update: default_vrchat_avatar_price_update(),
+            box_submission_limit: default_box_submission_limit(),
             vrchat_avatar_uploads_new: default_vrchat_avatar_uploads_new(),
             vrchat_avatar_uploads_update: default_vrchat_avatar_uploads_update(),
             converter_worker_key: Secret::default(),

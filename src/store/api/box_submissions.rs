@@ -18,7 +18,7 @@ use crate::store::model::box_submission::{self, BoxSubmissionList, BoxSubmission
     responses((status = 200, body = BoxSubmissionList), (status = 401, body = crate::error::ErrorBody)))]
 #[get("/box_submissions")]
 pub async fn list_boxes(up: Uploader<'_>, current: CurrentUser) -> Result<Json<BoxSubmissionList>> {
-    Ok(Json(box_submission::list(up.db, current.user.id).await?))
+    Ok(Json(box_submission::list(up.db, current.user.id, up.site.config.box_submission_limit).await?))
 }
 
 async fn one(up: &Uploader<'_>, row: crate::db::entities::box_submission::Model) -> Result<BoxSubmissionView> {
@@ -40,7 +40,8 @@ pub async fn create_box(
     input: Body<'_, BoxSubmissionInput>,
 ) -> Result<(Status, Json<BoxSubmissionView>)> {
     let fields = check(&body(input)?, &[])?;
-    let row = box_submission::create(up.db, current.user.id, &fields, up.now).await?;
+    let row =
+        box_submission::create(up.db, current.user.id, &fields, up.site.config.box_submission_limit, up.now).await?;
     Ok((Status::Created, Json(one(&up, row).await?)))
 }
 

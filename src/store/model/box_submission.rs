@@ -7,9 +7,11 @@
 //!   a rejected one ([`discard`]), which frees its place.
 //! - Staff decide ([`review`]): `in_review` → `review_approved`, or `review_rejected` with a
 //!   reason (each verdict kept in `box_submission_reviews`); `review_approved` → `published`.
-//! - **At most [`SUBMISSION_LIMIT_AMOUNT`] per user**: each submission takes one of the user's
-//!   numbered places (`slot`), unique per user; the insert is the check, so parallel creates
-//!   never store more.
+//! - **At most the limit per user** (the setting `box_submission_limit`, by default
+//!   [`crate::config::settings::DEFAULT_BOX_SUBMISSION_LIMIT`]): each submission takes one of the user's numbered places
+//!   (`slot`, 1 to the limit), unique per user; the insert is the check, so parallel creates
+//!   never store more. A limit lowered later keeps what users hold and takes no new ones above
+//!   it.
 //!
 //! Every change of status is a compare-and-set on the status it leaves, so two requests (or a
 //! staff verdict and an owner's edit) never both apply.
@@ -28,9 +30,6 @@ use crate::db::entities::box_submission_review::{self, ReviewResult};
 use crate::db::entities::{asset, asset_setting, asset_version};
 use crate::error::{Error, Result};
 use crate::forms::box_submission::BoxSubmissionFields;
-
-/// How many box submissions a user may hold (spec §3 `submissionLimitAmount`).
-pub const SUBMISSION_LIMIT_AMOUNT: i32 = 3;
 
 /// The asset setting whose uploads may be submitted.
 pub const SETTING: &str = "avatar";
@@ -155,11 +154,11 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: i32) -> Result<Vec<box_
         .await?)
 }
 
-/// `user_id`'s list with the limit.
-pub async fn list(db: &impl ConnectionTrait, user_id: i32) -> Result<BoxSubmissionList> {
+/// `user_id`'s list with the `limit` in force.
+pub async fn list(db: &impl ConnectionTrait, user_id: i32, limit: i32) -> Result<BoxSubmissionList> {
     let data = views(db, of_user(db, user_id).await?).await?;
     let submission_count = i32::try_from(data.len()).unwrap_or(i32::MAX);
-    Ok(BoxSubmissionList { data, submission_limit_amount: SUBMISSION_LIMIT_AMOUNT, submission_count })
+    Ok(BoxSubmissionList { data, submission_limit_amount: limit, submission_count })
 }
 
 /// `user_id`'s submission `uuid` (404 for anyone else's).
@@ -212,20 +211,21 @@ pub async fn avatars(db: &impl ConnectionTrait, user_id: i32) -> Result<Vec<(i32
     Ok(assets.into_iter().filter(|a| uploaded.contains(&a.id)).map(|a| (a.id, a.name)).collect())
 }
 
-/// A new draft of `user_id` from `fields`. 409 `submission_limit_reached` when they hold
-/// [`SUBMISSION_LIMIT_AMOUNT`] already.
+/// A new draft of `user_id` from `fields`. 409 `submission_limit_reached` when they hold `limit`
+/// already.
 pub async fn create(
     db: &impl ConnectionTrait,
     user_id: i32,
     fields: &BoxSubmissionFields,
+    limit: i32,
     now: DateTime<Utc>,
 ) -> Result<box_submission::Model> {
     let version = avatar_version(db, user_id, fields.asset_id).await?;
     // The free place with the lowest number; a request that loses the race for it tries the
     // next. The unique (user, slot) key is the check: never more than the limit.
-    for _ in 0..SUBMISSION_LIMIT_AMOUNT {
+    for _ in 0..limit {
         let taken: Vec<i32> = of_user(db, user_id).await?.iter().map(|s| s.slot).collect();
-        let Some(slot) = (1..=SUBMISSION_LIMIT_AMOUNT).find(|n| !taken.contains(n)) else {
+        let Some(slot) = (1..=limit).find(|n| !taken.contains(n)) else {
             break;
         };
         let row = box_submission::ActiveModel {

@@ -46,7 +46,7 @@ pub(crate) fn label(p: &Page<'_>, group: &str, names: &[&str], id: i32) -> Strin
 /// The user's submissions.
 #[get("/mypage/box-submissions?<done>&<error>")]
 pub async fn list(p: Page<'_>, current: CurrentUser, done: Option<&str>, error: Option<&str>) -> Result<Template> {
-    let listed = boxes::list(p.db, current.user.id).await?;
+    let listed = boxes::list(p.db, current.user.id, p.site.config.box_submission_limit).await?;
     let rows: Vec<Value> = listed
         .data
         .iter()
@@ -178,7 +178,9 @@ pub async fn create(p: Page<'_>, cookies: &CookieJar<'_>, form: Form<BoxSubmissi
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let (input, wrong) = form.input();
     let made = match check(&input, &wrong) {
-        Ok(fields) => boxes::create(p.db, user.id, &fields, p.now).await.map(|_| ()),
+        Ok(fields) => {
+            boxes::create(p.db, user.id, &fields, p.site.config.box_submission_limit, p.now).await.map(|_| ())
+        }
         Err(e) => Err(e),
     };
     match made.map_err(as_field_problem) {

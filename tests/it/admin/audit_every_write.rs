@@ -209,7 +209,7 @@ async fn fixture(app: &TestApp, admin: &Actor<'_>, resource: &str) -> Option<Fix
                 comment: String::new(),
             };
             let model =
-                vmarket::store::model::box_submission::create(&app.db, avatar.user_id, &fields, app.clock.now())
+                vmarket::store::model::box_submission::create(&app.db, avatar.user_id, &fields, 3, app.clock.now())
                     .await
                     .expect("a draft");
             vmarket::store::model::box_submission::submit(&app.db, &model, app.clock.now()).await.expect("sent");

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
+use vmarket::config::settings::DEFAULT_BOX_SUBMISSION_LIMIT;
 use vmarket::db::entities::{box_submission, mail};
 use vmarket::model::user::Role;
-use vmarket::store::model::box_submission::SUBMISSION_LIMIT_AMOUNT;
 
 use crate::support::TestApp;
 use crate::support::actors::Actor;
@@ -156,7 +156,14 @@ async fn create_concurrently(app: &TestApp, owner: &Actor<'_>, asset_id: i64, ta
     for _ in 0..tasks {
         let (db, fields) = (db.clone(), fields.clone());
         handles.push(rocket::tokio::spawn(async move {
-            vmarket::store::model::box_submission::create(db.as_ref(), user_id, &fields, now).await
+            vmarket::store::model::box_submission::create(
+                db.as_ref(),
+                user_id,
+                &fields,
+                DEFAULT_BOX_SUBMISSION_LIMIT,
+                now,
+            )
+            .await
         }));
     }
     for h in handles {
@@ -173,7 +180,7 @@ async fn twenty_creates_at_once_store_no_more_than_the_limit() {
     let owner = app.user("box_race").await;
     let asset_id = uploaded_avatar(&owner).await;
     let stored = create_concurrently(&app, &owner, asset_id, 20).await;
-    assert_eq!(stored, usize::try_from(SUBMISSION_LIMIT_AMOUNT).unwrap());
+    assert_eq!(stored, usize::try_from(DEFAULT_BOX_SUBMISSION_LIMIT).unwrap());
     let (status, err) = owner.post_json("/api/v1/store/box_submissions", &draft(asset_id)).await;
     assert_eq!((status, err["code"].as_str()), (409, Some("submission_limit_reached")));
 }
@@ -189,7 +196,7 @@ async fn control_without_the_place_key_twenty_creates_pass_the_limit() {
     let asset_id = uploaded_avatar(&owner).await;
     // The race needs two creates to interleave between their look and their insert; on a loaded
     // host one round may run them one after another, so up to five rounds try.
-    let limit = usize::try_from(SUBMISSION_LIMIT_AMOUNT).unwrap();
+    let limit = usize::try_from(DEFAULT_BOX_SUBMISSION_LIMIT).unwrap();
     let mut most = 0;
     for _ in 0..5 {
         app.db.execute_unprepared("DELETE FROM box_submissions").await.unwrap();
@@ -274,4 +281,33 @@ async fn staff_who_review_open_the_submitted_model_and_nobody_else_does() {
     assert_eq!(app.client.get(path.clone()).dispatch().await.status().code, 401, "signed out");
     assert_eq!(qa.download(&format!("/admin/api/box_submissions/{}/file", id + 1000)).await.0, 404);
     assert_eq!(qa.download("/admin/api/events/1/file").await.0, 404, "events hold no files");
+}
+
+#[rocket::async_test]
+async fn the_operator_sets_how_many_submissions_a_user_holds() {
+    let app = TestApp::builder()
+        .live()
+        .config(|c| {
+            c.job_poll_interval_ms = 50;
+            c.box_submission_limit = 1;
+        })
+        .build()
+        .await;
+    let _workers = app.start_workers().await;
+    let owner = app.user("box_limit_one").await;
+    let asset_id = uploaded_avatar(&owner).await;
+    assert_eq!(owner.post_json("/api/v1/store/box_submissions", &draft(asset_id)).await.0, 201);
+    let (status, err) = owner.post_json("/api/v1/store/box_submissions", &draft(asset_id)).await;
+    assert_eq!((status, err["code"].as_str()), (409, Some("submission_limit_reached")), "{err}");
+    let (_, listed) = owner.get_json("/api/v1/store/box_submissions").await;
+    assert_eq!((listed["submission_count"].as_i64(), listed["submission_limit_amount"].as_i64()), (Some(1), Some(1)));
+    let (_, html) = owner.page("/en/mypage/box-submissions").await;
+    let doc = Doc::parse(&html);
+    assert_eq!(doc.count("[data-testid=box-new]"), 0, "full: no button to a form that would refuse");
+    assert!(doc.text("[data-testid=box-count]").contains('1'), "{}", doc.text("[data-testid=box-count]"));
+
+    // A limit outside 1–100 stops the server at start, with the setting's name.
+    let config = vmarket::config::Config { box_submission_limit: 0, ..Default::default() };
+    let err = config.check_store().expect_err("0 is refused");
+    assert!(err.contains("box_submission_limit"), "{err}");
 }
