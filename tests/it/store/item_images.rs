@@ -5,6 +5,7 @@
 //! without scripts.
 
 use rocket::http::Method;
+use sea_orm::ConnectionTrait;
 use serde_json::{Value, json};
 
 use crate::store::items::on_sale;
@@ -113,6 +114,34 @@ async fn ten_uploads_at_once_store_five_pictures() {
     assert_eq!((made, refused), (5, 5), "{answers:?}");
     let shown = item(&seller, &uuid).await;
     assert_eq!(shown["item_images"].as_array().unwrap().len(), 5, "the unique place holds");
+}
+
+/// The control: without the unique place per item the same run stores more than five pictures,
+/// so the test above can fail.
+#[rocket::async_test]
+async fn control_without_the_unique_place_ten_uploads_store_more_than_five() {
+    let app = TestApp::builder().live().config(|c| c.job_poll_interval_ms = 50).build().await;
+    let _workers = app.start_workers().await;
+    app.db
+        .execute_unprepared("DROP INDEX idx_store_item_images_store_item_id_position")
+        .await
+        .expect("the control drops the key");
+    let seller = app.user("picture_control").await;
+    let uuid = on_sale(&seller, json!({})).await["uuid"].as_str().unwrap().to_string();
+    let picture = png(64, 64);
+    // The race needs two uploads to interleave between their look and their insert; on a loaded
+    // host one round may run them one after another, so up to five rounds try.
+    let mut most = 0;
+    for _ in 0..5 {
+        app.db.execute_unprepared("DELETE FROM store_item_images").await.unwrap();
+        let tasks: Vec<_> = (0..10).map(|_| add(&seller, &uuid, &picture)).collect();
+        futures_util::future::join_all(tasks).await;
+        most = most.max(item(&seller, &uuid).await["item_images"].as_array().unwrap().len());
+        if most > 5 {
+            break;
+        }
+    }
+    assert!(most > 5, "without the unique place the uploads are not guarded (got {most})");
 }
 
 #[rocket::async_test]
