@@ -1,12 +1,13 @@
 /**
  * The store in a real browser (issue 31): the demo exhibitor puts their table on sale a second
  * time with the mypage form — a discount of 25 % from 10 to 12 January 2027 — after the form
- * refused a price that is not a number and kept what was typed — and adds two pictures; a visitor finds it by keyword
+ * refused a price that is not a number and kept what was typed — adds two pictures and makes it
+ * a set with the lantern ribbon as a bonus; a visitor finds it by keyword
  * at 800 yen; with the clock moved into the discount window (time travel) the store, the item
  * page and the English pages show 600 yen, 25 % off and when the sale ends, at 1280 and 390 px;
  * the demo admin, a buyer like any other, buys it there by card (localstripe's Stripe.js) at the
  * 600 yen the order page holds, gets the free demo table with the item page's button, and
- * downloads both files from "Purchases".
+ * downloads both files and the set's ribbon from "Purchases".
  */
 // e2e-schedule: private — travels the clock and buys with a demo account: a demo server of its own (scripts/e2e)
 import assert from 'node:assert/strict';
@@ -91,6 +92,11 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     assert.equal(await page.getByTestId('store-picture').count(), 2);
     assert.equal(await page.getByTestId('store-picture-note').innerText(), '画像を追加しました。');
     await screenshot(page, 'store-pictures-ja.png');
+    // The lantern ribbon comes with it as a bonus: the table becomes a set of the two.
+    await page.getByTestId('store-set').getByLabel(/灯りのリボン/).check();
+    await Promise.all([page.waitForURL((u) => u.search.includes('set=saved')), page.getByTestId('store-set-save').click()]);
+    assert.equal(await page.getByTestId('store-set-note').innerText(), 'セット内容を保存しました。');
+    await screenshot(page, 'store-set-ja.png');
 
     // A visitor finds it by keyword at the regular price.
     const v = visitor.page;
@@ -112,6 +118,7 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     assert.equal(await v.getByTestId('store-gallery').locator('img').count(), 2, 'the seller\'s pictures');
     assert.equal(await v.getByTestId('store-discount-until').innerText(), 'セールは2027/01/12 00:00まで');
     assert.equal(await v.getByTestId('store-buy').getAttribute('data-state'), 'sign_in', 'a visitor signs in to buy');
+    assert.equal(await v.getByTestId('store-set-items').innerText(), '灯りのリボン', 'what the set holds');
     const itemPath = new URL(v.url()).pathname;
     await v.setViewportSize({ width: 390, height: 844 });
     await v.goto(url(`/en${itemPath}`));
@@ -157,6 +164,8 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     assert.match(await paid.innerText(), /600円/, 'the price charged');
     const [file] = await Promise.all([s.waitForEvent('download'), paid.getByTestId('purchase-download').click()]);
     assert.equal(file.suggestedFilename(), 'table.glb');
+    const [bonus] = await Promise.all([s.waitForEvent('download'), paid.getByTestId('purchase-set-download').click()]);
+    assert.equal(bonus.suggestedFilename(), 'lantern-ribbon.zip', 'the set\'s ribbon, bought with the table');
     await screenshot(s, 'store-purchases-ja.png');
 
     for (const p of [seller, visitor, staff]) assert.deepEqual(p.errors, []);

@@ -2,8 +2,9 @@
 //! and their demo avatar for 1,500 yen at 20 % off for two weeks from the seed; the owner of their
 //! other circle has got the table (a sale in the exhibitor's sales); the exhibitor has a draft box
 //! submission of the demo avatar; the avatar maker offers a free short bob and a lantern ribbon
-//! for the buyers of its store item (300 yen). Idempotent: an item of that asset already there is left alone,
-//! and a user with a submission gets no draft.
+//! for the buyers of its store item (300 yen), which also comes in a set with the avatar.
+//! Idempotent: an item of that asset already there is left alone, a set with contents is left
+//! alone, and a user with a submission gets no draft.
 
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
@@ -14,8 +15,8 @@ use crate::db::entities::{asset, store_item, user};
 use crate::error::Result;
 use crate::forms::box_submission::BoxSubmissionFields;
 use crate::forms::store_item::StoreItemFields;
-use crate::store::model::box_submission;
 use crate::store::model::purchase::buy;
+use crate::store::model::{box_submission, item_set};
 
 /// One demo item: the asset's name, the item's names, description, price and discount.
 struct Demo {
@@ -125,6 +126,15 @@ pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<Str
         }
         made.push(demo.name.to_string());
     }
+    // The avatar comes with its ribbon: a set of two (bought together, both are the buyer's).
+    let items = store_item::Model::all_of_seller(db, owner.id).await?;
+    let named = |name: &str| items.iter().find(|i| i.name == name);
+    if let (Some(avatar), Some(ribbon)) = (named(DEMOS[1].name), named(DEMOS[2].name))
+        && item_set::contents_of(db, [avatar.id]).await?.is_empty()
+    {
+        item_set::set_contents(db, avatar, std::slice::from_ref(&ribbon.uuid), now).await?;
+        made.push(format!("set {} + {}", DEMOS[1].name, DEMOS[2].name));
+    }
     if box_submission::of_user(db, owner.id).await?.is_empty()
         && let Some(avatar) = asset::Entity::find()
             .filter(asset::Column::UserId.eq(owner.id))
@@ -142,7 +152,8 @@ pub async fn seed(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Vec<Str
             website: String::new(),
             comment: "手を振るこはくちゃんを展示したいです。".into(),
         };
-        box_submission::create(db, owner.id, &fields, now).await?;
+        box_submission::create(db, owner.id, &fields, crate::config::settings::DEFAULT_BOX_SUBMISSION_LIMIT, now)
+            .await?;
         made.push("box submission draft".to_string());
     }
     for (order, part) in PARTS.iter().enumerate() {

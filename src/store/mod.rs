@@ -2,7 +2,8 @@
 //! avatar, furniture or avatar-part bundle on sale, with the price in force by the clock
 //! ([`pricing`]), the public listing and search, purchases once per buyer with a download link
 //! ([`model::store_item`], [`model::purchase`], [`api::items`], the pages `/store`,
-//! `/mypage/store/items`, `/mypage/purchases`), priced items paid for by card through an order
+//! `/mypage/store/items`, `/mypage/purchases`), sets of a seller's items sold as one
+//! ([`model::item_set`], [`api::item_sets`]), priced items paid for by card through an order
 //! that holds its price ([`model::order`], [`card`], [`api::orders`], `/store/orders/{uuid}`);
 //! housing videos — a user's uploaded video converted (ffmpeg) into an MP4 of bounded size and a
 //! thumbnail by a background job ([`video`], [`model::housing_video`],
@@ -41,6 +42,7 @@ pub fn routes() -> Vec<Route> {
     let mut routes = api::housing_videos::routes();
     routes.extend(api::items::routes());
     routes.extend(api::item_images::routes());
+    routes.extend(api::item_sets::routes());
     routes.extend(api::orders::routes());
     routes.extend(api::box_submissions::routes());
     routes.extend(api::avatar_parts::routes());

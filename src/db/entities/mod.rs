@@ -76,6 +76,7 @@ pub mod sign_in_state;
 pub mod signing_key;
 pub mod store_item;
 pub mod store_item_image;
+pub mod store_item_parent;
 pub mod store_order;
 pub mod store_purchase;
 pub mod temporary_scene;

@@ -24,6 +24,7 @@ use crate::error::{Error, Result};
 use crate::forms::choice;
 use crate::forms::store_item::{StoreItemInput, check};
 use crate::model::pagination::{DEFAULT_LIMIT, PageRequest, Pagination};
+use crate::store::model::item_set;
 use crate::store::model::purchase::{self, PurchaseView, Side, buy, standing};
 use crate::store::model::store_item::{ListingFilter, StoreItemView, listing, views};
 
@@ -114,21 +115,36 @@ pub async fn purchases(up: Uploader<'_>, current: CurrentUser) -> Result<Json<Ve
     Ok(Json(purchase::views(up.db, rows).await?))
 }
 
-/// A short-lived link to a bought item's file (its newest upload). 409 `purchase_refunded` once
-/// refunded.
+/// A short-lived link to a bought item's file (its newest upload); with `item`, to the file of
+/// that item of a bought set. 409 `purchase_refunded` once refunded.
 #[utoipa::path(post, path = "/api/v1/store/purchases/{uuid}/download", tag = "store", security(("bearer" = [])),
-    params(("uuid" = String, Path)),
+    params(("uuid" = String, Path),
+           ("item" = Option<String>, Query, description = "an item of the bought set (its uuid); 404 when the set does not hold it")),
     responses((status = 200, body = DownloadUrl), (status = 401, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
-#[post("/purchases/<uuid>/download")]
-pub async fn download(up: Uploader<'_>, current: CurrentUser, uuid: &str) -> Result<Json<DownloadUrl>> {
-    Ok(Json(download_link(&up, current.user.id, uuid).await?))
+#[post("/purchases/<uuid>/download?<item>")]
+pub async fn download(
+    up: Uploader<'_>,
+    current: CurrentUser,
+    uuid: &str,
+    item: Option<&str>,
+) -> Result<Json<DownloadUrl>> {
+    Ok(Json(download_link(&up, current.user.id, uuid, item).await?))
 }
 
-/// The one way a buyer gets a bought item's file (the API and the purchases page).
-pub async fn download_link(up: &Uploader<'_>, buyer_id: i32, uuid: &str) -> Result<DownloadUrl> {
+/// The one way a buyer gets a bought item's file (the API and the purchases page): purchase
+/// `uuid`'s own, or with `included`, that of an item in the bought set.
+pub async fn download_link(
+    up: &Uploader<'_>,
+    buyer_id: i32,
+    uuid: &str,
+    included: Option<&str>,
+) -> Result<DownloadUrl> {
     let bought = standing(up.db, buyer_id, uuid).await?;
-    let item = store_item::Entity::find_by_id(bought.item_id).one(up.db).await?.ok_or_else(Error::not_found)?;
+    let item = match included {
+        Some(inner) => item_set::item_in(up.db, bought.item_id, inner).await?,
+        None => store_item::Entity::find_by_id(bought.item_id).one(up.db).await?.ok_or_else(Error::not_found)?,
+    };
     let asset = asset::Model::by_id(up.db, item.asset_id).await?;
     let version = asset_version::Model::newest_uploaded(up.db, &asset).await?;
     link(up, &version, Duration::from_secs(LINK_SECS)).await

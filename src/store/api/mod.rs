@@ -1,5 +1,6 @@
 //! The store's API, mounted at `/api/v1/store`: the user's housing videos ([`housing_videos`]),
-//! store items and purchases ([`items`]), sellers' pictures of their items ([`item_images`]), paying for priced items by card ([`orders`]), box submissions
+//! store items and purchases ([`items`]), sellers' pictures of their items ([`item_images`]) and
+//! their sets ([`item_sets`]), paying for priced items by card ([`orders`]), box submissions
 //! ([`box_submissions`]), the avatar maker's parts ([`avatar_parts`]), linking a VRChat
 //! account ([`vrchat`]), VRChat avatars and their orders ([`vrchat_avatars`]), and the converter
 //! workers' protocol ([`converter`], authenticated by the worker key, not a user).
@@ -10,6 +11,7 @@ pub mod box_submissions;
 pub mod converter;
 pub mod housing_videos;
 pub mod item_images;
+pub mod item_sets;
 pub mod items;
 pub mod orders;
 pub mod vrchat;
@@ -35,6 +37,7 @@ pub mod vrchat_avatars;
         items::sales,
         item_images::add_image,
         item_images::remove_image,
+        item_sets::set_items,
         orders::open_order,
         orders::capture_order,
         orders::show_order,

@@ -4,6 +4,7 @@
 pub mod avatar_part;
 pub mod box_submission;
 pub mod housing_video;
+pub mod item_set;
 pub mod order;
 pub mod purchase;
 pub mod store_item;

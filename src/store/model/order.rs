@@ -23,7 +23,7 @@ use crate::db::entities::store_item;
 use crate::db::entities::store_order::{self, PaymentType, StoreOrderState};
 use crate::db::entities::store_purchase::{self, PurchaseStatus};
 use crate::error::{Error, Result};
-use crate::store::model::purchase::{insert_in, of_buyer_and_item};
+use crate::store::model::purchase::{held_through_set, insert_in, of_buyer_and_item};
 use crate::store::pricing::{fee_amount, on_sale, price_at};
 
 /// How long an open order holds its price, minutes.
@@ -46,8 +46,9 @@ fn open_key(item_id: i32, buyer_id: i32) -> String {
 }
 
 /// Opens (or answers the open) order of `buyer_id` for item `uuid` through `provider` at `now`.
-/// 404 for an item they may not see; 409 `own_item`, `already_purchased`, `purchase_refunded`,
-/// `not_on_sale`, `free_item` (bought without paying).
+/// 404 for an item they may not see; 409 `own_item`, `already_purchased`, `held_through_set`
+/// (in a set they bought), `purchase_refunded`, `not_on_sale`, `free_item` (bought without
+/// paying).
 pub async fn open(
     db: &(impl ConnectionTrait + TransactionTrait),
     buyer_id: i32,
@@ -66,6 +67,9 @@ pub async fn open(
                 PurchaseStatus::Refunded => "purchase_refunded",
             },
         });
+    }
+    if held_through_set(db, buyer_id, item.id).await?.is_some() {
+        return Err(Error::Conflict { code: "held_through_set" });
     }
     let mut closed = Vec::new();
     if let Some(found) = open_of(db, item.id, buyer_id).await? {

@@ -2,9 +2,14 @@
 //! item — the database's unique key decides a race), a buyer's purchases and a seller's sales,
 //! and staff's refund, which revokes the downloads.
 //!
+//! Whoever holds a set holds what is in it ([`held`], [`bought_assets`], [`held_through_set`];
+//! `crate::store::model::item_set`).
+//!
 //! Free items (price in force 0) are bought here at once, with no payment; an item with a price
 //! is paid for through an order (`crate::store::model::order`, `crate::store::card`), whose
 //! settle inserts the purchase with [`insert_in`] under the same unique key.
+
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
@@ -18,6 +23,7 @@ use utoipa::ToSchema;
 use crate::db::entities::store_item::{self, ProductCategory};
 use crate::db::entities::store_purchase::{self, PurchaseStatus};
 use crate::error::{Error, Result};
+use crate::store::model::item_set::{self, ItemRef};
 use crate::store::pricing::{fee_amount, on_sale, price_at};
 
 /// How a buy ended.
@@ -30,7 +36,8 @@ pub struct Bought {
 }
 
 /// `buyer_id` buys item `uuid` at `now`. 404 for an item they may not see; 409 `own_item` for
-/// their own, `not_on_sale` outside its sale window, `purchase_refunded` after a refund,
+/// their own, `held_through_set` for one in a set they bought, `not_on_sale` outside its sale
+/// window, `purchase_refunded` after a refund,
 /// `payment_required` for an item with a price (paid for through an order). Buying again (or twenty times at once)
 /// answers the one purchase: the unique key on (item, buyer) decides, and the item's
 /// `purchase_count` is raised in the same transaction as the one insert that won.
@@ -43,6 +50,13 @@ pub async fn buy(
     let item = store_item::Model::visible(db, uuid, Some(buyer_id)).await?;
     if item.user_id == buyer_id {
         return Err(Error::Conflict { code: "own_item" });
+    }
+    if held_through_set(db, buyer_id, item.id).await?.is_some() {
+        // Held through a set: a purchase of its own made before is still the answer.
+        return match of_buyer_and_item(db, buyer_id, item.id).await? {
+            Some(found) => answer_existing(found),
+            None => Err(Error::Conflict { code: "held_through_set" }),
+        };
     }
     let price = price_at(&item, now);
     let refused = if !on_sale(&item, now) {
@@ -154,17 +168,33 @@ pub async fn of_buyer_and_item(
         .await?)
 }
 
-/// The items among `items` that `buyer_id` bought and still holds (a refund takes one away): what
-/// a list of items says `purchased` with, and what a part for buyers asks.
+/// The items among `items` that `buyer_id` holds: bought and not refunded, or in a set they
+/// bought and that was not refunded (`crate::store::model::item_set`). What a list of items
+/// says `purchased` with, and what a part for buyers asks.
 pub async fn held(
     db: &impl ConnectionTrait,
     buyer_id: i32,
     items: impl IntoIterator<Item = i32>,
-) -> Result<std::collections::HashSet<i32>> {
+) -> Result<HashSet<i32>> {
     let items: Vec<i32> = items.into_iter().collect();
     if items.is_empty() {
-        return Ok(std::collections::HashSet::new());
+        return Ok(HashSet::new());
     }
+    let sets = item_set::sets_of(db, items.iter().copied()).await?;
+    let asked: HashSet<i32> = items.iter().copied().chain(sets.values().flatten().copied()).collect();
+    let bought = bought_among(db, buyer_id, asked).await?;
+    Ok(items
+        .into_iter()
+        .filter(|id| bought.contains(id) || sets.get(id).is_some_and(|s| s.iter().any(|set| bought.contains(set))))
+        .collect())
+}
+
+/// The items among `items` of which `buyer_id` holds a purchase of their own that stands.
+async fn bought_among(
+    db: &impl ConnectionTrait,
+    buyer_id: i32,
+    items: impl IntoIterator<Item = i32>,
+) -> Result<HashSet<i32>> {
     Ok(store_purchase::Entity::find()
         .filter(store_purchase::Column::BuyerId.eq(buyer_id))
         .filter(store_purchase::Column::Status.eq(PurchaseStatus::Paid))
@@ -176,10 +206,21 @@ pub async fn held(
         .collect())
 }
 
-/// The assets of `category` whose items `buyer_id` bought and still holds (a refund takes them
-/// away): what the booth maker lets them place beside their own furniture.
+/// The set through which `buyer_id` holds item `item_id` (a standing purchase of a set it is in),
+/// if any.
+pub async fn held_through_set(db: &impl ConnectionTrait, buyer_id: i32, item_id: i32) -> Result<Option<i32>> {
+    let sets = item_set::sets_of(db, [item_id]).await?.remove(&item_id).unwrap_or_default();
+    if sets.is_empty() {
+        return Ok(None);
+    }
+    let bought = bought_among(db, buyer_id, sets.iter().copied()).await?;
+    Ok(sets.into_iter().find(|s| bought.contains(s)))
+}
+
+/// The assets of `category` whose items `buyer_id` holds (bought, or in a bought set; a refund
+/// takes them away): what the booth maker lets them place beside their own furniture.
 pub async fn bought_assets(db: &impl ConnectionTrait, buyer_id: i32, category: ProductCategory) -> Result<Vec<i32>> {
-    let items: Vec<i32> = store_purchase::Entity::find()
+    let mut items: Vec<i32> = store_purchase::Entity::find()
         .filter(store_purchase::Column::BuyerId.eq(buyer_id))
         .filter(store_purchase::Column::Status.eq(PurchaseStatus::Paid))
         .all(db)
@@ -190,6 +231,8 @@ pub async fn bought_assets(db: &impl ConnectionTrait, buyer_id: i32, category: P
     if items.is_empty() {
         return Ok(Vec::new());
     }
+    let contents = item_set::contents_of(db, items.iter().copied()).await?;
+    items.extend(contents.into_values().flatten());
     Ok(store_item::Entity::find()
         .filter(store_item::Column::Id.is_in(items))
         .filter(store_item::Column::ProductCategory.eq(category))
@@ -223,11 +266,19 @@ pub struct PurchaseView {
     pub created_at: DateTime<Utc>,
     /// When staff refunded it.
     pub refunded_at: Option<DateTime<Utc>>,
+    /// A set's items, which the purchase holds too (none for an ordinary item).
+    pub included: Vec<ItemRef>,
 }
 
-/// Views of `rows` with their items' names (one query).
+/// Views of `rows` with their items' names and their sets' contents.
 pub async fn views(db: &impl ConnectionTrait, rows: Vec<store_purchase::Model>) -> Result<Vec<PurchaseView>> {
     let items = store_item::Model::by_ids(db, rows.iter().map(|r| r.item_id)).await?;
+    let contents = item_set::contents_of(db, rows.iter().map(|r| r.item_id)).await?;
+    let inside = store_item::Model::by_ids(db, contents.values().flatten().copied()).await?;
+    let included: HashMap<i32, Vec<ItemRef>> = contents
+        .into_iter()
+        .map(|(set, ids)| (set, ids.iter().filter_map(|id| inside.get(id)).map(ItemRef::of).collect()))
+        .collect();
     Ok(rows
         .into_iter()
         .map(|p| {
@@ -243,6 +294,7 @@ pub async fn views(db: &impl ConnectionTrait, rows: Vec<store_purchase::Model>) 
                 status: p.status,
                 created_at: p.created_at,
                 refunded_at: p.refunded_at,
+                included: included.get(&p.item_id).cloned().unwrap_or_default(),
             }
         })
         .collect())

@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::forms::store_item::StoreItemFields;
 use crate::model::pagination::PageRequest;
 use crate::model::search::{STORE_ITEMS, matches, name_rank};
+use crate::store::model::item_set::{self, ItemRef};
 use crate::store::model::store_item_image::ItemImage;
 use crate::store::pricing::{Price, on_sale, price_at};
 
@@ -113,6 +114,12 @@ pub struct StoreItemView {
     pub item_images: Vec<ItemImage>,
     /// What a buyer downloads.
     pub item_zip: Option<ItemFile>,
+    /// A set's items, in the set's order (spec: a set is the parent of each); none for an
+    /// ordinary item. Whoever buys the set holds them.
+    pub included_items: Vec<ItemRef>,
+    /// The sets this item is in (spec §3 `parentItems`): the public ones, and all of them for
+    /// the seller.
+    pub parent_items: Vec<ItemRef>,
 }
 
 /// The views of `rows` at `now`, for `viewer` (whose purchases say `purchased`).
@@ -140,6 +147,15 @@ pub async fn views(
         .collect();
     let sellers = user::Model::by_ids(db, rows.iter().map(|r| r.user_id)).await?;
     let mut pictures = crate::store::model::store_item_image::of_items(db, rows.iter().map(|r| r.id)).await?;
+    let ids: Vec<i32> = rows.iter().map(|r| r.id).collect();
+    let contents = item_set::contents_of(db, ids.iter().copied()).await?;
+    let parents = item_set::sets_of(db, ids.iter().copied()).await?;
+    let linked: Vec<i32> = contents.values().chain(parents.values()).flatten().copied().collect();
+    let linked: HashMap<i32, ItemRef> =
+        store_item::Model::by_ids(db, linked).await?.into_iter().map(|(id, item)| (id, ItemRef::of(&item))).collect();
+    let refs = |ids: Option<&Vec<i32>>| -> Vec<ItemRef> {
+        ids.into_iter().flatten().filter_map(|id| linked.get(id).cloned()).collect()
+    };
     let bought: HashSet<i32> = match viewer {
         Some(buyer) => crate::store::model::purchase::held(db, buyer, rows.iter().map(|r| r.id)).await?,
         None => HashSet::new(),
@@ -192,6 +208,11 @@ pub async fn views(
                     file_name: v.file_name.clone(),
                     file_size: v.byte_size,
                 }),
+                included_items: refs(contents.get(&r.id)),
+                parent_items: refs(parents.get(&r.id))
+                    .into_iter()
+                    .filter(|set| set.public || viewer == Some(r.user_id))
+                    .collect(),
             }
         })
         .collect())

@@ -67,6 +67,7 @@ pub fn routes() -> Vec<Route> {
     routes.extend(store::public::writes());
     routes.extend(store::seller::routes());
     routes.extend(store::item_images::routes());
+    routes.extend(store::item_sets::routes());
     routes.extend(store::buyer::routes());
     routes.extend(store::checkout::routes());
     routes.extend(box_submissions::routes());

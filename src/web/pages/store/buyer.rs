@@ -1,7 +1,8 @@
 //! `/mypage/purchases`: what the user bought in the store, each with its item's page and a
 //! download button (`POST /mypage/purchases/{uuid}/download`: a short-lived link to the file,
-//! the same as `POST /api/v1/store/purchases/{uuid}/download`); a refunded purchase says so and
-//! has no download. A card checkout left before paying is listed above them, with its page,
+//! the same as `POST /api/v1/store/purchases/{uuid}/download`), a bought set with each of its
+//! items and theirs (`…/download?item={uuid}`); a refunded purchase says so and has no
+//! download. A card checkout left before paying is listed above them, with its page,
 //! while its price holds.
 
 use rocket::form::Form;
@@ -38,6 +39,12 @@ pub async fn list(p: Page<'_>, current: CurrentUser) -> Result<Template> {
                 "at": b.created_at,
                 "refunded": b.refunded_at.is_some(),
                 "download_action": b.refunded_at.is_none().then(|| p.href(&format!("/mypage/purchases/{}/download", b.uuid))),
+                "included": b.included.iter().map(|i| json!({
+                    "name": p.lang.pick(&i.name, &i.name_en),
+                    "href": i.public.then(|| p.href(&format!("/store/items/{}", i.uuid))),
+                    "download_action": b.refunded_at.is_none()
+                        .then(|| p.href(&format!("/mypage/purchases/{}/download?item={}", b.uuid, i.uuid))),
+                })).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -76,16 +83,17 @@ pub struct DownloadForm {
 }
 
 /// Sends the buyer to a short-lived link to the file they bought.
-#[post("/mypage/purchases/<uuid>/download", data = "<form>")]
+#[post("/mypage/purchases/<uuid>/download?<item>", data = "<form>")]
 pub async fn download(
     p: Page<'_>,
     up: Uploader<'_>,
     cookies: &CookieJar<'_>,
     uuid: &str,
+    item: Option<&str>,
     form: Form<DownloadForm>,
 ) -> Result<Redirect> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
-    let link = download_link(&up, user.id, uuid).await?;
+    let link = download_link(&up, user.id, uuid, item).await?;
     let url = url::Url::parse(&link.url).map_err(|_| Error::Internal("download link is not a URL".into()))?;
     Ok(crate::http::redirect::to_url(&url))
 }

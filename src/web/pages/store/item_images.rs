@@ -18,6 +18,7 @@ use crate::store::api::item_images::picture_form_error;
 use crate::store::model::store_item_image;
 use crate::web::page::Page;
 use crate::web::pages::circles::poster;
+use crate::web::pages::store::{back_to_form, refusal};
 
 /// Why an upload was refused, as the redirect names it, and the message the form shows.
 pub const REASONS: [(&str, &str); 5] = [
@@ -39,21 +40,6 @@ pub struct PictureForm<'r> {
 #[derive(FromForm)]
 pub struct RemoveForm {
     csrf_token: Option<String>,
-}
-
-/// The redirect back to the item's form with `query`.
-fn back(p: &Page<'_>, uuid: &str, query: &str) -> Redirect {
-    crate::http::redirect::to_site(&p.href(&format!("/mypage/store/items/{uuid}/edit?{query}#pictures")))
-}
-
-/// The reason of a refused upload, as [`REASONS`] names it.
-fn reason_of(error: &Error) -> Option<&'static str> {
-    let reason = match error {
-        Error::Conflict { code } => *code,
-        Error::Validation(found) => found.first()?.key.strip_prefix("validation.")?,
-        _ => return None,
-    };
-    REASONS.iter().map(|(r, _)| *r).find(|r| *r == reason)
 }
 
 /// Adds a picture to one of the seller's items.
@@ -79,9 +65,9 @@ pub async fn add(
         Err(e) => Err(e),
     };
     match added {
-        Ok(()) => Ok(back(&p, uuid, "picture=added")),
-        Err(e) => match reason_of(&e) {
-            Some(reason) => Ok(back(&p, uuid, &format!("picture_error={reason}"))),
+        Ok(()) => Ok(back_to_form(&p, uuid, "picture=added", "pictures")),
+        Err(e) => match refusal(&e, &REASONS) {
+            Some(reason) => Ok(back_to_form(&p, uuid, &format!("picture_error={reason}"), "pictures")),
             None => Err(e),
         },
     }
@@ -100,7 +86,7 @@ pub async fn remove(
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
     let item = store_item::Model::of_seller(p.db, uuid, user.id).await?;
     store_item_image::remove(p.db, uploads.storage, &item, image).await?;
-    Ok(back(&p, uuid, "picture=removed"))
+    Ok(back_to_form(&p, uuid, "picture=removed", "pictures"))
 }
 
 /// Routes of this page.

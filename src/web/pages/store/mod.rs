@@ -1,15 +1,19 @@
 //! The store's pages (issue 31): the public store and item pages ([`public`]), the seller's items
-//! and sales under mypage ([`seller`]) and their pictures ([`item_images`]), the buyer's purchases ([`buyer`]) and paying by card ([`checkout`]). Over
+//! and sales under mypage ([`seller`]), their pictures ([`item_images`]) and sets
+//! ([`item_sets`]), the buyer's purchases ([`buyer`]) and paying by card ([`checkout`]). Over
 //! `crate::store`, the same calls as `/api/v1/store`.
 
 pub mod buyer;
 pub mod checkout;
 pub mod item_images;
+pub mod item_sets;
 pub mod public;
 pub mod seller;
 
+use rocket::response::Redirect;
 use serde_json::{Value, json};
 
+use crate::error::Error;
 use crate::model::lottery_mails::yen;
 use crate::store::model::store_item::StoreItemView;
 use crate::web::page::Page;
@@ -36,4 +40,22 @@ pub(crate) fn item_json(p: &Page<'_>, item: &StoreItemView) -> Value {
         "purchase_count": item.purchase_count,
         "purchased": item.purchased == Some(true),
     })
+}
+
+/// The reason of a refused change on a seller's item form, as `reasons` (reason, message key)
+/// names it: a conflict's code, or a validation message's key after `validation.`. `None` for
+/// anything else (an error page).
+pub(crate) fn refusal(error: &Error, reasons: &[(&'static str, &'static str)]) -> Option<&'static str> {
+    let reason = match error {
+        Error::Conflict { code } => *code,
+        Error::Validation(found) => found.first()?.key.strip_prefix("validation.")?,
+        _ => return None,
+    };
+    reasons.iter().map(|(r, _)| *r).find(|r| *r == reason)
+}
+
+/// The redirect back to the form of the seller's item `uuid` with `query`, at its section
+/// `anchor`.
+pub(crate) fn back_to_form(p: &Page<'_>, uuid: &str, query: &str, anchor: &str) -> Redirect {
+    crate::http::redirect::to_site(&p.href(&format!("/mypage/store/items/{uuid}/edit?{query}#{anchor}")))
 }

@@ -116,6 +116,14 @@ pub async fn item(
         "parts": parts,
         "file": view.item_zip.as_ref().map(|f| json!({ "name": f.file_name, "size": crate::web::pages::booth_maker::views::size_label(f.file_size) })),
         "buy": buy,
+        "included": view.included_items.iter().map(|i| json!({
+            "name": p.lang.pick(&i.name, &i.name_en),
+            "href": i.public.then(|| p.href(&format!("/store/items/{}", i.uuid))),
+        })).collect::<Vec<_>>(),
+        "in_sets": view.parent_items.iter().filter(|i| i.public).map(|i| json!({
+            "name": p.lang.pick(&i.name, &i.name_en),
+            "href": p.href(&format!("/store/items/{}", i.uuid)),
+        })).collect::<Vec<_>>(),
         "buy_action": p.href(&format!("/store/items/{}/purchase", view.uuid)),
         "checkout_action": p.href(&format!("/store/items/{}/checkout", view.uuid)),
         "priced": priced,
@@ -140,8 +148,9 @@ pub struct BuyForm {
 
 /// The refusals of a buy or a checkout that the item page explains (anything else is an error
 /// page).
-pub(crate) const REFUSALS: [&str; 8] = [
+pub(crate) const REFUSALS: [&str; 9] = [
     "own_item",
+    "held_through_set",
     "not_on_sale",
     "purchase_refunded",
     "payment_required",

@@ -1,7 +1,8 @@
 //! The seller's side under mypage: `/mypage/store/items` (their items with status, price in
 //! force and purchases; their sales with the platform's fee and the proceeds), and the item form
 //! (`/mypage/store/items/new`, `/mypage/store/items/{uuid}/edit`) over one of their uploaded
-//! assets. Errors come back beside their fields with the input kept.
+//! assets, with its pictures ([`super::item_images`]) and its set ([`item_sets`]). Errors come
+//! back beside their fields with the input kept.
 
 use std::collections::HashMap;
 
@@ -27,6 +28,7 @@ use crate::web::pages::entry_fields::errors_by_field;
 use crate::web::pages::mypage_nav::nav;
 use crate::web::pages::store::item_images::REASONS;
 use crate::web::pages::store::item_json;
+use crate::web::pages::store::item_sets;
 
 /// A page answer: the form with its status, or a redirect after a change.
 type Answer = Either<(Status, Template), Redirect>;
@@ -144,6 +146,13 @@ impl FormView {
     }
 }
 
+/// What the form of an item says after its pictures or its set changed.
+#[derive(Default)]
+struct Notes {
+    picture: Option<Value>,
+    set: Option<Value>,
+}
+
 /// Renders the form (a new item when `editing` is `None`).
 async fn render_form(
     p: &Page<'_>,
@@ -151,7 +160,7 @@ async fn render_form(
     editing: Option<&store_item::Model>,
     view: FormView,
     status: Status,
-    picture_note: Option<Value>,
+    notes: Notes,
 ) -> Result<Answer> {
     let pictures: Option<Value> = match editing {
         Some(item) => {
@@ -172,9 +181,13 @@ async fn render_form(
                 "full": rows.len() >= store_item_image::MAX_IMAGES as usize,
                 "max": store_item_image::MAX_IMAGES,
                 "action": p.href(&format!("/mypage/store/items/{}/images", item.uuid)),
-                "note": picture_note,
+                "note": notes.picture,
             }))
         }
+        None => None,
+    };
+    let set = match editing {
+        Some(item) => Some(item_sets::section(p, item, notes.set).await?),
         None => None,
     };
     let uploads: Vec<Value> = match editing {
@@ -217,6 +230,7 @@ async fn render_form(
         "discount_times": discount_times,
         "action": action,
         "pictures": pictures,
+        "set": set,
         "editing": editing.map(|i| json!({ "name": i.name, "href": p.href(&format!("/store/items/{}", i.uuid)) })),
         "uploads": uploads,
         "upload_href": p.href("/mypage/booth-maker/assets/upload"),
@@ -235,7 +249,7 @@ async fn render_form(
 /// The form for a new item.
 #[get("/mypage/store/items/new")]
 pub async fn new(p: Page<'_>, current: CurrentUser) -> Result<Answer> {
-    render_form(&p, current.user.id, None, FormView::blank(), Status::Ok, None).await
+    render_form(&p, current.user.id, None, FormView::blank(), Status::Ok, Notes::default()).await
 }
 
 /// Puts one of the seller's assets on sale: back to the list, or the form with its errors.
@@ -259,8 +273,8 @@ pub async fn create(p: Page<'_>, cookies: &CookieJar<'_>, form: Form<StoreItemFo
             match e {
                 e @ Error::Validation(_) => {
                     let errors = e.details(&p.site.messages, p.lang);
-                    render_form(&p, user.id, None, FormView::typed(&form, &errors), Status::UnprocessableEntity, None)
-                        .await
+                    let view = FormView::typed(&form, &errors);
+                    render_form(&p, user.id, None, view, Status::UnprocessableEntity, Notes::default()).await
                 }
                 other => Err(other),
             }
@@ -269,14 +283,17 @@ pub async fn create(p: Page<'_>, cookies: &CookieJar<'_>, form: Form<StoreItemFo
 }
 
 /// The form over one of the seller's items; after a picture was added or removed, what happened
-/// (`picture`) or why not (`picture_error`, one of [`REASONS`]).
-#[get("/mypage/store/items/<uuid>/edit?<picture>&<picture_error>")]
+/// (`picture`) or why not (`picture_error`, one of [`REASONS`]); after its set was saved, the
+/// same (`set`, `set_error`: [`item_sets::note`]).
+#[get("/mypage/store/items/<uuid>/edit?<picture>&<picture_error>&<set>&<set_error>")]
 pub async fn edit(
     p: Page<'_>,
     current: CurrentUser,
     uuid: &str,
     picture: Option<&str>,
     picture_error: Option<&str>,
+    set: Option<&str>,
+    set_error: Option<&str>,
 ) -> Result<Answer> {
     let item = store_item::Model::of_seller(p.db, uuid, current.user.id).await?;
     let note = match (picture, picture_error) {
@@ -288,7 +305,8 @@ pub async fn edit(
         }
         _ => None,
     };
-    render_form(&p, current.user.id, Some(&item), FormView::of(&item), Status::Ok, note).await
+    let notes = Notes { picture: note, set: item_sets::note(&p, set, set_error) };
+    render_form(&p, current.user.id, Some(&item), FormView::of(&item), Status::Ok, notes).await
 }
 
 /// Saves the form over one of the seller's items.
@@ -304,8 +322,8 @@ pub async fn update(p: Page<'_>, cookies: &CookieJar<'_>, uuid: &str, form: Form
         }
         Err(e @ Error::Validation(_)) => {
             let errors = e.details(&p.site.messages, p.lang);
-            render_form(&p, user.id, Some(&item), FormView::typed(&form, &errors), Status::UnprocessableEntity, None)
-                .await
+            let view = FormView::typed(&form, &errors);
+            render_form(&p, user.id, Some(&item), view, Status::UnprocessableEntity, Notes::default()).await
         }
         Err(other) => Err(other),
     }
