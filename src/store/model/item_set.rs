@@ -56,17 +56,41 @@ impl ItemRef {
     }
 }
 
-/// The links of `rows`, as a map from one side to the other (in the sets' order).
-fn group(
-    rows: Vec<store_item_parent::Model>,
-    key: fn(&store_item_parent::Model) -> (i32, i32),
-) -> HashMap<i32, Vec<i32>> {
+/// Which side of a link [`links`] looks up by.
+#[derive(Clone, Copy)]
+enum Side {
+    /// By set: its items.
+    Set,
+    /// By item: its sets.
+    Item,
+}
+
+/// The links of `ids` looked up by `side`, as a map to the other side's ids (in the sets'
+/// order, then the oldest link first); an id without links is absent.
+async fn links(
+    db: &impl ConnectionTrait,
+    side: Side,
+    ids: impl IntoIterator<Item = i32>,
+) -> Result<HashMap<i32, Vec<i32>>> {
+    let column = match side {
+        Side::Set => store_item_parent::Column::ParentId,
+        Side::Item => store_item_parent::Column::ItemId,
+    };
+    let rows = store_item_parent::Entity::find()
+        .filter(column.is_in(ids))
+        .order_by_asc(store_item_parent::Column::Position)
+        .order_by_asc(store_item_parent::Column::Id)
+        .all(db)
+        .await?;
     let mut out: HashMap<i32, Vec<i32>> = HashMap::new();
-    for row in &rows {
-        let (from, to) = key(row);
+    for row in rows {
+        let (from, to) = match side {
+            Side::Set => (row.parent_id, row.item_id),
+            Side::Item => (row.item_id, row.parent_id),
+        };
         out.entry(from).or_default().push(to);
     }
-    out
+    Ok(out)
 }
 
 /// The contents of each of the sets `parents` (item ids in the set's order); a set without
@@ -75,25 +99,15 @@ pub async fn contents_of(
     db: &impl ConnectionTrait,
     parents: impl IntoIterator<Item = i32>,
 ) -> Result<HashMap<i32, Vec<i32>>> {
-    let rows = store_item_parent::Entity::find()
-        .filter(store_item_parent::Column::ParentId.is_in(parents))
-        .order_by_asc(store_item_parent::Column::Position)
-        .all(db)
-        .await?;
-    Ok(group(rows, |r| (r.parent_id, r.item_id)))
+    links(db, Side::Set, parents).await
 }
 
-/// The sets each of `items` is in (set ids, oldest link first); an item in none is absent.
+/// The sets each of `items` is in (set ids); an item in none is absent.
 pub async fn sets_of(
     db: &impl ConnectionTrait,
     items: impl IntoIterator<Item = i32>,
 ) -> Result<HashMap<i32, Vec<i32>>> {
-    let rows = store_item_parent::Entity::find()
-        .filter(store_item_parent::Column::ItemId.is_in(items))
-        .order_by_asc(store_item_parent::Column::Id)
-        .all(db)
-        .await?;
-    Ok(group(rows, |r| (r.item_id, r.parent_id)))
+    links(db, Side::Item, items).await
 }
 
 /// The item `uuid` in set `set_id`: 404 when the set does not hold it.
