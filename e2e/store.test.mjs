@@ -85,10 +85,14 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     await screenshot(page, 'store-mine-ja.png');
     // Two pictures on the item's form; the first becomes its picture in the store.
     await Promise.all([page.waitForURL(/\/edit$/), mine.getByTestId('store-mine-edit').click()]);
-    for (const [colour, label] of [['#8a5a2b', 'TABLE'], ['#2b5a8a', 'BACK']]) {
+    // The second upload comes back to the address the first left showing, so waiting for the
+    // address alone would read the old page: wait for the new picture itself.
+    for (const [i, [colour, label]] of [['#8a5a2b', 'TABLE'], ['#2b5a8a', 'BACK']].entries()) {
       await page.locator('#picture-file').setInputFiles({ name: 'table.png', mimeType: 'image/png', buffer: await picture(page, 1200, 900, colour, label) });
-      await Promise.all([page.waitForURL((u) => u.search.includes('picture=added')), page.getByTestId('store-picture-add').click()]);
+      await page.getByTestId('store-picture-add').click();
+      await page.getByTestId('store-picture').nth(i).waitFor();
     }
+    assert.ok(new URL(page.url()).search.includes('picture=added'));
     assert.equal(await page.getByTestId('store-picture').count(), 2);
     assert.equal(await page.getByTestId('store-picture-note').innerText(), '画像を追加しました。');
     await screenshot(page, 'store-pictures-ja.png');
