@@ -5,7 +5,8 @@
  * a set with the lantern ribbon as a bonus; a visitor finds it by keyword
  * at 800 yen; with the clock moved into the discount window (time travel) the store, the item
  * page and the English pages show 600 yen, 25 % off and when the sale ends, at 1280 and 390 px;
- * the demo admin, a buyer like any other, buys it there by card (localstripe's Stripe.js) at the
+ * the visitor signs in there (the demo friend, on a phone, in English) and pays 600 yen through
+ * the fake PayPal's page, back on the order's page paid; the demo admin, a buyer like any other, buys it there by card (localstripe's Stripe.js) at the
  * 600 yen the order page holds, gets the free demo table with the item page's button, and
  * downloads both files and the set's ribbon from "Purchases".
  */
@@ -17,6 +18,7 @@ import { TEST_TIMEOUT_MS, launchBrowser, newPage, screenshot, signIn, travel, ty
 const DEMO_PASSWORD = 'vmarket-demo-2026';
 const EXHIBITOR = { email: 'exhibitor@demo.vmarket.test', password: DEMO_PASSWORD };
 const ADMIN = { email: 'admin@demo.vmarket.test', password: DEMO_PASSWORD };
+const FRIEND = { email: 'friend@demo.vmarket.test', password: DEMO_PASSWORD };
 const IN_THE_SALE = '2027-01-10T12:00:00+09:00';
 
 /** @type {import('playwright-core').Browser | undefined} */
@@ -134,10 +136,26 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     await noSidewaysScroll(v);
     await screenshot(v, 'store-en-390.png');
 
+    // The visitor signs in from the item page (the demo friend) and pays through PayPal at the
+    // 600 yen shown: approved at the fake PayPal's page, back on the order's page, paid.
+    await v.goto(url(`/en${itemPath}`));
+    await v.getByTestId('store-buy').locator('a').click();
+    await signIn(v, FRIEND, (p) => p === `/en${itemPath}`);
+    assert.match(await v.getByTestId('store-paypal').innerText(), /¥600/);
+    await screenshot(v, 'store-item-buy-en-390.png');
+    await Promise.all([v.waitForURL((u) => u.pathname === '/checkoutnow'), v.getByTestId('store-paypal').click()]);
+    assert.match(await v.locator('body').innerText(), /600/, 'PayPal is asked the price shown');
+    await Promise.all([v.waitForURL((u) => u.pathname.startsWith('/en/store/orders/')), v.getByTestId('fake-paypal-pay').click()]);
+    await v.waitForSelector('[data-testid=store-order][data-state=paid]');
+    assert.equal(await v.getByTestId('store-order-amount').innerText(), '¥600');
+    await noSidewaysScroll(v);
+    await screenshot(v, 'store-order-paypal-paid-en-390.png');
+
     // The admin (a buyer like any other) buys it by card inside the window, at the price held.
     const s = staff.page;
     await s.goto(url(itemPath));
     assert.equal(await s.getByTestId('store-buy').getAttribute('data-state'), 'paid');
+    await screenshot(s, 'store-item-buy-ja.png');
     await Promise.all([
       s.waitForURL((u) => u.pathname.startsWith('/store/orders/')),
       s.getByTestId('store-checkout').click(),

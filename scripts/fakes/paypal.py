@@ -23,7 +23,11 @@ PayPal's protocol as spoken here:
   (COMPLETED, or PENDING for a "pending" funding); 422 ORDER_NOT_APPROVED before approval,
   ORDER_ALREADY_CAPTURED after a capture, INSTRUMENT_DECLINED for a "declined" funding (the order
   then needs approving again). An order is captured at most once.
-- PayPal-Request-Id on create and capture: a repeated id replays the first answer, byte for byte
+- POST /v2/payments/captures/{capture_id}/refund (an empty body: the whole capture) -> 201
+  refund {id, status COMPLETED, amount}; the capture turns REFUNDED (the order shows it).
+  422 CAPTURE_FULLY_REFUNDED for a capture refunded already, 404 RESOURCE_NOT_FOUND for one the
+  fake never made.
+- PayPal-Request-Id on create, capture and refund: a repeated id replays the first answer, byte for byte
   (also under concurrency: one capture, every caller gets its answer).
 - POST /v1/notifications/verify-webhook-signature -> {verification_status: SUCCESS|FAILURE}.
 - Webhooks to --webhook-url: CHECKOUT.ORDER.APPROVED on approval, PAYMENT.CAPTURE.COMPLETED /
@@ -111,6 +115,7 @@ class PayPal(fakehttp.App):
         self.replays = {}
         self.inflight = {}
         self.captures = {}
+        self.refunds = {}
         self.deliveries = []
         self.tokens_issued = 0
         r = self.route
@@ -118,6 +123,7 @@ class PayPal(fakehttp.App):
         r("POST", "/v2/checkout/orders", self.create)
         r("GET", "/v2/checkout/orders/(?P<id>[A-Za-z0-9]+)", self.get_order)
         r("POST", "/v2/checkout/orders/(?P<id>[A-Za-z0-9]+)/capture", self.capture)
+        r("POST", "/v2/payments/captures/(?P<id>[A-Za-z0-9]+)/refund", self.refund)
         r("POST", "/v1/notifications/verify-webhook-signature", self.verify)
         r("GET", "/checkoutnow", self.approval_page)
         r("POST", "/checkoutnow", self.approval_answer)
@@ -313,6 +319,25 @@ class PayPal(fakehttp.App):
             self.notify_later(kind, "capture", order["capture"])
             return json_response(201, self.view(order))
 
+    def refund(self, req):
+        if not self.authorized(req):
+            return self.unauthorized()
+        key = req.header("PayPal-Request-Id")
+        capture_id = req.params["id"]
+        return self.replayed(("refund", key) if key else None, lambda: self.refund_capture(capture_id))
+
+    def refund_capture(self, capture_id):
+        with self.lock:
+            order = next((o for o in self.orders.values() if o["capture"] and o["capture"]["id"] == capture_id), None)
+            if not order:
+                return error(404, "RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID", "The specified resource does not exist.")
+            if order["capture"]["status"] == "REFUNDED":
+                return error(422, "UNPROCESSABLE_ENTITY", "CAPTURE_FULLY_REFUNDED", "The capture has already been fully refunded.")
+            order["capture"]["status"] = "REFUNDED"
+            refund = {"id": new_id(), "status": "COMPLETED", "amount": dict(order["capture"]["amount"]), "create_time": now_iso()}
+            self.refunds[capture_id] = refund
+            return json_response(201, refund)
+
     def capture_resource(self, order, status):
         capture = {
             "id": new_id(),
@@ -477,7 +502,7 @@ class PayPal(fakehttp.App):
     def state(self, req):
         with self.lock:
             return json_response(200, {
-                "orders": len(self.orders), "captures": self.captures, "tokens_issued": self.tokens_issued,
+                "orders": len(self.orders), "captures": self.captures, "refunds": self.refunds, "tokens_issued": self.tokens_issued,
                 "tokens": list(self.tokens.keys()),
             })
 

@@ -131,6 +131,15 @@ pub struct Capture {
     pub amount: Option<Money>,
 }
 
+/// A refund of a capture.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Refund {
+    /// Refund id.
+    pub id: String,
+    /// `COMPLETED`, `PENDING`, `FAILED`, `CANCELLED`.
+    pub status: String,
+}
+
 /// An amount of money as PayPal writes it.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Money {
@@ -406,6 +415,28 @@ impl PayPal {
                 .body("{}")
         })
         .await
+    }
+
+    /// Refunds the whole capture `capture_id` under idempotency key `key` (a repeat answers the
+    /// first refund). A capture refunded already is `Refused` with `CAPTURE_FULLY_REFUNDED`.
+    pub async fn refund(&self, capture_id: &str, key: &str) -> Result<Refund, ProviderError> {
+        if !is_order_id(capture_id) {
+            return Err(ProviderError::Refused { code: NOT_FOUND.into() });
+        }
+        let body = self
+            .send(|| {
+                self.http
+                    .post(format!("{}/v2/payments/captures/{capture_id}/refund", self.base))
+                    .header("PayPal-Request-Id", key)
+                    .header("Prefer", "return=representation")
+                    .header("Content-Type", "application/json")
+                    .body("{}")
+            })
+            .await?;
+        serde_json::from_slice(&body).map_err(|_| {
+            tracing::warn!("paypal answered a refund we cannot read");
+            ProviderError::Unknown
+        })
     }
 
     /// Asks PayPal whether `event` (the raw body, valid JSON) with headers `transmission` was

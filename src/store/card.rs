@@ -1,10 +1,10 @@
 //! Paying for a store item by card (Stripe PaymentIntents, issue 31), through the Stripe client
 //! the application payments use (`crate::payments::stripe`):
 //!
-//! - [`open`] opens (or answers) the buyer's order ([`crate::store::model::order::open`]: the
-//!   amount fixed from the price in force) and its PaymentIntent for exactly that amount, created
-//!   with an idempotency key derived from the order's UUID. Orders it closed (past their
-//!   lifetime) have their intents cancelled, so a page left open cannot pay them.
+//! - [`start`] gives the buyer's open card order (opened by `crate::store::checkout::open_card`:
+//!   the amount fixed from the price in force) its PaymentIntent for exactly that amount, created
+//!   with an idempotency key derived from the order's UUID. [`retire`] cancels the intent of an
+//!   order closed on the way (past its lifetime, or replaced), so a page left open cannot pay it.
 //! - [`capture`] confirms the card on the server (or reads the intent, after 3-D Secure in the
 //!   browser) and settles: the purchase is made at the order's amount. A payment for an item
 //!   the buyer holds already is refunded at Stripe at once. An outcome Stripe did not tell us
@@ -12,20 +12,19 @@
 //!   the intent before anything else, and nothing is confirmed twice (Stripe's idempotency keys).
 //! - [`on_webhook`] applies Stripe's `payment_intent.succeeded` and `.canceled` to the order
 //!   that owns the intent: a buyer whose browser closed after paying still gets the item.
-//! - [`refund`] gives staff's refund of a paid purchase back at Stripe before the purchase is
-//!   marked refunded.
+//! - [`refund`] gives the money of a paid card order back at Stripe (staff's refund of its
+//!   purchase, `crate::store::checkout::refund`).
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
 
-use crate::db::entities::store_order::{self, PaymentType, StoreOrderState};
+use crate::db::entities::store_order::{self, StoreOrderState};
 use crate::db::entities::{store_item, store_purchase};
 use crate::error::{Error, Result};
 use crate::payments::provider_http::ProviderError;
 use crate::payments::providers::{Providers, provider_error};
 use crate::payments::stripe::{self, Intent, Stripe};
 use crate::store::model::order::{self, Settled};
-use crate::store::model::purchase;
 
 /// An open card order and what the payer's browser needs for it.
 #[derive(Debug, Clone)]
@@ -38,24 +37,14 @@ pub struct CardOrder {
     pub client_secret: Option<String>,
 }
 
-/// Opens (or answers) `buyer_id`'s card order for item `uuid`; see the module comment. 409 as
-/// [`order::open`]; 502 when Stripe cannot be reached (nothing charged).
-pub async fn open(
+/// The PaymentIntent of `opening`'s order, created at its amount the first time; see the module
+/// comment. 502 when Stripe cannot be reached (nothing charged).
+pub async fn start(
     db: &DatabaseConnection,
-    providers: &Providers,
-    buyer_id: i32,
-    uuid: &str,
+    stripe: &Stripe,
+    opening: order::Opening,
     now: DateTime<Utc>,
 ) -> Result<CardOrder> {
-    let stripe = providers.stripe()?;
-    let opening = order::open(db, buyer_id, uuid, PaymentType::Stripe, now).await?;
-    for old in &opening.closed {
-        if retire(db, stripe, old, now).await? {
-            // The old order was paid after all: the buyer holds the item now.
-            order::close(db, opening.order.id, "replaced", now).await?;
-            return Err(Error::Conflict { code: "already_purchased" });
-        }
-    }
     let found = opening.order;
     let (order, intent) = match &found.provider_order_id {
         Some(id) => {
@@ -79,7 +68,7 @@ pub async fn open(
 
 /// Cancels the intent of `old`, an order [`order::open`] closed; when Stripe says it was paid
 /// meanwhile, settles it instead (`true`: the buyer now holds the item).
-async fn retire(
+pub async fn retire(
     db: &DatabaseConnection,
     stripe: &Stripe,
     old: &store_order::Model,
@@ -224,32 +213,17 @@ pub async fn on_webhook(
     Ok(true)
 }
 
-/// Staff refund `purchase` with `reason`: a purchase paid by card is refunded at Stripe first
-/// (502 `provider_unavailable` when Stripe cannot be reached: nothing changes), then marked
-/// refunded, which revokes its downloads. `false` when it was refunded already.
-pub async fn refund(
-    db: &(impl ConnectionTrait + TransactionTrait),
-    providers: &Providers,
-    purchase: &store_purchase::Model,
-    reason: &str,
-    now: DateTime<Utc>,
-) -> Result<bool> {
-    if purchase.status == store_purchase::PurchaseStatus::Refunded {
-        return Ok(false);
-    }
-    if let Some(paid) = order::of_purchase(db, purchase.id).await? {
-        let intent = paid
-            .provider_order_id
-            .as_deref()
-            .ok_or_else(|| Error::Internal("a captured order without its intent".into()))?;
-        let stripe = providers.stripe().map_err(|_| Error::BadGateway { code: "provider_unavailable" })?;
-        stripe.refund(intent, &purchase.uuid).await.map_err(|e| {
-            tracing::warn!(purchase_id = purchase.id, error = ?e, "a store refund failed at Stripe");
-            Error::BadGateway { code: "provider_unavailable" }
-        })?;
-    }
-    let txn = crate::db::begin_write(db).await?;
-    let done = purchase::refund(&txn, purchase, reason, now).await?;
-    sea_orm::TransactionSession::commit(txn).await?;
-    Ok(done)
+/// Gives the money of `paid`, a captured card order, back at Stripe (the purchase's key makes a
+/// repeat one refund). 502 `provider_unavailable` when Stripe cannot be reached or refuses.
+pub async fn refund(providers: &Providers, paid: &store_order::Model, purchase: &store_purchase::Model) -> Result<()> {
+    let intent = paid
+        .provider_order_id
+        .as_deref()
+        .ok_or_else(|| Error::Internal("a captured order without its intent".into()))?;
+    let stripe = providers.stripe().map_err(|_| Error::BadGateway { code: "provider_unavailable" })?;
+    stripe.refund(intent, &purchase.uuid).await.map_err(|e| {
+        tracing::warn!(purchase_id = purchase.id, error = ?e, "a store refund failed at Stripe");
+        Error::BadGateway { code: "provider_unavailable" }
+    })?;
+    Ok(())
 }

@@ -40,6 +40,8 @@ pub struct Model {
     pub provider: PaymentType,
     /// The provider's payment object (Stripe `pi_…`), once created.
     pub provider_order_id: Option<String>,
+    /// PayPal captures declined so far: the next capture's request id counts from it.
+    pub provider_attempt: i32,
     pub state: StoreOrderState,
     /// `"<item_id>:<buyer_id>"` while pending, NULL after: unique, one open order per buyer and item.
     pub open_key: Option<String>,

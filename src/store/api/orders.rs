@@ -1,7 +1,8 @@
-//! Paying for a priced store item by card: `POST /api/v1/store/items/{uuid}/orders` opens (or
-//! answers) the buyer's order at the price in force and its PaymentIntent; `POST
-//! /orders/{uuid}/capture` pays it with the card Stripe.js tokenized (or reads it after 3-D
-//! Secure) and answers the purchase; `GET /orders/{uuid}` says where it stands. The order's
+//! Paying for a priced store item by card or through PayPal: `POST
+//! /api/v1/store/items/{uuid}/orders` opens (or answers) the buyer's order at the price in force
+//! and its PaymentIntent (card) or PayPal's approval link; `POST /orders/{uuid}/capture` pays it
+//! with the card Stripe.js tokenized (or reads it after 3-D Secure), or takes the payment the
+//! payer approved at PayPal, and answers the purchase; `GET /orders/{uuid}` says where it stands. The order's
 //! amount holds for its lifetime (`crate::store::model::order`). Same sign-in and error body as
 //! `/api/v1`; cookie-authenticated writes need `X-CSRF-Token`.
 
@@ -13,18 +14,18 @@ use utoipa::ToSchema;
 
 use crate::assets::api::uploader::{Body, Uploader, body};
 use crate::auth::guards::CurrentUser;
-use crate::db::entities::store_order::PaymentType;
+use crate::db::entities::store_order::{self, PaymentType, StoreOrderState};
 use crate::db::entities::{store_item, store_purchase};
 use crate::error::{Error, Result};
 use crate::payments::Providers;
-use crate::store::card;
 use crate::store::model::order::{OrderView, of_buyer};
 use crate::store::model::purchase::{self, PurchaseView};
+use crate::store::{card, checkout};
 
 /// What a buyer asks to pay with.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct StoreOrderInput {
-    /// `stripe` (the one provider the store takes so far).
+    /// `stripe` (a card, through Stripe.js) or `paypal` (the payer approves at PayPal).
     pub payment_type: Option<PaymentType>,
 }
 
@@ -33,8 +34,11 @@ pub struct StoreOrderInput {
 pub struct StoreOrderOpened {
     /// The order (its `amount` is what the card is charged).
     pub order: OrderView,
-    /// The PaymentIntent's client secret, for Stripe.js (3-D Secure).
+    /// The PaymentIntent's client secret, for Stripe.js (3-D Secure); card orders.
     pub client_secret: Option<String>,
+    /// Where the payer approves the payment at PayPal; PayPal orders. They come back to the
+    /// order's page; `POST /orders/{uuid}/capture` (no body) then takes the payment.
+    pub approve_url: Option<String>,
 }
 
 /// What a buyer sends to pay an order.
@@ -63,15 +67,27 @@ pub async fn open_order(
     uuid: &str,
     input: Body<'_, StoreOrderInput>,
 ) -> Result<Json<StoreOrderOpened>> {
+    let unavailable = || Error::invalid("payment_type", "payments.validation.provider_unavailable");
     match body(input)?.payment_type {
-        Some(PaymentType::Stripe) => {}
-        _ => return Err(Error::invalid("payment_type", "payments.validation.provider_unavailable")),
+        Some(PaymentType::Stripe) if providers.stripe.is_some() => {
+            let opened = checkout::open_card(up.db, providers, current.user.id, uuid, up.now).await?;
+            Ok(Json(StoreOrderOpened {
+                order: OrderView::of(&opened.order, &opened.item, None),
+                client_secret: opened.client_secret,
+                approve_url: None,
+            }))
+        }
+        Some(PaymentType::Paypal) if providers.paypal.is_some() => {
+            let (opened, url) = checkout::open_paypal(up.db, providers, current.user.id, uuid, up.lang, up.now).await?;
+            let item = store_item::Entity::find_by_id(opened.item_id).one(up.db).await?.ok_or_else(Error::not_found)?;
+            Ok(Json(StoreOrderOpened {
+                order: OrderView::of(&opened, &item, None),
+                client_secret: None,
+                approve_url: Some(url.to_string()),
+            }))
+        }
+        _ => Err(unavailable()),
     }
-    let opened = card::open(up.db, providers, current.user.id, uuid, up.now).await?;
-    Ok(Json(StoreOrderOpened {
-        order: OrderView::of(&opened.order, &opened.item, None),
-        client_secret: opened.client_secret,
-    }))
 }
 
 /// Pays the buyer's order (see the module comment) and answers the purchase it made.
@@ -92,7 +108,14 @@ pub async fn capture_order(
     input: Body<'_, StoreCaptureInput>,
 ) -> Result<Json<PurchaseView>> {
     let input = body(input)?;
-    let paid = card::capture(up.db, providers, current.user.id, uuid, input.payment_method.as_deref(), up.now).await?;
+    let found = of_buyer(up.db, current.user.id, uuid).await?;
+    let paid = match found.provider {
+        PaymentType::Paypal => match checkout::check(up.db, providers, current.user.id, &found, up.now).await? {
+            Some(paid) => paid,
+            None => return Err(Error::Conflict { code: paypal_open_code(up.db, &found).await? }),
+        },
+        _ => card::capture(up.db, providers, current.user.id, uuid, input.payment_method.as_deref(), up.now).await?,
+    };
     Ok(Json(purchase::views(up.db, vec![paid]).await?.remove(0)))
 }
 
@@ -115,6 +138,17 @@ pub async fn order_view(db: &sea_orm::DatabaseConnection, buyer_id: i32, uuid: &
         None => None,
     };
     Ok(OrderView::of(&found, &item, purchase.as_ref()))
+}
+
+/// Why a PayPal order that made no purchase did not, as it stands after the look.
+async fn paypal_open_code(db: &sea_orm::DatabaseConnection, found: &store_order::Model) -> Result<&'static str> {
+    let now = store_order::Entity::find_by_id(found.id).one(db).await?.ok_or_else(Error::not_found)?;
+    Ok(match now.state {
+        StoreOrderState::Pending => "payment_not_completed",
+        StoreOrderState::Failed if now.closed_reason.as_deref() == Some("expired") => "order_expired",
+        StoreOrderState::Captured | StoreOrderState::Duplicate => "already_purchased",
+        StoreOrderState::Failed => "order_closed",
+    })
 }
 
 /// Routes of this file.

@@ -182,6 +182,19 @@ pub async fn set_provider_id(
     store_order::Entity::find_by_id(id).one(db).await?.ok_or_else(|| Error::Internal("an order vanished".into()))
 }
 
+/// Counts a capture PayPal declined on `found` (once, however many looks saw the decline): the
+/// payer's next approval is captured under a new request id.
+pub async fn count_declined(db: &impl ConnectionTrait, found: &store_order::Model, now: DateTime<Utc>) -> Result<()> {
+    store_order::Entity::update_many()
+        .col_expr(store_order::Column::ProviderAttempt, Expr::value(found.provider_attempt + 1))
+        .col_expr(store_order::Column::UpdatedAt, Expr::value(now))
+        .filter(store_order::Column::Id.eq(found.id))
+        .filter(store_order::Column::ProviderAttempt.eq(found.provider_attempt))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
 /// Closes the pending order `id` as `failed` with `reason`; `false` when it was not pending.
 pub async fn close(db: &impl ConnectionTrait, id: i32, reason: &str, now: DateTime<Utc>) -> Result<bool> {
     let done = store_order::Entity::update_many()

@@ -1,5 +1,5 @@
 //! The store and the avatar side (issue 31): so far, the avatar maker's parts ([`avatar_parts`]), box submissions ([`box_submissions`]), housing videos ([`housing_videos`]) and
-//! store items with their purchases ([`items`]) and pictures ([`item_images`]), sets ([`item_sets`]), paid for by card ([`orders`]), and their pages ([`pages`]); linking a VRChat account ([`vrchat`]); VRChat avatar orders and conversions ([`vrchat_avatars`]) and the sweep over them ([`vrchat_avatar_sweep`]).
+//! store items with their purchases ([`items`]) and pictures ([`item_images`]), sets ([`item_sets`]), paid for by card ([`orders`]) or through PayPal ([`paypal_orders`]), and their pages ([`pages`]); linking a VRChat account ([`vrchat`]); VRChat avatar orders and conversions ([`vrchat_avatars`]) and the sweep over them ([`vrchat_avatar_sweep`]).
 
 mod avatar_parts;
 mod box_submissions;
@@ -9,6 +9,7 @@ mod item_sets;
 mod items;
 mod orders;
 mod pages;
+mod paypal_orders;
 mod vrchat;
 mod vrchat_avatar_sweep;
 mod vrchat_avatars;

@@ -199,7 +199,7 @@ async fn open_concurrently(app: &TestApp, buyer_id: i32, uuid: &str, tasks: usiz
     for _ in 0..tasks {
         let (db, providers, uuid) = (db.clone(), providers.clone(), uuid.to_string());
         handles.push(rocket::tokio::spawn(async move {
-            vmarket::store::card::open(db.as_ref(), providers.as_ref(), buyer_id, &uuid, now).await
+            vmarket::store::checkout::open_card(db.as_ref(), providers.as_ref(), buyer_id, &uuid, now).await
         }));
     }
     for h in handles {

@@ -15,7 +15,7 @@ use crate::admin::api::resource::{NoInput, Reconciliation, Resource, Row};
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::store_purchase::{self, PurchaseStatus};
 use crate::error::{Error, Result};
-use crate::store::card;
+use crate::store::checkout;
 
 /// The resource.
 pub struct StorePurchases;
@@ -88,7 +88,7 @@ impl Resource for StorePurchases {
         if row.status == PurchaseStatus::Refunded {
             return Err(Error::Conflict { code: "purchase_refunded" });
         }
-        match card::refund(cx.db, cx.providers, &row, reason, cx.acted_at()).await {
+        match checkout::refund(cx.db, cx.providers, &row, reason, cx.acted_at()).await {
             Ok(_) => Ok(Reconciliation { outcome: "refunded", error: None }),
             Err(error @ Error::BadGateway { .. }) => {
                 Ok(Reconciliation { outcome: "provider_unavailable", error: Some(error) })

@@ -1,0 +1,116 @@
+//! A store order whichever provider pays it (issue 31): opening one by card ([`open_card`]) or
+//! through PayPal ([`open_paypal`]), each at the price in force (`crate::store::model::order::open`);
+//! looking at the orders that closed on the way, whatever their provider, so that a payment
+//! taken on one is settled and an open card intent cancelled ([`crate::store::card::retire`],
+//! [`crate::store::paypal::retire`]); asking the provider about a pending order ([`check`]);
+//! and staff's refund of a purchase, its money given back through the provider that took it
+//! before the purchase is marked refunded ([`refund`]).
+
+use chrono::{DateTime, Utc};
+use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
+use url::Url;
+
+use crate::db::entities::store_order::{self, PaymentType};
+use crate::db::entities::store_purchase;
+use crate::error::{Error, Result};
+use crate::payments::providers::Providers;
+use crate::store::card::{self, CardOrder};
+use crate::store::model::order::{self, Opening};
+use crate::store::model::purchase;
+use crate::store::paypal;
+use crate::types::Lang;
+
+/// Opens (or answers) `buyer_id`'s card order for item `uuid` and its PaymentIntent. 409 as
+/// [`order::open`]; 502 when Stripe cannot be reached (nothing charged).
+pub async fn open_card(
+    db: &DatabaseConnection,
+    providers: &Providers,
+    buyer_id: i32,
+    uuid: &str,
+    now: DateTime<Utc>,
+) -> Result<CardOrder> {
+    let stripe = providers.stripe()?;
+    let opening = order::open(db, buyer_id, uuid, PaymentType::Stripe, now).await?;
+    retire_closed(db, providers, &opening, now).await?;
+    card::start(db, stripe, opening, now).await
+}
+
+/// Opens (or answers) `buyer_id`'s PayPal order for item `uuid`; where the payer approves it.
+/// 409 as [`order::open`]; 502 when PayPal cannot be reached (nothing charged).
+pub async fn open_paypal(
+    db: &DatabaseConnection,
+    providers: &Providers,
+    buyer_id: i32,
+    uuid: &str,
+    lang: Lang,
+    now: DateTime<Utc>,
+) -> Result<(store_order::Model, Url)> {
+    providers.paypal()?;
+    let opening = order::open(db, buyer_id, uuid, PaymentType::Paypal, now).await?;
+    retire_closed(db, providers, &opening, now).await?;
+    let url = paypal::start(db, providers, &opening, lang, now).await?;
+    Ok((opening.order, url))
+}
+
+/// Looks at the orders [`order::open`] closed for `opening`: when one was paid meanwhile, the
+/// buyer holds the item, so the new order closes too (409 `already_purchased`).
+async fn retire_closed(
+    db: &DatabaseConnection,
+    providers: &Providers,
+    opening: &Opening,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    for old in &opening.closed {
+        let paid = match (old.provider, providers.stripe.as_ref()) {
+            (PaymentType::Stripe, Some(stripe)) => card::retire(db, stripe, old, now).await?,
+            (PaymentType::Paypal, _) => paypal::retire(db, providers, old, now).await?,
+            _ => false,
+        };
+        if paid {
+            order::close(db, opening.order.id, "replaced", now).await?;
+            return Err(Error::Conflict { code: "already_purchased" });
+        }
+    }
+    Ok(())
+}
+
+/// Asks the provider about `buyer_id`'s pending order `found` (a page look): a card order reads
+/// its intent (never charges), a PayPal order is captured once approved. An unknown answer
+/// changes nothing; the next look asks again.
+pub async fn check(
+    db: &DatabaseConnection,
+    providers: &Providers,
+    buyer_id: i32,
+    found: &store_order::Model,
+    now: DateTime<Utc>,
+) -> Result<Option<store_purchase::Model>> {
+    match found.provider {
+        PaymentType::Paypal => paypal::check(db, providers, found, now).await,
+        _ => card::capture(db, providers, buyer_id, &found.uuid, None, now).await.map(Some),
+    }
+}
+
+/// Staff refund `purchase` with `reason`: a purchase paid through a provider gets its money back
+/// there first (502 `provider_unavailable` when the provider cannot be reached: nothing changes),
+/// then it is marked refunded, which revokes its downloads. `false` when it was refunded already.
+pub async fn refund(
+    db: &(impl ConnectionTrait + TransactionTrait),
+    providers: &Providers,
+    purchase: &store_purchase::Model,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<bool> {
+    if purchase.status == store_purchase::PurchaseStatus::Refunded {
+        return Ok(false);
+    }
+    if let Some(paid) = order::of_purchase(db, purchase.id).await? {
+        match paid.provider {
+            PaymentType::Paypal => paypal::refund(providers, &paid).await?,
+            _ => card::refund(providers, &paid, purchase).await?,
+        }
+    }
+    let txn = crate::db::begin_write(db).await?;
+    let done = purchase::refund(&txn, purchase, reason, now).await?;
+    sea_orm::TransactionSession::commit(txn).await?;
+    Ok(done)
+}
