@@ -6,7 +6,8 @@
  * at 800 yen; with the clock moved into the discount window (time travel) the store, the item
  * page and the English pages show 600 yen, 25 % off and when the sale ends, at 1280 and 390 px;
  * the visitor signs in there (the demo friend, on a phone, in English) and pays 600 yen through
- * the fake PayPal's page, back on the order's page paid; the demo admin, a buyer like any other, buys it there by card (localstripe's Stripe.js) at the
+ * the fake PayPal's page, back on the order's page paid; the demo director pays on the fake
+ * GMO's page and comes back through GMO's POST, paid; the demo admin, a buyer like any other, buys it there by card (localstripe's Stripe.js) at the
  * 600 yen the order page holds, gets the free demo table with the item page's button, and
  * downloads both files and the set's ribbon from "Purchases".
  */
@@ -19,6 +20,7 @@ const DEMO_PASSWORD = 'vmarket-demo-2026';
 const EXHIBITOR = { email: 'exhibitor@demo.vmarket.test', password: DEMO_PASSWORD };
 const ADMIN = { email: 'admin@demo.vmarket.test', password: DEMO_PASSWORD };
 const FRIEND = { email: 'friend@demo.vmarket.test', password: DEMO_PASSWORD };
+const DIRECTOR = { email: 'director@demo.vmarket.test', password: DEMO_PASSWORD };
 const IN_THE_SALE = '2027-01-10T12:00:00+09:00';
 
 /** @type {import('playwright-core').Browser | undefined} */
@@ -61,6 +63,7 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
   const seller = await newPage(browser);
   const visitor = await newPage(browser);
   const staff = await newPage(browser);
+  const director = await newPage(browser);
   let travelled = false;
   try {
     // The seller's form: a wrong price comes back with its message, the rest kept.
@@ -151,6 +154,20 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     await noSidewaysScroll(v);
     await screenshot(v, 'store-order-paypal-paid-en-390.png');
 
+    // The demo director pays on GMO's page instead; GMO's POST back lands on the order, paid.
+    const d = director.page;
+    await d.goto(url(itemPath));
+    await d.getByTestId('store-buy').locator('a').click();
+    await signIn(d, DIRECTOR, (p) => p === itemPath);
+    await Promise.all([d.waitForURL((u) => u.pathname.includes('/checkout/')), d.getByTestId('store-gmo').click()]);
+    assert.match(await d.getByTestId('fake-gmo-amount').innerText(), /^600 円/, 'GMO is asked the price shown');
+    await d.getByTestId('fake-gmo-pay').click();
+    await d.getByTestId('fake-gmo-result').waitFor();
+    await Promise.all([d.waitForURL((u) => u.pathname.startsWith('/store/orders/')), d.getByTestId('fake-gmo-return').click()]);
+    await d.waitForSelector('[data-testid=store-order][data-state=paid]');
+    assert.equal(await d.getByTestId('store-order-amount').innerText(), '600円');
+    await screenshot(d, 'store-order-gmo-paid-ja.png');
+
     // The admin (a buyer like any other) buys it by card inside the window, at the price held.
     const s = staff.page;
     await s.goto(url(itemPath));
@@ -190,9 +207,9 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     assert.equal(bonus.suggestedFilename(), 'lantern-ribbon.zip', 'the set\'s ribbon, bought with the table');
     await screenshot(s, 'store-purchases-ja.png');
 
-    for (const p of [seller, visitor, staff]) assert.deepEqual(p.errors, []);
+    for (const p of [seller, visitor, staff, director]) assert.deepEqual(p.errors, []);
   } finally {
     if (travelled) await travel(staff.page, null);
-    await Promise.all([seller.close(), visitor.close(), staff.close()]);
+    await Promise.all([seller.close(), visitor.close(), staff.close(), director.close()]);
   }
 });

@@ -21,6 +21,12 @@ GMO's protocol as spoken here:
 - POST /payment/SearchTrade.idPass (form ShopID, ShopPass, OrderID) -> `Key=Value&…`
   (OrderID, Status, ProcessDate, JobCd, AccessID, AccessPass, Amount, Tax, TranID, Approve,
   Forward, Method, PayType, …) or ErrCode=E01&ErrInfo=E01110002 for an unknown order.
+- POST /payment/AlterTran.idPass (form ShopID, ShopPass, AccessID, AccessPass, JobCd VOID | RETURN)
+  -> `AccessID=…&AccessPass=…&Forward=…&Approve=…&TranID=…&TranDate=…`: gives a charged trade back
+  (its Status becomes the JobCd). VOID only on the day of the charge (JST, its ProcessDate), RETURN any day; the
+  errors, as `ErrCode=E01&ErrInfo=…`: E01110002 an unknown AccessID or a wrong AccessPass,
+  E01390002 a trade whose status does not allow it (not charged, given back already), E01390010
+  a VOID after the day of the charge (the codes this fake uses; tests rely on them being errors).
 - The result notification (結果通知プログラム): a form POST to --notify-url with ShopID, ShopPass
   and AccessPass masked, AccessID, OrderID, Status, JobCd, Amount, Tax, Currency, Forward, Method,
   PayTimes, TranID, Approve, TranDate, ErrCode, ErrInfo, PayType. The receiver answers "0";
@@ -84,6 +90,7 @@ class Gmo(fakehttp.App):
         r = self.route
         r("POST", "/payment/GetLinkplusUrlPayment.json", self.link)
         r("POST", "/payment/SearchTrade.idPass", self.search)
+        r("POST", "/payment/AlterTran.idPass", self.alter)
         r("GET", "/v1/plus/(?P<shop>[A-Za-z0-9]+)/checkout/(?P<token>[A-Za-z0-9_-]+)", self.page)
         r("POST", "/v1/plus/(?P<shop>[A-Za-z0-9]+)/checkout/(?P<token>[A-Za-z0-9_-]+)", self.answer)
         r("POST", "/_fake/config", self.config)
@@ -211,6 +218,7 @@ class Gmo(fakehttp.App):
                 trade["TranID"] = stamp("%y%m%d%H%M") + secrets.token_hex(9)
                 trade["Approve"] = "%07d" % secrets.randbelow(10 ** 7)
                 trade["TranDate"] = stamp()
+                trade["ProcessDate"] = trade["TranDate"]
                 trade["ErrCode"], trade["ErrInfo"] = "", ""
                 trade["paid"] += 1
                 result = "PAYSUCCESS"
@@ -259,6 +267,27 @@ class Gmo(fakehttp.App):
                 "CardNo": "************1111" if trade["TranID"] else "", "Expire": "", "Method": "1", "PayTimes": "",
                 "Forward": "2a99662" if trade["TranID"] else "", "TranID": trade["TranID"], "Approve": trade["Approve"],
                 "ClientField1": "", "ClientField2": "", "ClientField3": "", "PayType": "0",
+            })
+
+    def alter(self, req):
+        form = req.form()
+        if not self.shop_ok(form.get("ShopID"), form.get("ShopPass")):
+            return pairs({"ErrCode": "E01", "ErrInfo": "E01030002"})
+        job = form.get("JobCd", "")
+        with self.lock:
+            trade = next((t for t in self.trades.values() if t["AccessID"] == form.get("AccessID")), None)
+            if not trade or trade["AccessPass"] != form.get("AccessPass") or trade["shop"] != form.get("ShopID"):
+                return pairs({"ErrCode": "E01", "ErrInfo": "E01110002"})
+            if job not in ("VOID", "RETURN") or trade["Status"] not in ("CAPTURE", "SALES"):
+                return pairs({"ErrCode": "E01", "ErrInfo": "E01390002"})
+            if job == "VOID" and trade["ProcessDate"][:8] != stamp("%Y%m%d"):
+                return pairs({"ErrCode": "E01", "ErrInfo": "E01390010"})
+            trade["Status"] = job
+            trade["ProcessDate"] = stamp()
+            trade["returned"] = trade.get("returned", 0) + 1
+            return pairs({
+                "AccessID": trade["AccessID"], "AccessPass": trade["AccessPass"], "Forward": "2a99662",
+                "Approve": trade["Approve"], "TranID": trade["TranID"], "TranDate": stamp(),
             })
 
     def notification(self, trade, overrides=None):

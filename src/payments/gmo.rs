@@ -21,6 +21,9 @@
 //!   `OrderID=…&Status=…&JobCd=…&Amount=…&Tax=…&AccessID=…&TranID=…` (or `ErrCode=…&ErrInfo=…`,
 //!   several joined by `|`): the truth about a trade. `Status` `CAPTURE` (or `SALES`) means the
 //!   money was taken.
+//! - `POST /payment/AlterTran.idPass` (form: `ShopID`, `ShopPass`, `AccessID`, `AccessPass` of the
+//!   trade, `JobCd` `VOID` the day of the charge or `RETURN` later) gives a charge back (a store
+//!   refund); `Key=Value` answer, errors as `SearchTrade`'s.
 //! - The result notification (結果通知プログラム) GMO posts to our endpoint (form: `ShopID`,
 //!   `OrderID`, `Status`, `JobCd`, `Amount`, `TranID`, `ErrCode`, …; the passwords masked) and
 //!   the `result` parameter of the return to `RetUrl` carry no HMAC we could check with a shared
@@ -207,34 +210,7 @@ impl Gmo {
 
     /// The trade of order `order_id`, or `None` when GMO has none (the payer never started).
     pub async fn search_trade(&self, order_id: &str) -> Result<Option<Trade>, ProviderError> {
-        if !is_order_id(order_id) {
-            return Ok(None);
-        }
-        let form = [("ShopID", self.shop_id.as_str()), ("ShopPass", self.shop_pass.expose()), ("OrderID", order_id)];
-        let res =
-            self.http.post(format!("{}/payment/SearchTrade.idPass", self.api_base)).form(&form).send().await.map_err(
-                |e| {
-                    tracing::warn!(error = %e.without_url(), "gmo trade search failed");
-                    ProviderError::Unknown
-                },
-            )?;
-        let status = res.status();
-        let bytes = res.bytes().await.map_err(|_| ProviderError::Unknown)?;
-        if !status.is_success() {
-            tracing::warn!(status = status.as_u16(), "gmo trade search answered without a result");
-            return Err(ProviderError::Unknown);
-        }
-        let pairs = parse_pairs(&bytes);
-        if let Some(info) = field(&pairs, "ErrInfo").filter(|i| !i.is_empty()) {
-            let infos: Vec<&str> = info.split('|').collect();
-            if infos.contains(&TRADE_NOT_FOUND) {
-                return Ok(None);
-            }
-            if infos.iter().any(|i| is_transient(i)) {
-                return Err(ProviderError::Unknown);
-            }
-            return Err(ProviderError::Refused { code: safe_code(infos[0]) });
-        }
+        let Some(pairs) = self.search(order_id).await? else { return Ok(None) };
         let number = |key: &str| field(&pairs, key).and_then(|v| v.trim().parse::<i64>().ok()).unwrap_or(0);
         let Some(status) = field(&pairs, "Status").filter(|s| !s.is_empty()) else {
             return Err(ProviderError::Unknown);
@@ -245,6 +221,67 @@ impl Gmo {
             tax: number("Tax"),
             tran_id: field(&pairs, "TranID").unwrap_or_default().to_string(),
         }))
+    }
+
+    /// `SearchTrade`'s answer for `order_id` as pairs, or `None` when GMO has no such trade.
+    async fn search(&self, order_id: &str) -> Result<Option<Vec<(String, String)>>, ProviderError> {
+        if !is_order_id(order_id) {
+            return Ok(None);
+        }
+        let form = [("ShopID", self.shop_id.as_str()), ("ShopPass", self.shop_pass.expose()), ("OrderID", order_id)];
+        let pairs = self.call("SearchTrade.idPass", &form).await?;
+        if let Some(info) = field(&pairs, "ErrInfo").filter(|i| !i.is_empty()) {
+            if info.split('|').any(|i| i == TRADE_NOT_FOUND) {
+                return Ok(None);
+            }
+            return Err(refusal(info));
+        }
+        Ok(Some(pairs))
+    }
+
+    /// Gives the money of paid trade `order_id` back with `AlterTran.idPass` (the trade's
+    /// `AccessID` and `AccessPass` from `SearchTrade`): `JobCd` `VOID` on the day it was charged
+    /// (Japan time, by `now`: the real clock, as GMO's) and `RETURN` after it, as GMO allows
+    /// them. `Ok(false)` when the trade was given back already; refused when it was never paid.
+    pub async fn refund(&self, order_id: &str, now: DateTime<Utc>) -> Result<bool, ProviderError> {
+        let pairs = self.search(order_id).await?.ok_or(ProviderError::Refused { code: TRADE_NOT_FOUND.into() })?;
+        match field(&pairs, "Status").unwrap_or_default() {
+            "VOID" | "RETURN" | "RETURNX" => return Ok(false),
+            "CAPTURE" | "SALES" => {}
+            _ => return Err(ProviderError::Refused { code: "not_paid".into() }),
+        }
+        let today = now.with_timezone(&chrono_tz::Asia::Tokyo).format("%Y%m%d").to_string();
+        // `ProcessDate` (yyyyMMddHHmmss, Japan time) is when the trade was last processed: for a
+        // charged trade, the charge.
+        let charged = field(&pairs, "ProcessDate").unwrap_or_default();
+        let job = if charged.starts_with(&today) { "VOID" } else { "RETURN" };
+        let form = [
+            ("ShopID", self.shop_id.as_str()),
+            ("ShopPass", self.shop_pass.expose()),
+            ("AccessID", field(&pairs, "AccessID").unwrap_or_default()),
+            ("AccessPass", field(&pairs, "AccessPass").unwrap_or_default()),
+            ("JobCd", job),
+        ];
+        let answer = self.call("AlterTran.idPass", &form).await?;
+        match field(&answer, "ErrInfo").filter(|i| !i.is_empty()) {
+            Some(info) => Err(refusal(info)),
+            None => Ok(true),
+        }
+    }
+
+    /// POSTs `form` to GMO's `/payment/{call}` and parses its `Key=Value` answer.
+    async fn call(&self, call: &str, form: &[(&str, &str)]) -> Result<Vec<(String, String)>, ProviderError> {
+        let res = self.http.post(format!("{}/payment/{call}", self.api_base)).form(form).send().await.map_err(|e| {
+            tracing::warn!(call, error = %e.without_url(), "gmo request failed");
+            ProviderError::Unknown
+        })?;
+        let status = res.status();
+        let bytes = res.bytes().await.map_err(|_| ProviderError::Unknown)?;
+        if !status.is_success() {
+            tracing::warn!(call, status = status.as_u16(), "gmo answered without a result");
+            return Err(ProviderError::Unknown);
+        }
+        Ok(parse_pairs(&bytes))
     }
 
     /// The order id in the `result` parameter of a return to `RetUrl`
@@ -269,6 +306,16 @@ impl Gmo {
         let order_id = tr["OrderID"].as_str().filter(|id| is_order_id(id))?.to_string();
         Some((order_id, tr["Result"].as_str().unwrap_or_default().to_string()))
     }
+}
+
+/// The error of a `Key=Value` answer's `ErrInfo` (several joined by `|`): unknown for GMO's
+/// system errors, else refused with the first code.
+fn refusal(info: &str) -> ProviderError {
+    let infos: Vec<&str> = info.split('|').collect();
+    if infos.iter().any(|i| is_transient(i)) {
+        return ProviderError::Unknown;
+    }
+    ProviderError::Refused { code: safe_code(infos[0]) }
 }
 
 /// GMO's system errors (`E90`: busy, `E91`: system error, `E92`: temporarily unavailable):

@@ -187,13 +187,19 @@ pub async fn paypal_webhook(
 /// attempts, the trade is asked with `SearchTrade` and applied; nothing in the notification is
 /// believed. 404 without GMO; 400 `invalid_signature` for another shop, 400 `bad_request`
 /// without an order id; 502 `provider_unavailable` when GMO cannot be asked (GMO sends it again).
-pub async fn gmo_notification(
+/// An order id no application attempt owns is offered to `others` (the store's orders: this
+/// module knows no feature above it); `true` when that settled something.
+pub async fn gmo_notification<F>(
     db: &DatabaseConnection,
     outbox: Outbox<'_>,
     providers: &Providers,
     payload: &[u8],
     now: DateTime<Utc>,
-) -> Result<WebhookOutcome> {
+    others: F,
+) -> Result<WebhookOutcome>
+where
+    F: AsyncFnOnce(&str) -> Result<bool>,
+{
     let Some(g) = providers.gmo.as_ref() else { return Err(Error::NotFound { code: "not_found" }) };
     let pairs = gmo::parse_pairs(payload);
     let shop = gmo::field(&pairs, "ShopID").unwrap_or_default();
@@ -232,6 +238,9 @@ pub async fn gmo_notification(
                 WebhookOutcome::Ignored
             }
         },
+        // Not an application's trade: offered to `others` (the store's orders), which ask
+        // GMO's trade search themselves.
+        None if others(order_id).await? => WebhookOutcome::Processed,
         _ => WebhookOutcome::Ignored,
     };
     // Only a notification that settled something is remembered: anyone can post one, so one

@@ -18,7 +18,7 @@
 use chrono::{DateTime, Utc};
 use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
 
-use crate::db::entities::store_order::{self, StoreOrderState};
+use crate::db::entities::store_order::{self, PaymentType, StoreOrderState};
 use crate::db::entities::{store_item, store_purchase};
 use crate::error::{Error, Result};
 use crate::payments::provider_http::ProviderError;
@@ -206,7 +206,7 @@ pub async fn on_webhook(
     kind: &str,
     now: DateTime<Utc>,
 ) -> Result<bool> {
-    let Some(found) = order::by_provider_id(db, &intent.id).await? else { return Ok(false) };
+    let Some(found) = order::by_provider_id(db, PaymentType::Stripe, &intent.id).await? else { return Ok(false) };
     if matches!(kind, "payment_intent.succeeded" | "payment_intent.canceled") {
         apply(db, providers.stripe()?, &found, intent, now).await?;
     }

@@ -1,10 +1,11 @@
-//! A store order whichever provider pays it (issue 31): opening one by card ([`open_card`]) or
-//! through PayPal ([`open_paypal`]), each at the price in force (`crate::store::model::order::open`);
-//! looking at the orders that closed on the way, whatever their provider, so that a payment
-//! taken on one is settled and an open card intent cancelled ([`crate::store::card::retire`],
-//! [`crate::store::paypal::retire`]); asking the provider about a pending order ([`check`]);
-//! and staff's refund of a purchase, its money given back through the provider that took it
-//! before the purchase is marked refunded ([`refund`]).
+//! A store order whichever provider pays it (issue 31): opening one by card ([`open_card`]),
+//! through PayPal or on GMO's payment page ([`open_redirect`]), each at the price in force
+//! (`crate::store::model::order::open`); looking at the orders that closed on the way, whatever
+//! their provider, so that a payment taken on one is settled and an open card intent cancelled
+//! ([`crate::store::card::retire`], [`crate::store::paypal::retire`],
+//! [`crate::store::gmo::retire`]); asking the provider about a pending order ([`check`]); and
+//! staff's refund of a purchase, its money given back through the provider that took it before
+//! the purchase is marked refunded ([`refund`]).
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
@@ -17,7 +18,7 @@ use crate::payments::providers::Providers;
 use crate::store::card::{self, CardOrder};
 use crate::store::model::order::{self, Opening};
 use crate::store::model::purchase;
-use crate::store::paypal;
+use crate::store::{gmo, paypal};
 use crate::types::Lang;
 
 /// Opens (or answers) `buyer_id`'s card order for item `uuid` and its PaymentIntent. 409 as
@@ -35,20 +36,28 @@ pub async fn open_card(
     card::start(db, stripe, opening, now).await
 }
 
-/// Opens (or answers) `buyer_id`'s PayPal order for item `uuid`; where the payer approves it.
-/// 409 as [`order::open`]; 502 when PayPal cannot be reached (nothing charged).
-pub async fn open_paypal(
+/// Opens (or answers) `buyer_id`'s order for item `uuid` through `provider`, PayPal or GMO; the
+/// provider's page where the payer approves (PayPal) or makes (GMO) the payment. 409 as
+/// [`order::open`]; 422 on `payment_type` for a provider not offered; 502 when the provider
+/// cannot be reached (nothing charged).
+pub async fn open_redirect(
     db: &DatabaseConnection,
     providers: &Providers,
     buyer_id: i32,
     uuid: &str,
+    provider: PaymentType,
     lang: Lang,
     now: DateTime<Utc>,
 ) -> Result<(store_order::Model, Url)> {
-    providers.paypal()?;
-    let opening = order::open(db, buyer_id, uuid, PaymentType::Paypal, now).await?;
+    if provider == PaymentType::Stripe || !providers.available().contains(&provider) {
+        return Err(Error::invalid("payment_type", "payments.validation.provider_unavailable"));
+    }
+    let opening = order::open(db, buyer_id, uuid, provider, now).await?;
     retire_closed(db, providers, &opening, now).await?;
-    let url = paypal::start(db, providers, &opening, lang, now).await?;
+    let url = match provider {
+        PaymentType::Paypal => paypal::start(db, providers, &opening, lang, now).await?,
+        _ => gmo::start(db, providers, &opening, lang, now).await?,
+    };
     Ok((opening.order, url))
 }
 
@@ -64,6 +73,7 @@ async fn retire_closed(
         let paid = match (old.provider, providers.stripe.as_ref()) {
             (PaymentType::Stripe, Some(stripe)) => card::retire(db, stripe, old, now).await?,
             (PaymentType::Paypal, _) => paypal::retire(db, providers, old, now).await?,
+            (PaymentType::SmbcGmo, _) => gmo::retire(db, providers, old, now).await?,
             _ => false,
         };
         if paid {
@@ -75,7 +85,8 @@ async fn retire_closed(
 }
 
 /// Asks the provider about `buyer_id`'s pending order `found` (a page look): a card order reads
-/// its intent (never charges), a PayPal order is captured once approved. An unknown answer
+/// its intent (never charges), a PayPal order is captured once approved, a GMO order's trade is
+/// read. An unknown answer
 /// changes nothing; the next look asks again.
 pub async fn check(
     db: &DatabaseConnection,
@@ -86,7 +97,8 @@ pub async fn check(
 ) -> Result<Option<store_purchase::Model>> {
     match found.provider {
         PaymentType::Paypal => paypal::check(db, providers, found, now).await,
-        _ => card::capture(db, providers, buyer_id, &found.uuid, None, now).await.map(Some),
+        PaymentType::SmbcGmo => gmo::check(db, providers, found, now).await,
+        PaymentType::Stripe => card::capture(db, providers, buyer_id, &found.uuid, None, now).await.map(Some),
     }
 }
 
@@ -106,7 +118,8 @@ pub async fn refund(
     if let Some(paid) = order::of_purchase(db, purchase.id).await? {
         match paid.provider {
             PaymentType::Paypal => paypal::refund(providers, &paid).await?,
-            _ => card::refund(providers, &paid, purchase).await?,
+            PaymentType::SmbcGmo => gmo::refund(providers, &paid, now).await?,
+            PaymentType::Stripe => card::refund(providers, &paid, purchase).await?,
         }
     }
     let txn = crate::db::begin_write(db).await?;

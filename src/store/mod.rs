@@ -3,9 +3,9 @@
 //! ([`pricing`]), the public listing and search, purchases once per buyer with a download link
 //! ([`model::store_item`], [`model::purchase`], [`api::items`], the pages `/store`,
 //! `/mypage/store/items`, `/mypage/purchases`), sets of a seller's items sold as one
-//! ([`model::item_set`], [`api::item_sets`]), priced items paid for by card or through PayPal
-//! through an order that holds its price ([`model::order`], [`checkout`], [`card`], [`paypal`],
-//! [`api::orders`], `/store/orders/{uuid}`);
+//! ([`model::item_set`], [`api::item_sets`]), priced items paid for by card, through PayPal or
+//! on GMO's payment page through an order that holds its price ([`model::order`], [`checkout`],
+//! [`card`], [`paypal`], [`gmo`], [`provider_order`], [`api::orders`], `/store/orders/{uuid}`);
 //! housing videos — a user's uploaded video converted (ffmpeg) into an MP4 of bounded size and a
 //! thumbnail by a background job ([`video`], [`model::housing_video`],
 //! [`jobs::ConvertHousingVideo`], [`api::housing_videos`], the page `/mypage/housing-videos`);
@@ -31,10 +31,12 @@ pub mod api;
 pub mod card;
 pub mod checkout;
 pub mod demo;
+pub mod gmo;
 pub mod jobs;
 pub mod model;
 pub mod paypal;
 pub mod pricing;
+pub mod provider_order;
 pub mod video;
 pub mod vrchat;
 

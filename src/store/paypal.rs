@@ -1,7 +1,7 @@
 //! Paying for a store item through PayPal (issue 31), with the PayPal client the application
 //! payments use (`crate::payments::paypal`):
 //!
-//! - [`start`] gives the buyer's open PayPal order (opened by `crate::store::checkout::open_paypal`
+//! - [`start`] gives the buyer's open PayPal order (opened by `crate::store::checkout::open_redirect`
 //!   at the price in force) its PayPal order for exactly that amount — created under a request
 //!   id derived from the order's UUID, so a repeat or a race makes one — and answers the approval
 //!   link (followed only into the configured provider origins). The payer comes back to the
@@ -27,13 +27,9 @@ use crate::payments::paypal::{Order, PayPal};
 use crate::payments::provider_http::ProviderError;
 use crate::payments::providers::{Providers, provider_error};
 use crate::payments::redirect::{Next, vetted};
-use crate::store::model::order::{self, Opening, Settled};
+use crate::store::model::order::{self, Opening};
+use crate::store::provider_order::{order_page, settle_taken};
 use crate::types::Lang;
-
-/// Where the payer comes back to: the order's page (in `lang`).
-pub fn order_page(providers: &Providers, lang: Lang, uuid: &str) -> String {
-    providers.site_link(lang, &format!("/store/orders/{uuid}"))
-}
 
 /// The approval link of `opening`'s order at PayPal, its PayPal order created the first time;
 /// see the module comment. 502 when PayPal cannot be reached (nothing charged); 409
@@ -136,20 +132,8 @@ async fn apply(
         return Ok(None);
     }
     let amount = capture.amount.as_ref().filter(|m| m.currency_code == "JPY").and_then(|m| m.whole());
-    if amount != Some(i64::from(found.amount)) {
-        tracing::error!(store_order_id = found.id, "PayPal's amount differs from the order: not settled, for staff");
-        order::close(db, found.id, "amount_mismatch", now).await?;
-        return Ok(None);
-    }
-    match order::settle(db, found, now).await? {
-        Settled::Purchase(p) => Ok(Some(p)),
-        Settled::Duplicate => {
-            if let Err(e) = pp.refund(&capture.id, &format!("refund-{}", found.uuid)).await {
-                tracing::error!(store_order_id = found.id, error = ?e, "refunding a duplicate payment failed: for staff");
-            }
-            Ok(None)
-        }
-    }
+    let key = format!("refund-{}", found.uuid);
+    settle_taken(db, found, amount, now, async || pp.refund(&capture.id, &key).await.map(|_| ())).await
 }
 
 /// Looks at `old`, an order closed on the way: when PayPal took its payment meanwhile, settles

@@ -178,7 +178,8 @@ pub async fn paypal_webhook(
 
 /// GMO Payment Gateway's result notification (結果通知プログラム; register this URL in GMO's
 /// console): a form for one of our trades. It carries no signature, so nothing in it is believed:
-/// the trade is asked with `SearchTrade` and settled from GMO's answer. Answers `0` (GMO's "done")
+/// the trade is asked with `SearchTrade` and settled from GMO's answer (an application's attempt,
+/// or a store order: `crate::store::gmo::on_notification`). Answers `0` (GMO's "done")
 /// when handled — processed, a replay, or of no concern; an error (GMO sends it again later) when
 /// GMO could not be asked.
 #[utoipa::path(post, path = "/api/v1/payment/gmo/notification", tag = "payments",
@@ -197,7 +198,11 @@ pub async fn gmo_notification(
     payload: Data<'_>,
 ) -> Result<(ContentType, &'static str)> {
     let bytes = raw(payload).await?;
-    let outcome = webhooks::gmo_notification(api.db, Outbox { mailer, queue }, providers, &bytes, api.now).await?;
+    let outcome =
+        webhooks::gmo_notification(api.db, Outbox { mailer, queue }, providers, &bytes, api.now, async |order_id| {
+            crate::store::gmo::on_notification(api.db, providers, order_id, api.now).await
+        })
+        .await?;
     tracing::info!(?outcome, "gmo notification handled");
     Ok((ContentType::Plain, "0"))
 }

@@ -38,10 +38,12 @@ pub struct Model {
     /// The platform's share of `amount`, yen, fixed with it.
     pub fee_amount: i32,
     pub provider: PaymentType,
-    /// The provider's payment object (Stripe `pi_…`), once created.
+    /// The provider's payment object (Stripe `pi_…`, PayPal's order id, GMO's `OrderID`), once created.
     pub provider_order_id: Option<String>,
     /// PayPal captures declined so far: the next capture's request id counts from it.
     pub provider_attempt: i32,
+    /// The provider's page where the payer pays (a GMO payment link), once issued.
+    pub provider_url: Option<String>,
     pub state: StoreOrderState,
     /// `"<item_id>:<buyer_id>"` while pending, NULL after: unique, one open order per buyer and item.
     pub open_key: Option<String>,

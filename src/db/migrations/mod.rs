@@ -48,7 +48,7 @@ mod m20261212_003300_vrchat_links;
 mod m20261213_003400_vrchat_avatars;
 mod m20261214_003500_store_item_images;
 mod m20261215_003600_store_item_sets;
-mod m20261216_003700_store_order_attempts;
+mod m20261216_003700_store_order_providers;
 mod statements;
 
 /// The list of every migration the schema is built from.
@@ -102,7 +102,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261213_003400_vrchat_avatars::Migration),
             Box::new(m20261214_003500_store_item_images::Migration),
             Box::new(m20261215_003600_store_item_sets::Migration),
-            Box::new(m20261216_003700_store_order_attempts::Migration),
+            Box::new(m20261216_003700_store_order_providers::Migration),
         ]
     }
 }

@@ -1,8 +1,9 @@
-//! Paying for a priced store item by card or through PayPal: `POST
+//! Paying for a priced store item by card, through PayPal or on GMO's payment page: `POST
 //! /api/v1/store/items/{uuid}/orders` opens (or answers) the buyer's order at the price in force
-//! and its PaymentIntent (card) or PayPal's approval link; `POST /orders/{uuid}/capture` pays it
-//! with the card Stripe.js tokenized (or reads it after 3-D Secure), or takes the payment the
-//! payer approved at PayPal, and answers the purchase; `GET /orders/{uuid}` says where it stands. The order's
+//! and its PaymentIntent (card) or the provider's page (`approve_url`: PayPal's approval, GMO's
+//! payment page); `POST /orders/{uuid}/capture` pays it with the card Stripe.js tokenized (or
+//! reads it after 3-D Secure), takes the payment the payer approved at PayPal or reads GMO's
+//! trade, and answers the purchase; `GET /orders/{uuid}` says where it stands. The order's
 //! amount holds for its lifetime (`crate::store::model::order`). Same sign-in and error body as
 //! `/api/v1`; cookie-authenticated writes need `X-CSRF-Token`.
 
@@ -25,7 +26,8 @@ use crate::store::{card, checkout};
 /// What a buyer asks to pay with.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct StoreOrderInput {
-    /// `stripe` (a card, through Stripe.js) or `paypal` (the payer approves at PayPal).
+    /// `stripe` (a card, through Stripe.js), `paypal` (the payer approves at PayPal) or
+    /// `smbc_gmo` (the payer pays on GMO Payment Gateway's page).
     pub payment_type: Option<PaymentType>,
 }
 
@@ -36,8 +38,9 @@ pub struct StoreOrderOpened {
     pub order: OrderView,
     /// The PaymentIntent's client secret, for Stripe.js (3-D Secure); card orders.
     pub client_secret: Option<String>,
-    /// Where the payer approves the payment at PayPal; PayPal orders. They come back to the
-    /// order's page; `POST /orders/{uuid}/capture` (no body) then takes the payment.
+    /// Where the payer approves (PayPal) or makes (GMO) the payment at the provider. They come
+    /// back to the order's page; `POST /orders/{uuid}/capture` (no body) then takes the approved
+    /// PayPal payment or reads GMO's trade.
     pub approve_url: Option<String>,
 }
 
@@ -77,8 +80,9 @@ pub async fn open_order(
                 approve_url: None,
             }))
         }
-        Some(PaymentType::Paypal) if providers.paypal.is_some() => {
-            let (opened, url) = checkout::open_paypal(up.db, providers, current.user.id, uuid, up.lang, up.now).await?;
+        Some(provider @ (PaymentType::Paypal | PaymentType::SmbcGmo)) if providers.available().contains(&provider) => {
+            let (opened, url) =
+                checkout::open_redirect(up.db, providers, current.user.id, uuid, provider, up.lang, up.now).await?;
             let item = store_item::Entity::find_by_id(opened.item_id).one(up.db).await?.ok_or_else(Error::not_found)?;
             Ok(Json(StoreOrderOpened {
                 order: OrderView::of(&opened, &item, None),
@@ -110,11 +114,15 @@ pub async fn capture_order(
     let input = body(input)?;
     let found = of_buyer(up.db, current.user.id, uuid).await?;
     let paid = match found.provider {
-        PaymentType::Paypal => match checkout::check(up.db, providers, current.user.id, &found, up.now).await? {
-            Some(paid) => paid,
-            None => return Err(Error::Conflict { code: paypal_open_code(up.db, &found).await? }),
-        },
-        _ => card::capture(up.db, providers, current.user.id, uuid, input.payment_method.as_deref(), up.now).await?,
+        PaymentType::Paypal | PaymentType::SmbcGmo => {
+            match checkout::check(up.db, providers, current.user.id, &found, up.now).await? {
+                Some(paid) => paid,
+                None => return Err(Error::Conflict { code: redirect_open_code(up.db, &found).await? }),
+            }
+        }
+        PaymentType::Stripe => {
+            card::capture(up.db, providers, current.user.id, uuid, input.payment_method.as_deref(), up.now).await?
+        }
     };
     Ok(Json(purchase::views(up.db, vec![paid]).await?.remove(0)))
 }
@@ -140,8 +148,8 @@ pub async fn order_view(db: &sea_orm::DatabaseConnection, buyer_id: i32, uuid: &
     Ok(OrderView::of(&found, &item, purchase.as_ref()))
 }
 
-/// Why a PayPal order that made no purchase did not, as it stands after the look.
-async fn paypal_open_code(db: &sea_orm::DatabaseConnection, found: &store_order::Model) -> Result<&'static str> {
+/// Why a PayPal or GMO order that made no purchase did not, as it stands after the look.
+async fn redirect_open_code(db: &sea_orm::DatabaseConnection, found: &store_order::Model) -> Result<&'static str> {
     let now = store_order::Entity::find_by_id(found.id).one(db).await?.ok_or_else(Error::not_found)?;
     Ok(match now.state {
         StoreOrderState::Pending => "payment_not_completed",

@@ -136,10 +136,14 @@ pub async fn of_buyer(db: &impl ConnectionTrait, buyer_id: i32, uuid: &str) -> R
         .ok_or_else(Error::not_found)
 }
 
-/// The order whose payment object at Stripe is `provider_order_id`, if any.
-pub async fn by_provider_id(db: &impl ConnectionTrait, provider_order_id: &str) -> Result<Option<store_order::Model>> {
+/// The order whose payment object at `provider` is `provider_order_id`, if any.
+pub async fn by_provider_id(
+    db: &impl ConnectionTrait,
+    provider: PaymentType,
+    provider_order_id: &str,
+) -> Result<Option<store_order::Model>> {
     Ok(store_order::Entity::find()
-        .filter(store_order::Column::Provider.eq(PaymentType::Stripe))
+        .filter(store_order::Column::Provider.eq(provider))
         .filter(store_order::Column::ProviderOrderId.eq(provider_order_id))
         .one(db)
         .await?)
@@ -177,6 +181,26 @@ pub async fn set_provider_id(
         .col_expr(store_order::Column::UpdatedAt, Expr::value(now))
         .filter(store_order::Column::Id.eq(id))
         .filter(store_order::Column::ProviderOrderId.is_null())
+        .exec(db)
+        .await?;
+    store_order::Entity::find_by_id(id).one(db).await?.ok_or_else(|| Error::Internal("an order vanished".into()))
+}
+
+/// Stores the provider's payment object `provider_order_id` and the page where the payer pays,
+/// `url`, on order `id` unless one is stored already; the order as it is then.
+pub async fn set_provider_link(
+    db: &impl ConnectionTrait,
+    id: i32,
+    provider_order_id: &str,
+    url: &str,
+    now: DateTime<Utc>,
+) -> Result<store_order::Model> {
+    store_order::Entity::update_many()
+        .col_expr(store_order::Column::ProviderOrderId, Expr::value(provider_order_id))
+        .col_expr(store_order::Column::ProviderUrl, Expr::value(url))
+        .col_expr(store_order::Column::UpdatedAt, Expr::value(now))
+        .filter(store_order::Column::Id.eq(id))
+        .filter(store_order::Column::ProviderUrl.is_null())
         .exec(db)
         .await?;
     store_order::Entity::find_by_id(id).one(db).await?.ok_or_else(|| Error::Internal("an order vanished".into()))

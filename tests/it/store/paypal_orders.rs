@@ -144,7 +144,7 @@ async fn a_declined_payment_charges_nothing_and_the_payer_approves_again_at_the_
     let (status, html) = buyer.page(&format!("/store/orders/{order}")).await;
     assert_eq!(status, 200);
     let doc = Doc::parse(&html);
-    assert!(doc.text("[data-testid=store-order-paypal-note]").contains("PayPal"), "{html}");
+    assert!(doc.text("[data-testid=store-order-note]").contains("PayPal"), "{html}");
     assert_eq!(doc.count("[data-testid=store-order-paypal]"), 1, "{html}");
     assert_eq!(paypal.get(&format!("/_fake/orders/{id}")).await["captures"].as_i64(), Some(0));
 

@@ -1,15 +1,17 @@
-//! Paying for a priced store item by card or through PayPal (issue 31): the item page's card
-//! button posts `/store/items/{uuid}/checkout`, which opens (or finds) the buyer's order at the
-//! price in force and sends them to `/store/orders/{uuid}`; its PayPal button posts
-//! `/store/items/{uuid}/paypal`, which opens the order and sends them to PayPal to approve it,
-//! and PayPal sends them back to the same order page, which takes the payment. That page shows the amount the order holds
-//! and until when, and the `stripe-card` island in its store mode (the page's
-//! Content-Security-Policy allows Stripe.js, as the application payment page does); the island
-//! pays the order through `/api/v1/store/…` and comes back to the same page, which then tells
-//! how the order ended — paid (with the way to the download), still being confirmed (the page
-//! asks Stripe itself), expired or closed (with the way back to the item). The buyer's alone:
-//! anyone else gets the 404 page.
+//! Paying for a priced store item by card, through PayPal or on GMO's payment page (issue 31):
+//! the item page's card button posts `/store/items/{uuid}/checkout`, which opens (or finds) the
+//! buyer's order at the price in force and sends them to `/store/orders/{uuid}`; its PayPal and
+//! GMO buttons post `/store/items/{uuid}/paypal` and `…/gmo`, which open the order and send them
+//! to the provider's page, and the provider sends them back to the same order page (GMO with a
+//! POST, sent on to the `GET`), which takes or reads the payment. That page shows the amount the
+//! order holds and until when, and for a card the `stripe-card` island in its store mode (the
+//! page's Content-Security-Policy allows Stripe.js, as the application payment page does); the
+//! island pays the order through `/api/v1/store/…` and comes back to the same page, which then
+//! tells how the order ended — paid (with the way to the download), still being confirmed (the
+//! page asks the provider itself), expired or closed (with the way back to the item). The
+//! buyer's alone: anyone else gets the 404 page.
 
+use rocket::data::{Data, ToByteUnit};
 use rocket::form::Form;
 use rocket::http::CookieJar;
 use rocket::response::Redirect;
@@ -19,8 +21,7 @@ use serde_json::json;
 
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::store_item;
-use crate::db::entities::store_order::PaymentType;
-use crate::db::entities::store_order::StoreOrderState;
+use crate::db::entities::store_order::{self, PaymentType, StoreOrderState};
 use crate::error::{Error, Result};
 use crate::model::lottery_mails::yen;
 use crate::payments::Providers;
@@ -80,10 +81,47 @@ pub async fn paypal(
     form: Form<CheckoutForm>,
 ) -> Result<Redirect> {
     let user = poster(&p, cookies, form.csrf_token.as_deref())?;
-    match store_checkout::open_paypal(p.db, providers, user.id, uuid, p.lang, p.now).await {
-        Ok((_, approve)) => Ok(crate::http::redirect::to_provider(&approve, &providers.redirect_origins())),
+    let opened =
+        store_checkout::open_redirect(p.db, providers, user.id, uuid, PaymentType::Paypal, p.lang, p.now).await;
+    to_provider(&p, providers, uuid, opened)
+}
+
+/// Opens the buyer's GMO order for the item (or answers the open one) and sends them to GMO's
+/// payment page; GMO sends them back to the order's page.
+#[post("/store/items/<uuid>/gmo", data = "<form>")]
+pub async fn gmo(
+    p: Page<'_>,
+    cookies: &CookieJar<'_>,
+    providers: &State<Providers>,
+    uuid: &str,
+    form: Form<CheckoutForm>,
+) -> Result<Redirect> {
+    let user = poster(&p, cookies, form.csrf_token.as_deref())?;
+    let opened =
+        store_checkout::open_redirect(p.db, providers, user.id, uuid, PaymentType::SmbcGmo, p.lang, p.now).await;
+    to_provider(&p, providers, uuid, opened)
+}
+
+/// On to the provider's page of an opened order; a refusal goes back to the item page.
+fn to_provider(
+    p: &Page<'_>,
+    providers: &Providers,
+    uuid: &str,
+    opened: Result<(store_order::Model, url::Url)>,
+) -> Result<Redirect> {
+    match opened {
+        Ok((_, page)) => Ok(crate::http::redirect::to_provider(&page, &providers.redirect_origins())),
         Err(e) => Ok(crate::http::redirect::to_site(&p.href(&refused(uuid, e)?))),
     }
+}
+
+/// GMO's POST back to the order's page: on to its `GET` (it changes nothing itself; GMO's form
+/// carries nothing believed, and the buyer's cookies come with the `GET`).
+#[post("/store/orders/<uuid>", data = "<payload>")]
+pub async fn posted_back(p: Page<'_>, uuid: &str, payload: Data<'_>) -> Result<Redirect> {
+    payload.open(64.kibibytes()).into_bytes().await.map_err(|_| Error::BadRequest { code: "bad_request" })?;
+    let uuid = uuid::Uuid::parse_str(uuid).map_err(|_| Error::not_found())?;
+    Ok(crate::http::redirect::to_site(&p.href(&format!("/store/orders/{uuid}"))))
 }
 
 /// The buyer's order: pay it, or how it ended. Back from PayPal (`cancelled` when the payer
@@ -121,9 +159,9 @@ pub async fn order(
         StoreOrderState::Duplicate => "duplicate",
     };
     let mut csp = None;
-    let by_paypal = found.provider == PaymentType::Paypal;
+    let by_card = found.provider == PaymentType::Stripe;
     let stripe = match &providers.stripe {
-        Some(stripe) if open && !by_paypal => {
+        Some(stripe) if open && by_card => {
             let origins = stripe.browser_origins();
             csp = Some(headers.csp_with_stripe(&origins.js, origins.api.as_deref()));
             let props = json!({
@@ -139,6 +177,30 @@ pub async fn order(
         }
         _ => None,
     };
+    // The provider's page again, for an open PayPal or GMO order: its button, hint and note.
+    let texts = match found.provider {
+        PaymentType::Paypal if providers.paypal.is_some() => {
+            Some(("paypal", "store.order.pay_paypal", "store.order.paypal_hint", "store.order.paypal_cancelled"))
+        }
+        PaymentType::SmbcGmo if providers.gmo.is_some() => {
+            Some(("gmo", "store.order.pay_gmo", "store.order.gmo_hint", "store.order.gmo_cancelled"))
+        }
+        _ => None,
+    };
+    let redirect = texts.filter(|_| open).map(|(name, button, hint, cancelled_note)| {
+        let note = if declined {
+            Some(p.t("store.order.paypal_declined"))
+        } else {
+            cancelled.is_some().then(|| p.t(cancelled_note))
+        };
+        json!({
+            "provider": name,
+            "action": p.href(&format!("/store/items/{}/{name}", item.uuid)),
+            "button": p.site.messages.tf(p.lang, button, &[("amount", &yen(found.amount))]),
+            "hint": p.t(hint),
+            "note": note,
+        })
+    });
     let ctx = json!({
         "state": state,
         "item": p.lang.pick(&item.name, &item.name_en),
@@ -146,13 +208,7 @@ pub async fn order(
         "amount": yen(found.amount),
         "expires_at": found.expires_at,
         "stripe": stripe,
-        "paypal": (open && by_paypal && providers.paypal.is_some())
-            .then(|| p.href(&format!("/store/items/{}/paypal", item.uuid))),
-        "paypal_note": if declined {
-            Some(p.t("store.order.paypal_declined"))
-        } else {
-            (open && by_paypal && cancelled.is_some()).then(|| p.t("store.order.paypal_cancelled"))
-        },
+        "redirect": redirect,
         "purchases_href": p.href("/mypage/purchases"),
     });
     let template = p.render("store/order", &p.t("store.order.title"), ctx);
@@ -161,5 +217,5 @@ pub async fn order(
 
 /// The routes (never cached: a buyer's own).
 pub fn routes() -> Vec<Route> {
-    routes![checkout, paypal, order]
+    routes![checkout, paypal, gmo, posted_back, order]
 }
