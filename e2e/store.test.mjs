@@ -8,8 +8,9 @@
  * the visitor signs in there (the demo friend, on a phone, in English) and pays 600 yen through
  * the fake PayPal's page, back on the order's page paid; the demo director pays on the fake
  * GMO's page and comes back through GMO's POST, paid; the demo admin, a buyer like any other, buys it there by card (localstripe's Stripe.js) at the
- * 600 yen the order page holds, gets the free demo table with the item page's button, and
- * downloads both files and the set's ribbon from "Purchases".
+ * 600 yen the order page holds, gets the free demo table with the item page's button,
+ * downloads both files and the set's ribbon from "Purchases", and places the bought table in a
+ * new booth from the booth maker's palette.
  */
 // e2e-schedule: private — travels the clock and buys with a demo account: a demo server of its own (scripts/e2e)
 import assert from 'node:assert/strict';
@@ -206,6 +207,16 @@ test('a seller discounts an item, visitors see the price by the clock, a buyer g
     const [bonus] = await Promise.all([s.waitForEvent('download'), paid.getByTestId('purchase-set-download').click()]);
     assert.equal(bonus.suggestedFilename(), 'lantern-ribbon.zip', 'the set\'s ribbon, bought with the table');
     await screenshot(s, 'store-purchases-ja.png');
+
+    // What the admin bought is furniture in their booth maker's palette: placed in a new booth.
+    await s.goto(url('/mypage/booth-maker'));
+    await s.locator('#scene-name').fill('買った家具のブース');
+    await Promise.all([s.waitForURL(/\/mypage\/booth-maker\/scenes\/\d+$/), s.getByTestId('scene-create').click()]);
+    await s.locator('[data-testid=booth-editor][data-state=ready]').waitFor({ timeout: 60_000 });
+    await s.getByTestId('palette-place').and(s.getByRole('button', { name: /木のテーブル/ })).first().click();
+    await s.getByTestId('placed-item').first().waitFor();
+    assert.equal(await s.getByTestId('placed-item').count(), 1);
+    await screenshot(s, 'store-bought-in-booth-ja.png', false);
 
     for (const p of [seller, visitor, staff, director]) assert.deepEqual(p.errors, []);
   } finally {
