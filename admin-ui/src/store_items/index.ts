@@ -22,6 +22,8 @@ export const spec: ResourceSpec = {
     { source: 'price', kind: 'number', list: true, sortable: true },
     { source: 'fee', kind: 'number', input: true, list: true },
     { source: 'purchase_count', kind: 'number', list: true, sortable: true },
+    { source: 'included_item_ids', kind: 'tags', reference: 'store_items' },
+    { source: 'parent_item_ids', kind: 'tags', reference: 'store_items' },
     { source: 'name_en', kind: 'text' },
     { source: 'description', kind: 'multiline' },
     { source: 'uuid', kind: 'text' },

@@ -8,6 +8,7 @@
 use sea_orm::EntityTrait;
 use serde_json::{Value, json};
 use vmarket::db::entities::store_purchase;
+use vmarket::model::user::Role;
 
 use crate::store::items::{chair_glb, on_sale};
 use crate::support::TestApp;
@@ -67,6 +68,18 @@ async fn a_bought_set_holds_its_items_until_a_refund() {
     );
     assert_eq!(uuids(&item(&stranger, &chair_id).await["parent_items"]), [set_id.as_str()], "the chair names its set");
     assert_eq!(item(&stranger, &set_id).await["included_items"][1]["name_en"], "Stool");
+    // Staff see the same links in the console: the set's items, the chair's set (by id).
+    let staff = app.as_staff(Role::Admin).await;
+    let (_, rows) = staff.get_json("/admin/api/store_items").await;
+    let row = |uuid: &str| rows.as_array().unwrap().iter().find(|r| r["uuid"] == uuid).cloned().unwrap();
+    let ids = |v: &Value| v.as_array().unwrap().iter().map(|i| i.as_i64().unwrap()).collect::<Vec<_>>();
+    let (chair_row, stool_row, set_row) = (row(&chair_id), row(&stool_id), row(&set_id));
+    assert_eq!(
+        ids(&set_row["included_item_ids"]),
+        [chair_row["id"].as_i64().unwrap(), stool_row["id"].as_i64().unwrap()]
+    );
+    assert_eq!(ids(&chair_row["parent_item_ids"]), [set_row["id"].as_i64().unwrap()]);
+    assert!(ids(&chair_row["included_item_ids"]).is_empty());
 
     // Buying the set: both chairs are the buyer's; buying one of them again is refused.
     let (status, bought) = buyer.post_json(&format!("/api/v1/store/items/{set_id}/purchase"), &json!({})).await;

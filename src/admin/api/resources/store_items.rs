@@ -2,7 +2,7 @@
 //! Staff read every item and change two things: `is_forced_private` (hide an item from everyone
 //! but its seller, whatever the seller chose) and `fee` (the platform's share of its future
 //! sales, in percent; a sale keeps the fee it was made with). Both are audited. The rest is the
-//! seller's.
+//! seller's; a set's record lists the items it holds and an item's the sets it is in.
 
 use chrono::{DateTime, Utc};
 use sea_orm::{ActiveModelTrait, ConnectionTrait, DatabaseTransaction, Set};
@@ -15,6 +15,7 @@ use crate::admin::api::resource::Resource;
 use crate::admin::permissions::{Action, Area};
 use crate::db::entities::store_item::{self, AccessibleStatus, ProductCategory, SubCategory};
 use crate::error::Result;
+use crate::store::model::item_set;
 
 /// The resource.
 pub struct StoreItems;
@@ -60,6 +61,10 @@ pub struct StoreItemRecord {
     pub end_at: Option<DateTime<Utc>>,
     /// Purchases that stand.
     pub purchase_count: i32,
+    /// A set's items (store item ids, in the set's order); empty for an item that is no set.
+    pub included_item_ids: Vec<i32>,
+    /// The sets this item is in (store item ids).
+    pub parent_item_ids: Vec<i32>,
     /// Made.
     pub created_at: DateTime<Utc>,
     /// Last changed.
@@ -92,7 +97,9 @@ impl Resource for StoreItems {
         computed: &[],
     };
 
-    async fn records<C: ConnectionTrait + Sync>(_db: &C, rows: Vec<store_item::Model>) -> Result<Vec<StoreItemRecord>> {
+    async fn records<C: ConnectionTrait + Sync>(db: &C, rows: Vec<store_item::Model>) -> Result<Vec<StoreItemRecord>> {
+        let mut contents = item_set::contents_of(db, rows.iter().map(|r| r.id)).await?;
+        let mut sets = item_set::sets_of(db, rows.iter().map(|r| r.id)).await?;
         Ok(rows
             .into_iter()
             .map(|r| StoreItemRecord {
@@ -115,6 +122,8 @@ impl Resource for StoreItems {
                 start_at: r.start_at,
                 end_at: r.end_at,
                 purchase_count: r.purchase_count,
+                included_item_ids: contents.remove(&r.id).unwrap_or_default(),
+                parent_item_ids: sets.remove(&r.id).unwrap_or_default(),
                 created_at: r.created_at,
                 updated_at: r.updated_at,
             })
