@@ -54,7 +54,7 @@ pub async fn start(
         None => {
             let paid_for = [("store_order", found.uuid.clone()), ("store_item", opening.item.uuid.clone())];
             let intent = stripe.create_intent(&found.uuid, &paid_for, found.amount).await.map_err(provider_error)?;
-            let stored = order::set_provider_id(db, found.id, &intent.id, now).await?;
+            let stored = order::set_provider_id(db, found.id, &intent.id, None, now).await?;
             let intent = match stored.provider_order_id.as_deref() {
                 // Two first calls raced; the idempotency key made them one intent anyway.
                 Some(id) if id != intent.id => stripe.retrieve(id).await.map_err(provider_error)?,

@@ -12,9 +12,9 @@ use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
 use url::Url;
 
 use crate::db::entities::store_order::{self, PaymentType};
-use crate::db::entities::store_purchase;
+use crate::db::entities::{store_item, store_purchase};
 use crate::error::{Error, Result};
-use crate::payments::providers::Providers;
+use crate::payments::providers::{Providers, unavailable};
 use crate::store::card::{self, CardOrder};
 use crate::store::model::order::{self, Opening};
 use crate::store::model::purchase;
@@ -36,10 +36,20 @@ pub async fn open_card(
     card::start(db, stripe, opening, now).await
 }
 
-/// Opens (or answers) `buyer_id`'s order for item `uuid` through `provider`, PayPal or GMO; the
-/// provider's page where the payer approves (PayPal) or makes (GMO) the payment. 409 as
-/// [`order::open`]; 422 on `payment_type` for a provider not offered; 502 when the provider
-/// cannot be reached (nothing charged).
+/// An open PayPal or GMO order and where its payer goes.
+#[derive(Debug, Clone)]
+pub struct ProviderOrder {
+    /// The order.
+    pub order: store_order::Model,
+    /// Its item.
+    pub item: store_item::Model,
+    /// The provider's page where the payer approves (PayPal) or makes (GMO) the payment.
+    pub url: Url,
+}
+
+/// Opens (or answers) `buyer_id`'s order for item `uuid` through `provider`, PayPal or GMO, and
+/// its page at the provider. 409 as [`order::open`]; 422 on `payment_type` for a provider not
+/// offered; 502 when the provider cannot be reached (nothing charged).
 pub async fn open_redirect(
     db: &DatabaseConnection,
     providers: &Providers,
@@ -48,9 +58,9 @@ pub async fn open_redirect(
     provider: PaymentType,
     lang: Lang,
     now: DateTime<Utc>,
-) -> Result<(store_order::Model, Url)> {
+) -> Result<ProviderOrder> {
     if provider == PaymentType::Stripe || !providers.available().contains(&provider) {
-        return Err(Error::invalid("payment_type", "payments.validation.provider_unavailable"));
+        return Err(unavailable());
     }
     let opening = order::open(db, buyer_id, uuid, provider, now).await?;
     retire_closed(db, providers, &opening, now).await?;
@@ -58,7 +68,7 @@ pub async fn open_redirect(
         PaymentType::Paypal => paypal::start(db, providers, &opening, lang, now).await?,
         _ => gmo::start(db, providers, &opening, lang, now).await?,
     };
-    Ok((opening.order, url))
+    Ok(ProviderOrder { order: opening.order, item: opening.item, url })
 }
 
 /// Looks at the orders [`order::open`] closed for `opening`: when one was paid meanwhile, the
@@ -70,11 +80,13 @@ async fn retire_closed(
     now: DateTime<Utc>,
 ) -> Result<()> {
     for old in &opening.closed {
-        let paid = match (old.provider, providers.stripe.as_ref()) {
-            (PaymentType::Stripe, Some(stripe)) => card::retire(db, stripe, old, now).await?,
-            (PaymentType::Paypal, _) => paypal::retire(db, providers, old, now).await?,
-            (PaymentType::SmbcGmo, _) => gmo::retire(db, providers, old, now).await?,
-            _ => false,
+        let paid = match old.provider {
+            PaymentType::Stripe => match providers.stripe.as_ref() {
+                Some(stripe) => card::retire(db, stripe, old, now).await?,
+                None => false,
+            },
+            PaymentType::Paypal => paypal::retire(db, providers, old, now).await?,
+            PaymentType::SmbcGmo => gmo::retire(db, providers, old, now).await?,
         };
         if paid {
             order::close(db, opening.order.id, "replaced", now).await?;
@@ -86,8 +98,7 @@ async fn retire_closed(
 
 /// Asks the provider about `buyer_id`'s pending order `found` (a page look): a card order reads
 /// its intent (never charges), a PayPal order is captured once approved, a GMO order's trade is
-/// read. An unknown answer
-/// changes nothing; the next look asks again.
+/// read. An unknown answer changes nothing; the next look asks again.
 pub async fn check(
     db: &DatabaseConnection,
     providers: &Providers,

@@ -47,7 +47,9 @@ pub async fn start(
             let id = gmo::order_id(&found.uuid);
             let back = order_page(providers, lang, &found.uuid);
             match g.link_url(&id, found.amount, &back, &format!("{back}?cancelled=1"), found.expires_at).await {
-                Ok(url) => order::set_provider_link(db, found.id, &id, &url, now).await?.provider_url.unwrap_or(url),
+                Ok(url) => {
+                    order::set_provider_id(db, found.id, &id, Some(&url), now).await?.provider_url.unwrap_or(url)
+                }
                 // Another tab's first call got the link; it is on the order once stored.
                 Err(ProviderError::Refused { code }) if code == ORDER_ID_TAKEN => {
                     order::of_buyer(db, found.buyer_id, &found.uuid)

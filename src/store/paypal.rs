@@ -56,7 +56,7 @@ pub async fn start(
                 .create_order(&found.uuid, found.amount, name, &back, &format!("{back}?cancelled=1"), lang)
                 .await
                 .map_err(provider_error)?;
-            let stored = order::set_provider_id(db, found.id, &created.id, now).await?;
+            let stored = order::set_provider_id(db, found.id, &created.id, None, now).await?;
             match stored.provider_order_id.as_deref() {
                 // Two first calls raced; the request id made them one order anyway.
                 Some(id) if id != created.id => pp.order(id).await.map_err(provider_error)?,

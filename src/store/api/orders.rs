@@ -19,6 +19,7 @@ use crate::db::entities::store_order::{self, PaymentType, StoreOrderState};
 use crate::db::entities::{store_item, store_purchase};
 use crate::error::{Error, Result};
 use crate::payments::Providers;
+use crate::payments::providers::unavailable;
 use crate::store::model::order::{OrderView, of_buyer};
 use crate::store::model::purchase::{self, PurchaseView};
 use crate::store::{card, checkout};
@@ -70,9 +71,8 @@ pub async fn open_order(
     uuid: &str,
     input: Body<'_, StoreOrderInput>,
 ) -> Result<Json<StoreOrderOpened>> {
-    let unavailable = || Error::invalid("payment_type", "payments.validation.provider_unavailable");
     match body(input)?.payment_type {
-        Some(PaymentType::Stripe) if providers.stripe.is_some() => {
+        Some(PaymentType::Stripe) => {
             let opened = checkout::open_card(up.db, providers, current.user.id, uuid, up.now).await?;
             Ok(Json(StoreOrderOpened {
                 order: OrderView::of(&opened.order, &opened.item, None),
@@ -80,17 +80,16 @@ pub async fn open_order(
                 approve_url: None,
             }))
         }
-        Some(provider @ (PaymentType::Paypal | PaymentType::SmbcGmo)) if providers.available().contains(&provider) => {
-            let (opened, url) =
+        Some(provider) => {
+            let opened =
                 checkout::open_redirect(up.db, providers, current.user.id, uuid, provider, up.lang, up.now).await?;
-            let item = store_item::Entity::find_by_id(opened.item_id).one(up.db).await?.ok_or_else(Error::not_found)?;
             Ok(Json(StoreOrderOpened {
-                order: OrderView::of(&opened, &item, None),
+                order: OrderView::of(&opened.order, &opened.item, None),
                 client_secret: None,
-                approve_url: Some(url.to_string()),
+                approve_url: Some(opened.url.to_string()),
             }))
         }
-        _ => Err(unavailable()),
+        None => Err(unavailable()),
     }
 }
 

@@ -168,31 +168,14 @@ pub async fn open_of_buyer(db: &impl ConnectionTrait, buyer_id: i32) -> Result<V
         .await?)
 }
 
-/// Stores the provider's payment object `provider_order_id` on order `id` unless one is stored
-/// already; answers the order as it then is (a concurrent first call may have stored its own).
+/// Stores the provider's payment object `provider_order_id` (and, for GMO, `url`, the page where
+/// the payer pays) on order `id` unless one is stored already; answers the order as it then is
+/// (a concurrent first call may have stored its own).
 pub async fn set_provider_id(
     db: &impl ConnectionTrait,
     id: i32,
     provider_order_id: &str,
-    now: DateTime<Utc>,
-) -> Result<store_order::Model> {
-    store_order::Entity::update_many()
-        .col_expr(store_order::Column::ProviderOrderId, Expr::value(provider_order_id))
-        .col_expr(store_order::Column::UpdatedAt, Expr::value(now))
-        .filter(store_order::Column::Id.eq(id))
-        .filter(store_order::Column::ProviderOrderId.is_null())
-        .exec(db)
-        .await?;
-    store_order::Entity::find_by_id(id).one(db).await?.ok_or_else(|| Error::Internal("an order vanished".into()))
-}
-
-/// Stores the provider's payment object `provider_order_id` and the page where the payer pays,
-/// `url`, on order `id` unless one is stored already; the order as it is then.
-pub async fn set_provider_link(
-    db: &impl ConnectionTrait,
-    id: i32,
-    provider_order_id: &str,
-    url: &str,
+    url: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<store_order::Model> {
     store_order::Entity::update_many()
@@ -200,7 +183,7 @@ pub async fn set_provider_link(
         .col_expr(store_order::Column::ProviderUrl, Expr::value(url))
         .col_expr(store_order::Column::UpdatedAt, Expr::value(now))
         .filter(store_order::Column::Id.eq(id))
-        .filter(store_order::Column::ProviderUrl.is_null())
+        .filter(store_order::Column::ProviderOrderId.is_null())
         .exec(db)
         .await?;
     store_order::Entity::find_by_id(id).one(db).await?.ok_or_else(|| Error::Internal("an order vanished".into()))

@@ -21,7 +21,7 @@ use serde_json::json;
 
 use crate::auth::guards::CurrentUser;
 use crate::db::entities::store_item;
-use crate::db::entities::store_order::{self, PaymentType, StoreOrderState};
+use crate::db::entities::store_order::{PaymentType, StoreOrderState};
 use crate::error::{Error, Result};
 use crate::model::lottery_mails::yen;
 use crate::payments::Providers;
@@ -80,10 +80,7 @@ pub async fn paypal(
     uuid: &str,
     form: Form<CheckoutForm>,
 ) -> Result<Redirect> {
-    let user = poster(&p, cookies, form.csrf_token.as_deref())?;
-    let opened =
-        store_checkout::open_redirect(p.db, providers, user.id, uuid, PaymentType::Paypal, p.lang, p.now).await;
-    to_provider(&p, providers, uuid, opened)
+    to_provider(&p, cookies, providers, uuid, &form, PaymentType::Paypal).await
 }
 
 /// Opens the buyer's GMO order for the item (or answers the open one) and sends them to GMO's
@@ -96,21 +93,22 @@ pub async fn gmo(
     uuid: &str,
     form: Form<CheckoutForm>,
 ) -> Result<Redirect> {
-    let user = poster(&p, cookies, form.csrf_token.as_deref())?;
-    let opened =
-        store_checkout::open_redirect(p.db, providers, user.id, uuid, PaymentType::SmbcGmo, p.lang, p.now).await;
-    to_provider(&p, providers, uuid, opened)
+    to_provider(&p, cookies, providers, uuid, &form, PaymentType::SmbcGmo).await
 }
 
-/// On to the provider's page of an opened order; a refusal goes back to the item page.
-fn to_provider(
+/// Opens the poster's order through `provider` and goes on to its page there; a refusal goes
+/// back to the item page.
+async fn to_provider(
     p: &Page<'_>,
+    cookies: &CookieJar<'_>,
     providers: &Providers,
     uuid: &str,
-    opened: Result<(store_order::Model, url::Url)>,
+    form: &CheckoutForm,
+    provider: PaymentType,
 ) -> Result<Redirect> {
-    match opened {
-        Ok((_, page)) => Ok(crate::http::redirect::to_provider(&page, &providers.redirect_origins())),
+    let user = poster(p, cookies, form.csrf_token.as_deref())?;
+    match store_checkout::open_redirect(p.db, providers, user.id, uuid, provider, p.lang, p.now).await {
+        Ok(opened) => Ok(crate::http::redirect::to_provider(&opened.url, &providers.redirect_origins())),
         Err(e) => Ok(crate::http::redirect::to_site(&p.href(&refused(uuid, e)?))),
     }
 }
@@ -124,8 +122,9 @@ pub async fn posted_back(p: Page<'_>, uuid: &str, payload: Data<'_>) -> Result<R
     Ok(crate::http::redirect::to_site(&p.href(&format!("/store/orders/{uuid}"))))
 }
 
-/// The buyer's order: pay it, or how it ended. Back from PayPal (`cancelled` when the payer
-/// turned back there), the look at PayPal takes the approved payment.
+/// The buyer's order: pay it, or how it ended. Back from PayPal or GMO (`cancelled` when the
+/// payer turned back there), the look at the provider takes the approved payment (PayPal) or
+/// reads the trade (GMO).
 #[get("/store/orders/<uuid>?<cancelled>")]
 pub async fn order(
     p: Page<'_>,
@@ -139,8 +138,8 @@ pub async fn order(
     let mut found = of_buyer(p.db, buyer, uuid).await?;
     let mut declined = false;
     if found.state == StoreOrderState::Pending && found.provider_order_id.is_some() {
-        // Back from PayPal, paid in another tab, or an answer the browser lost: the provider
-        // tells (a card is never charged here; an approved PayPal payment is taken once).
+        // Back from the provider, paid in another tab, or an answer the browser lost: the
+        // provider tells (a card is never charged here; an approved PayPal payment is taken once).
         declined = matches!(
             store_checkout::check(p.db, providers, buyer, &found, p.now).await,
             Err(Error::Refused { code: "payment_declined" })
