@@ -21,8 +21,8 @@
 //! [`redirect_outcome`]) with PayPal's and GMO's steps ([`paypal_checkout`], [`gmo_checkout`],
 //! [`redirect`]) and PayPal's buttons
 //! ([`paypal_buttons`]); the providers' notifications ([`webhooks`]); the reconcile and the
-//! sweep ([`reconcile`]), run by the [`jobs`]; each provider's client ([`stripe`], [`paypal`],
-//! [`gmo`]). This file only declares them.
+//! sweep ([`reconcile`]), run by the [`jobs`]; each provider's client ([`stripe`], [`paypal`]
+//! with the answers it reads in [`paypal_wire`], [`gmo`]). This file only declares them.
 
 pub mod checkout;
 pub mod gmo;
@@ -34,6 +34,7 @@ pub mod pay;
 pub mod paypal;
 pub mod paypal_buttons;
 pub mod paypal_checkout;
+pub mod paypal_wire;
 pub mod provider_http;
 pub mod providers;
 pub mod reconcile;

@@ -1,5 +1,5 @@
 //! PayPal Orders v2 over its REST API (no SDK): OAuth2 client credentials, orders in JPY, capture,
-//! webhook verification.
+//! refund, webhook verification. The answers as we read them are in `crate::payments::paypal_wire`.
 //!
 //! Calls (JSON, `Authorization: Bearer <access token>`):
 //!
@@ -23,6 +23,8 @@
 //!   answers a repeated key with its first answer, so concurrent or repeated captures charge once.
 //!   After a decline (`INSTRUMENT_DECLINED`) the payer picks another funding source at PayPal and
 //!   the next capture needs a new key, hence the counter.
+//! - `POST /v2/payments/captures/{id}/refund` with `PayPal-Request-Id` and an empty body: the whole
+//!   capture given back (a store refund); a repeated key answers the first refund.
 //! - `POST /v1/notifications/verify-webhook-signature` with the `PAYPAL-*` headers of a webhook,
 //!   the configured webhook id and the event *exactly as received* (PayPal's signature covers a
 //!   CRC32 of the raw body, so a re-serialized event fails): `{verification_status: SUCCESS}`.
@@ -46,6 +48,8 @@ use crate::config::{Config, Secret};
 use crate::payments::provider_http::ProviderError;
 use crate::payments::provider_http::provider_client;
 use crate::types::Lang;
+
+pub use crate::payments::paypal_wire::{Capture, Link, Money, Order, Payments, PurchaseUnit, Refund};
 
 /// A PayPal client for the configured REST app.
 #[derive(Clone)]
@@ -71,109 +75,6 @@ impl std::fmt::Debug for PayPal {
 struct Token {
     value: String,
     renew_at: Instant,
-}
-
-/// An order as far as we read it.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Order {
-    /// PayPal's order id.
-    pub id: String,
-    /// `CREATED`, `SAVED`, `APPROVED`, `VOIDED`, `COMPLETED` or `PAYER_ACTION_REQUIRED`.
-    pub status: String,
-    /// HATEOAS links (`payer-action` / `approve`, `self`, …).
-    #[serde(default)]
-    pub links: Vec<Link>,
-    /// The purchase units (we create one).
-    #[serde(default)]
-    pub purchase_units: Vec<PurchaseUnit>,
-}
-
-/// A link of an order.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Link {
-    /// The URL.
-    pub href: String,
-    /// What it is for.
-    pub rel: String,
-}
-
-/// One purchase unit.
-#[derive(Debug, Clone, Deserialize)]
-pub struct PurchaseUnit {
-    /// What was asked.
-    #[serde(default)]
-    pub amount: Option<Money>,
-    /// Our attempt's UUID.
-    #[serde(default)]
-    pub custom_id: Option<String>,
-    /// The captures, once captured.
-    #[serde(default)]
-    pub payments: Option<Payments>,
-}
-
-/// The payments of a purchase unit.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Payments {
-    /// Captures (we capture once).
-    #[serde(default)]
-    pub captures: Vec<Capture>,
-}
-
-/// A capture.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Capture {
-    /// Capture id.
-    pub id: String,
-    /// `COMPLETED`, `PENDING`, `DECLINED`, `FAILED`, `REFUNDED`, `PARTIALLY_REFUNDED`.
-    pub status: String,
-    /// What was taken.
-    #[serde(default)]
-    pub amount: Option<Money>,
-}
-
-/// A refund of a capture.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Refund {
-    /// Refund id.
-    pub id: String,
-    /// `COMPLETED`, `PENDING`, `FAILED`, `CANCELLED`.
-    pub status: String,
-}
-
-/// An amount of money as PayPal writes it.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Money {
-    /// ISO 4217.
-    pub currency_code: String,
-    /// A decimal string (`"8000"` for JPY).
-    pub value: String,
-}
-
-impl Money {
-    /// The amount in the currency's smallest unit when it is a whole number (JPY), else `None`.
-    pub fn whole(&self) -> Option<i64> {
-        let (int, frac) = self.value.split_once('.').unwrap_or((&self.value, ""));
-        if !frac.bytes().all(|b| b == b'0') || int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        int.parse().ok()
-    }
-}
-
-impl Order {
-    /// Where the payer approves the order (`payer-action`, or `approve` for orders created with
-    /// the older `application_context`).
-    pub fn approve_url(&self) -> Option<&str> {
-        ["payer-action", "approve"]
-            .iter()
-            .find_map(|rel| self.links.iter().find(|l| l.rel == *rel))
-            .map(|l| l.href.as_str())
-    }
-
-    /// The capture, once the order was captured.
-    pub fn capture(&self) -> Option<&Capture> {
-        self.purchase_units.first()?.payments.as_ref()?.captures.first()
-    }
 }
 
 #[derive(Deserialize)]
